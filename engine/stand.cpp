@@ -1,0 +1,50 @@
+#include "engine/stand.hpp"
+
+#include <array>
+#include <utility>
+
+namespace referee {
+
+namespace {
+constexpr std::array<std::pair<StandCategory, const char*>, 10> kCategoryNames = {{
+    {StandCategory::kInfantry, "infantry"},
+    {StandCategory::kCavalry, "cavalry"},
+    {StandCategory::kChariot, "chariot"},
+    {StandCategory::kElephant, "elephant"},
+    {StandCategory::kGun, "gun"},
+    {StandCategory::kCatapult, "catapult"},
+    {StandCategory::kWagon, "wagon"},
+    {StandCategory::kFootCrew, "foot_crew"},
+    {StandCategory::kMountedCrew, "mounted_crew"},
+    {StandCategory::kCommander, "commander"},
+}};
+}  // namespace
+
+std::string CategoryName(StandCategory c) {
+  for (const auto& [value, name] : kCategoryNames) {
+    if (value == c) return name;
+  }
+  return "infantry";
+}
+
+std::optional<StandCategory> ParseCategory(const std::string& name) {
+  for (const auto& [value, n] : kCategoryNames) {
+    if (name == n) return value;
+  }
+  return std::nullopt;
+}
+
+bool IsEquipment(StandCategory c) {
+  return c == StandCategory::kGun || c == StandCategory::kCatapult || c == StandCategory::kWagon;
+}
+
+bool IsCrew(StandCategory c) {
+  return c == StandCategory::kFootCrew || c == StandCategory::kMountedCrew;
+}
+
+const StandKind* StandKindCatalog::Find(const std::string& name) const {
+  const auto it = kinds.find(name);
+  return it == kinds.end() ? nullptr : &it->second;
+}
+
+}  // namespace referee

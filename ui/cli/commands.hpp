@@ -1,0 +1,11 @@
+// Entry points of the subcommands, each defined in its own <name>_command.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace referee::cli {
+
+int RunVersion(const std::vector<std::string>& args);
+
+}  // namespace referee::cli
