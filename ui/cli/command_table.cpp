@@ -9,6 +9,7 @@ namespace referee::cli {
 std::span<const Command> Commands() {
   static constexpr std::array kCommands = {
       Command{"version", "print the version and where data is read from", RunVersion},
+      Command{"bench", "benchmarks: print measured figures", RunBench},
   };
   return kCommands;
 }

@@ -7,5 +7,7 @@
 namespace referee::cli {
 
 int RunVersion(const std::vector<std::string>& args);
+int RunBench(const std::vector<std::string>& args);
+// Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 
 }  // namespace referee::cli
