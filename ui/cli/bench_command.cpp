@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "ui/cli/command_table.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
