@@ -274,6 +274,7 @@ class GameLogWriter {
   std::filesystem::path path_;
   int fd_ = -1;
   int64_t next_seq_ = 1;
+  bool mid_line_ = false;  // a failed write left a partial line: start the next on a fresh one
 };
 
 // Resume = read what is there, then reopen for append.
