@@ -36,6 +36,26 @@ bool CircleTouchesRect(Vec2 center, double radius_in, const OrientedRect& rect) 
   return DistanceToRect(center, rect) <= radius_in;
 }
 
+double RectPenetrationDepth(const OrientedRect& a, const OrientedRect& b) {
+  const auto ca = a.Corners();
+  const auto cb = b.Corners();
+  double depth = std::numeric_limits<double>::infinity();
+  for (const Vec2 axis : {a.AxisX(), a.AxisY(), b.AxisX(), b.AxisY()}) {
+    double a_lo = std::numeric_limits<double>::infinity(), a_hi = -a_lo;
+    double b_lo = a_lo, b_hi = -a_lo;
+    for (const Vec2 p : ca) {
+      a_lo = std::min(a_lo, Dot(p, axis));
+      a_hi = std::max(a_hi, Dot(p, axis));
+    }
+    for (const Vec2 p : cb) {
+      b_lo = std::min(b_lo, Dot(p, axis));
+      b_hi = std::max(b_hi, Dot(p, axis));
+    }
+    depth = std::min(depth, std::min(a_hi, b_hi) - std::max(a_lo, b_lo));
+  }
+  return depth;
+}
+
 bool PointInPolygon(Vec2 p, const Polygon& poly) {
   const auto& v = poly.vertices;
   const size_t n = v.size();

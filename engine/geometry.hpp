@@ -57,6 +57,9 @@ struct OrientedRect {
 double DistanceToRect(Vec2 p, const OrientedRect& rect);
 // Does the closed disc (center, radius_in) share any point with the closed rectangle?
 bool CircleTouchesRect(Vec2 center, double radius_in, const OrientedRect& rect);
+// How far two rectangles interpenetrate: the smallest overlap of their projections over the
+// four edge normals (separating-axis test). <= 0 when they are apart or only touch.
+double RectPenetrationDepth(const OrientedRect& a, const OrientedRect& b);
 
 struct Polygon {
   std::vector<Vec2> vertices;  // simple polygon, either winding

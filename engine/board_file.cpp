@@ -1,0 +1,151 @@
+#include "engine/board_file.hpp"
+
+#include <set>
+
+#include "engine/input_error.hpp"
+#include "engine/json_input.hpp"
+
+namespace referee {
+
+namespace {
+
+Terrain ParseTerrainField(const nlohmann::json& obj, const std::string& file,
+                          const std::string& field) {
+  const std::string name = GetString(obj, "type", file, field);
+  const auto t = ParseTerrain(name);
+  if (!t) {
+    throw InputError(
+        file, FieldPath(field, "type"),
+        "unknown terrain '" + name + "' (open, woods, house, rocks, water, road, bridge, hill)");
+  }
+  return *t;
+}
+
+Square ParseSquare(const nlohmann::json& obj, const Grid& grid, const std::string& file,
+                   const std::string& field) {
+  const auto& sq = RequireKey(obj, "square", file, field);
+  const std::string f = FieldPath(field, "square");
+  if (!sq.is_array() || sq.size() != 2) throw InputError(file, f, "expected [col, row]");
+  const Square s{AsInt(sq[0], file, FieldPath(f, size_t{0})),
+                 AsInt(sq[1], file, FieldPath(f, size_t{1}))};
+  if (!grid.Contains(s)) {
+    throw InputError(file, f,
+                     "square [" + std::to_string(s.col) + ", " + std::to_string(s.row) +
+                         "] is outside the " + std::to_string(grid.cols) + "x" +
+                         std::to_string(grid.rows) + " board");
+  }
+  return s;
+}
+
+Polygon ParsePolygon(const nlohmann::json& obj, const std::string& file, const std::string& field) {
+  const auto& pts = RequireKey(obj, "polygon", file, field);
+  const std::string f = FieldPath(field, "polygon");
+  RequireArray(pts, file, f);
+  if (pts.size() < 3) throw InputError(file, f, "a polygon needs at least 3 points");
+  Polygon poly;
+  for (size_t i = 0; i < pts.size(); ++i)
+    poly.vertices.push_back(AsVec2(pts[i], file, FieldPath(f, i)));
+  double twice_area = 0.0;
+  for (size_t i = 0, j = poly.vertices.size() - 1; i < poly.vertices.size(); j = i++) {
+    twice_area += Cross(poly.vertices[j], poly.vertices[i]);
+  }
+  if (std::abs(twice_area) < 1e-9) throw InputError(file, f, "polygon has no area");
+  return poly;
+}
+
+}  // namespace
+
+Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
+  RequireObject(j, file, "(top level)");
+  const auto& b = RequireKey(j, "board", file, "");
+  RequireObject(b, file, "board");
+  Board board;
+  board.grid.cols = GetInt(b, "cols", file, "board");
+  board.grid.rows = GetInt(b, "rows", file, "board");
+  board.grid.square_size_in = GetFiniteNumber(b, "square_size", file, "board");
+  if (board.grid.cols < 1 || board.grid.cols > 200) {
+    throw InputError(file, "board.cols", "must be between 1 and 200");
+  }
+  if (board.grid.rows < 1 || board.grid.rows > 200) {
+    throw InputError(file, "board.rows", "must be between 1 and 200");
+  }
+  if (board.grid.square_size_in <= 0.0 || board.grid.square_size_in > 100.0) {
+    throw InputError(file, "board.square_size", "must be in (0, 100] inches");
+  }
+
+  if (j.contains("terrain")) {
+    const auto& terrain = j.at("terrain");
+    RequireArray(terrain, file, "terrain");
+    for (size_t i = 0; i < terrain.size(); ++i) {
+      const std::string field = FieldPath("terrain", i);
+      RequireObject(terrain[i], file, field);
+      const Square s = ParseSquare(terrain[i], board.grid, file, field);
+      const Terrain t = ParseTerrainField(terrain[i], file, field);
+      if (!board.terrain.emplace(s, t).second) {
+        throw InputError(file, FieldPath(field, "square"),
+                         "square " + SquareName(s) + " is listed twice");
+      }
+    }
+  }
+
+  if (j.contains("features")) {
+    const auto& features = j.at("features");
+    RequireArray(features, file, "features");
+    std::set<std::string> ids;
+    for (size_t i = 0; i < features.size(); ++i) {
+      const std::string field = FieldPath("features", i);
+      RequireObject(features[i], file, field);
+      TerrainFeature f;
+      f.id = GetString(features[i], "id", file, field);
+      if (f.id.empty()) throw InputError(file, FieldPath(field, "id"), "empty id");
+      if (!ids.insert(f.id).second) {
+        throw InputError(file, FieldPath(field, "id"), "duplicate feature id '" + f.id + "'");
+      }
+      f.type = ParseTerrainField(features[i], file, field);
+      f.outline = ParsePolygon(features[i], file, field);
+      board.features.push_back(std::move(f));
+    }
+  }
+  return board;
+}
+
+std::map<std::string, std::array<int, 3>> DefaultSideColors() {
+  return {{"red", {192, 48, 42}}, {"blue", {42, 75, 192}}};
+}
+
+BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
+  BoardFile out;
+  out.board = ParseBoardJson(j, file);
+  if (j.contains("sides")) {
+    const auto& sides = j.at("sides");
+    RequireObject(sides, file, "sides");
+    if (sides.size() < 2) throw InputError(file, "sides", "need at least two sides");
+    for (const auto& [name, rgb] : sides.items()) {
+      const std::string field = "sides." + name;
+      if (!rgb.is_array() || rgb.size() != 3) throw InputError(file, field, "expected [r, g, b]");
+      std::array<int, 3> c{};
+      for (size_t k = 0; k < 3; ++k) {
+        c[k] = AsInt(rgb[k], file, FieldPath(field, k));
+        if (c[k] < 0 || c[k] > 255) {
+          throw InputError(file, FieldPath(field, k), "colour component must be 0-255");
+        }
+      }
+      out.side_colors_srgb[name] = c;
+    }
+  } else {
+    out.side_colors_srgb = DefaultSideColors();
+  }
+  out.has_markers = GetBoolOr(j, "markers", false, file, "");
+  out.line_width_mm = GetFiniteNumberOr(j, "line_width_mm", 2.0, file, "");
+  if (out.line_width_mm <= 0.0 || out.line_width_mm > 20.0) {
+    throw InputError(file, "line_width_mm", "must be in (0, 20] mm");
+  }
+  out.mat_color = GetStringOr(j, "mat", "", file, "");
+  return out;
+}
+
+BoardFile LoadBoardFile(const std::filesystem::path& path) {
+  return ParseBoardFile(ReadJsonFile(path), path.string());
+}
+
+}  // namespace referee

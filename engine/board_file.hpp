@@ -1,0 +1,44 @@
+// The BOARD file: the grid, its terrain and the physical table kit (side colours, corner
+// markers, line width, mat). Read by `referee calibrate|adjudicate|live --board`; a SCENE file
+// holds the same `board`/`terrain`/`features` keys.
+//
+//   {"board": {"cols": 12, "rows": 8, "square_size": 4.0},          // inches
+//    "terrain": [{"square": [3, 2], "type": "woods"}],               // optional; others open
+//    "features": [{"id": "farm", "type": "house",                     // optional outlines,
+//                  "polygon": [[x, y], ...]}],                        //   table inches
+//    "sides": {"red": [192, 48, 42], "blue": [42, 75, 192]},          // optional, sRGB 0-255
+//    "markers": true,            // optional: ArUco 4x4_50 ids 0-3 outside the corners
+//    "line_width_mm": 2.0,       // optional: drawn grid line width
+//    "mat": "green"}             // optional: mat colour name, informative
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/board.hpp"
+
+namespace referee {
+
+// Reads `board`, optional `terrain` and optional `features` of a board or scene file.
+// Throws InputError naming `file` and the field on anything missing, mistyped, non-finite,
+// out of the board, duplicated or unknown.
+Board ParseBoardJson(const nlohmann::json& j, const std::string& file);
+
+struct BoardFile {
+  Board board;
+  // Side name -> border colour, sRGB 0-255. Default TABLE_KIT red 192,48,42 and blue 42,75,192.
+  std::map<std::string, std::array<int, 3>> side_colors_srgb;
+  bool has_markers = false;    // ArUco 4x4_50 ids 0-3, 2" wide, centred 1.5" outside corners
+  double line_width_mm = 2.0;  // grid line width as drawn (TABLE_KIT: 1.5-3 mm)
+  std::string mat_color;       // e.g. "green"; empty when not stated
+};
+
+std::map<std::string, std::array<int, 3>> DefaultSideColors();
+BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file);
+BoardFile LoadBoardFile(const std::filesystem::path& path);
+
+}  // namespace referee
