@@ -10,6 +10,9 @@ std::span<const Command> Commands() {
   static constexpr std::array kCommands = {
       Command{"version", "print the version and where data is read from", RunVersion},
       Command{"bench", "benchmarks: print measured figures", RunBench},
+      Command{"log", "check a game log: bad lines with their line numbers", RunLog},
+      Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
+              RunAdjudicateScene},
   };
   return kCommands;
 }

@@ -8,6 +8,8 @@ namespace referee::cli {
 
 int RunVersion(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
+int RunLog(const std::vector<std::string>& args);
+int RunAdjudicateScene(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 
 }  // namespace referee::cli
