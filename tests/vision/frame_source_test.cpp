@@ -1,0 +1,90 @@
+// Frame sources on real files: numbered image folders in number order, a real video file
+// written and read back through cv::VideoCapture, and clear errors for what cannot be opened.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/videoio.hpp>
+
+#include "engine/input_error.hpp"
+#include "vision/frame_source.hpp"
+
+namespace referee {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path FreshDir(const std::string& name) {
+  const fs::path dir = fs::path(REFEREE_TEST_TMP) / "frame_source" / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// A frame whose brightness encodes its number, so order can be checked from pixels.
+cv::Mat NumberedFrame(int n) { return cv::Mat(48, 64, CV_8UC3, cv::Scalar::all(20 * n + 10)); }
+
+TEST(FrameSource, ImagesPlayInNumberOrderNotNameOrder) {
+  const fs::path dir = FreshDir("images");
+  for (int n : {1, 2, 10, 3}) {
+    cv::imwrite((dir / ("frame_" + std::to_string(n) + ".png")).string(), NumberedFrame(n));
+  }
+  cv::imwrite((dir / "notes.txt").string() + ".png", NumberedFrame(11));  // no number: last
+  std::ofstream(dir / "readme.txt") << "not an image";
+  auto src = FrameSource::OpenImages(dir);
+  EXPECT_EQ(src.frame_count(), 5);
+  std::vector<int> seen;
+  cv::Mat frame;
+  while (src.Read(frame)) seen.push_back(frame.at<cv::Vec3b>(0, 0)[0]);
+  EXPECT_EQ(seen, (std::vector<int>{30, 50, 70, 210, 230}));
+  EXPECT_EQ(src.image_files()[3].filename(), "frame_10.png");
+  src.Rewind();
+  ASSERT_TRUE(src.Read(frame));
+  EXPECT_EQ(frame.at<cv::Vec3b>(0, 0)[0], 30);
+}
+
+TEST(FrameSource, VideoFileIsReadFrameByFrame) {
+  const fs::path dir = FreshDir("video");
+  const fs::path file = dir / "clip.avi";
+  {
+    cv::VideoWriter writer(file.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 15.0,
+                           cv::Size(64, 48));
+    ASSERT_TRUE(writer.isOpened());
+    for (int n = 0; n < 6; ++n) writer.write(NumberedFrame(n));
+  }
+  auto src = FrameSource::OpenVideo(file);
+  EXPECT_FALSE(src.live());
+  EXPECT_NEAR(src.fps(), 15.0, 0.01);
+  int count = 0;
+  cv::Mat frame;
+  int last_level = -1;
+  while (src.Read(frame)) {
+    EXPECT_EQ(frame.size(), cv::Size(64, 48));
+    const int level = frame.at<cv::Vec3b>(24, 32)[1];
+    EXPECT_GT(level, last_level);  // frames come in order
+    last_level = level;
+    ++count;
+  }
+  EXPECT_EQ(count, 6);
+  src.Rewind();
+  ASSERT_TRUE(src.Read(frame));
+  EXPECT_NEAR(frame.at<cv::Vec3b>(24, 32)[1], 10, 4);
+}
+
+TEST(FrameSource, WhatCannotBeOpenedIsAnInputError) {
+  const fs::path dir = FreshDir("errors");
+  EXPECT_THROW(FrameSource::OpenVideo(dir / "missing.mp4"), InputError);
+  std::ofstream(dir / "garbage.avi") << "not a video at all";
+  EXPECT_THROW(FrameSource::OpenVideo(dir / "garbage.avi"), InputError);
+  EXPECT_THROW(FrameSource::OpenImages(dir / "nowhere"), InputError);
+  const fs::path empty = FreshDir("empty");
+  EXPECT_THROW(FrameSource::OpenImages(empty), InputError);
+  // A device index no machine has.
+  EXPECT_THROW(FrameSource::OpenCamera(63), InputError);
+}
+
+}  // namespace
+}  // namespace referee
