@@ -1,0 +1,272 @@
+#include "datasets/synth_scene.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "datasets/scene_layout.hpp"
+#include "datasets/scene_renderer.hpp"
+#include "engine/input_error.hpp"
+
+namespace referee {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json J(Vec2 p) { return Json::array({p.x, p.y}); }
+Json J(cv::Point2d p) { return Json::array({p.x, p.y}); }
+
+ExpectedVerdict ComputeVerdict(const SynthScene& s) {
+  ExpectedVerdict v;
+  if (!s.projectile) return v;
+  const Vec2 p = s.projectile->point;
+  for (const auto& st : s.stands) {
+    StandMargin m;
+    m.stand_id = st.id;
+    m.distance_in = DistanceToRect(p, st.footprint);
+    m.margin_in = m.distance_in - v.hit_radius_in;
+    v.margins.push_back(m);
+    if (m.margin_in <= 0) v.hit_ids.push_back(st.id);
+    if (std::abs(m.margin_in) <= MmToInches(2.0)) v.decisive = false;
+  }
+  std::stable_sort(
+      v.margins.begin(), v.margins.end(),
+      [](const StandMargin& a, const StandMargin& b) { return a.distance_in < b.distance_in; });
+  v.over_water = s.board.IsOverWater(p);
+  // TODO(synth): fill verdict_json from engine/shot_adjudication.hpp (AdjudicateShot,
+  // VerdictToJson) once the shot engineer commits it.
+  return v;
+}
+
+}  // namespace
+
+SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, int index) {
+  if (options.size.width < 64 || options.size.height < 64) {
+    throw InputError(scenario.file.string(), "size", "image size too small");
+  }
+  const StandKindCatalog kinds = LoadSynthStandKinds();
+  for (size_t i = 0; i < scenario.kinds.size(); ++i) {
+    if (!kinds.Find(scenario.kinds[i])) {
+      throw InputError(scenario.file.string(), "kinds[" + std::to_string(i) + "]",
+                       "unknown stand kind '" + scenario.kinds[i] + "' (not in stand_kinds.json)");
+    }
+  }
+  SynthRandom rng(options.seed, static_cast<uint64_t>(index));
+  const SceneLayout L = SampleLayout(scenario, kinds, options.size, rng);
+
+  SynthScene s;
+  s.index = index;
+  s.seed = options.seed;
+  s.scenario_name = scenario.name;
+  s.camera = L.camera;
+  s.board = L.board;
+  s.markers = L.markers;
+  s.jpeg_quality = L.photo.jpeg_quality;
+  for (const auto& look : L.stands) {
+    s.stands.push_back(look.stand);
+    s.stand_height_in.push_back(look.thickness_in);
+  }
+  ProjectileTruth p;
+  p.kind = L.projectile_kind;
+  p.resting_on = L.resting_on;
+  if (p.kind == "qtip") {
+    p.point = {L.qtip.painted_end.x, L.qtip.painted_end.y};
+    p.height_in = -L.qtip.painted_end.z;
+    p.axis_height_in = p.height_in;
+    p.painted_end = p.point;
+    p.plain_end = {L.qtip.plain_end.x, L.qtip.plain_end.y};
+    p.angle_deg =
+        RadToDeg(std::atan2(p.painted_end.y - p.plain_end.y, p.painted_end.x - p.plain_end.x));
+  } else {
+    p.point = {L.shell.dot.x, L.shell.dot.y};
+    p.height_in = -L.shell.dot.z;
+    p.size_in = kShellSizeIn;
+    p.angle_deg = L.shell.angle_deg;
+  }
+  s.projectile = p;
+  s.verdict = ComputeVerdict(s);
+  const Grid& g = L.board.grid;
+  for (int r = 0; r <= g.rows; ++r) {
+    for (int c = 0; c <= g.cols; ++c) {
+      s.grid_intersections_px.push_back(
+          L.camera.ImageFromTable({c * g.square_size_in, r * g.square_size_in}, 0.0));
+    }
+  }
+
+  const SceneRenderer renderer(L, options.supersample);
+  SynthRandom photo = rng.Fork();
+  std::vector<Solid> solids = StaticSolids(L, false);
+  s.empty = renderer.Render(solids, photo);
+  solids = StaticSolids(L, true);
+  s.before = renderer.Render(solids, photo);
+  const auto proj =
+      p.kind == "qtip" ? QtipSolids(L.qtip, L.paint_bgr) : ShellSolids(L.shell, L.shell_bgr);
+  solids.insert(solids.end(), proj.begin(), proj.end());
+  s.after = renderer.Render(solids, photo);
+  if (L.hand && options.with_hand_frame) {
+    const auto hand = HandSolids(*L.hand);
+    solids.insert(solids.end(), hand.begin(), hand.end());
+    s.after_hand = renderer.Render(solids, photo);
+  }
+  return s;
+}
+
+std::string TruthJson(const SynthScene& s) {
+  Json j;
+  j["format"] = "referee-synth-truth/1";
+  j["scenario"] = s.scenario_name;
+  j["seed"] = s.seed;
+  j["index"] = s.index;
+  j["units"] =
+      "table inches; pixels are distorted image pixels with (0,0) the centre of the top-left pixel";
+  const CameraModel& c = s.camera;
+  Json cam;
+  cam["image_size"] = {c.image_size.width, c.image_size.height};
+  Json k = Json::array();
+  for (int r = 0; r < 3; ++r)
+    k.push_back({c.camera_matrix(r, 0), c.camera_matrix(r, 1), c.camera_matrix(r, 2)});
+  cam["K"] = k;
+  cam["dist"] = {c.distortion[0], c.distortion[1], c.distortion[2], c.distortion[3],
+                 c.distortion[4]};
+  cam["rvec"] = {c.rvec_cam_from_table[0], c.rvec_cam_from_table[1], c.rvec_cam_from_table[2]};
+  cam["tvec"] = {c.tvec_cam_from_table[0], c.tvec_cam_from_table[1], c.tvec_cam_from_table[2]};
+  const cv::Vec3d cc = c.CameraCenterTable();
+  cam["center_table"] = {cc[0], cc[1], cc[2]};
+  j["camera"] = cam;
+
+  const Grid& g = s.board.grid;
+  Json board;
+  board["cols"] = g.cols;
+  board["rows"] = g.rows;
+  board["square_size"] = g.square_size_in;
+  board["markers"] = s.markers;
+  if (s.markers) {
+    board["marker_dictionary"] = "4x4_50";
+    board["marker_size_in"] = 2.0;
+    const double W = g.Width(), H = g.Height();
+    board["marker_centers"] = {{-1.5, -1.5}, {W + 1.5, -1.5}, {W + 1.5, H + 1.5}, {-1.5, H + 1.5}};
+  }
+  Json terrain = Json::array();
+  for (const auto& [sq, t] : s.board.terrain) {
+    terrain.push_back(
+        {{"square", {sq.col, sq.row}}, {"name", SquareName(sq)}, {"type", TerrainName(t)}});
+  }
+  board["terrain"] = terrain;
+  Json features = Json::array();
+  for (const auto& f : s.board.features) {
+    Json outline = Json::array();
+    for (const Vec2 v : f.outline.vertices) outline.push_back(J(v));
+    features.push_back({{"id", f.id}, {"type", TerrainName(f.type)}, {"outline", outline}});
+  }
+  board["features"] = features;
+  Json corners_px = Json::array();
+  for (const Vec2 v :
+       std::array<Vec2, 4>{Vec2{0, 0}, {g.Width(), 0}, {g.Width(), g.Height()}, {0, g.Height()}}) {
+    corners_px.push_back(J(c.ImageFromTable(v, 0.0)));
+  }
+  board["grid_corners_px"] = corners_px;
+  j["board"] = board;
+
+  Json stands = Json::array();
+  for (size_t i = 0; i < s.stands.size(); ++i) {
+    const Stand& st = s.stands[i];
+    const OrientedRect& fp = st.footprint;
+    Json corners = Json::array(), cpx = Json::array();
+    for (const Vec2 v : fp.Corners()) {
+      corners.push_back(J(v));
+      cpx.push_back(J(c.ImageFromTable(v, s.stand_height_in[i])));
+    }
+    const auto sq = g.SquareOf(fp.center);
+    const Facing facing = NearestFacing(fp.angle_deg - 90.0);
+    Json sj;
+    sj["id"] = st.id;
+    sj["side"] = st.side;
+    sj["kind"] = st.kind;
+    sj["center"] = J(fp.center);
+    sj["size"] = {fp.width_in, fp.depth_in};
+    sj["angle_deg"] = fp.angle_deg;
+    sj["corners"] = corners;
+    sj["corners_px"] = cpx;
+    sj["center_px"] = J(c.ImageFromTable(fp.center, s.stand_height_in[i]));
+    sj["height_in"] = s.stand_height_in[i];
+    sj["square"] = sq ? Json::array({sq->col, sq->row}) : Json(nullptr);
+    sj["facing"] = FacingName(facing);
+    sj["facing_known"] = st.facing_known;
+    stands.push_back(sj);
+  }
+  j["stands"] = stands;
+
+  if (s.projectile) {
+    const ProjectileTruth& p = *s.projectile;
+    Json pj;
+    pj["kind"] = p.kind;
+    pj["point"] = J(p.point);
+    pj["height_in"] = p.height_in;
+    pj["point_px"] = J(c.ImageFromTable(p.point, p.height_in));
+    pj["resting_on"] = p.resting_on.empty() ? Json(nullptr) : Json(p.resting_on);
+    pj["angle_deg"] = p.angle_deg;
+    if (p.kind == "qtip") {
+      pj["painted_end"] = J(p.painted_end);
+      pj["plain_end"] = J(p.plain_end);
+      pj["axis_height_in"] = p.axis_height_in;
+      pj["plain_end_px"] = J(c.ImageFromTable(p.plain_end, p.axis_height_in));
+    } else {
+      pj["size_in"] = p.size_in;
+    }
+    const auto sq = g.SquareOf(p.point);
+    pj["square"] = sq ? Json::array({sq->col, sq->row}) : Json(nullptr);
+    j["projectile"] = pj;
+  }
+
+  const ExpectedVerdict& v = s.verdict;
+  Json vj;
+  vj["hit_radius_in"] = v.hit_radius_in;
+  vj["hit_ids"] = v.hit_ids;
+  vj["over_water"] = v.over_water;
+  vj["decisive"] = v.decisive;
+  Json margins = Json::array();
+  for (const auto& m : v.margins) {
+    margins.push_back(
+        {{"stand_id", m.stand_id}, {"distance_in", m.distance_in}, {"margin_in", m.margin_in}});
+  }
+  vj["margins"] = margins;
+  vj["engine"] = v.verdict_json.empty() ? Json(nullptr) : Json::parse(v.verdict_json);
+  j["verdict"] = vj;
+
+  j["grid_intersections_layout"] =
+      "row-major, index = row * (cols + 1) + col, line centres at z = 0";
+  Json gi = Json::array();
+  for (const auto& q : s.grid_intersections_px) gi.push_back(J(q));
+  j["grid_intersections_px"] = gi;
+  j["images"] = {{"empty", "empty.png"},
+                 {"before", "before.png"},
+                 {"after", "after.jpg"},
+                 {"after_hand", s.after_hand.empty() ? Json(nullptr) : Json("after_hand.jpg")}};
+  return j.dump(1) + "\n";
+}
+
+void WriteScene(const SynthScene& s, const std::filesystem::path& dir) {
+  std::filesystem::create_directories(dir);
+  const std::vector<int> png{cv::IMWRITE_PNG_COMPRESSION, 3};
+  const std::vector<int> jpg{cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality};
+  const auto write = [&](const std::string& name, const cv::Mat& img,
+                         const std::vector<int>& params) {
+    const auto path = dir / name;
+    if (!cv::imwrite(path.string(), img, params)) {
+      throw std::runtime_error("cannot write " + path.string());
+    }
+  };
+  write("empty.png", s.empty, png);
+  write("before.png", s.before, png);
+  write("after.jpg", s.after, jpg);
+  if (!s.after_hand.empty()) write("after_hand.jpg", s.after_hand, jpg);
+  std::ofstream out(dir / "truth.json", std::ios::binary);
+  out << TruthJson(s);
+  if (!out) throw std::runtime_error("cannot write " + (dir / "truth.json").string());
+}
+
+}  // namespace referee
