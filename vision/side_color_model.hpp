@@ -1,0 +1,76 @@
+// One colour model per side, in a space that ignores how bright the light is and, after a local
+// correction, what colour it is: log-chromaticity (log R/G, log B/G). A change of intensity
+// leaves it unchanged and a change of white balance (a per-channel gain) only shifts it, so
+// the local shift is measured on the mat (the dominant surface around any point) and removed.
+// Each side is a 2-D Gaussian there; pixels are assigned by Mahalanobis distance.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace referee {
+
+struct SideColorOptions {
+  // Mahalanobis gate, in standard deviations. Default 3.5; lower if figures painted close to a
+  // side colour spill into the borders, raise if borders come out ragged under odd light.
+  double gate_sigma = 3.5;
+  // Pixels darker than this (max channel, 0..255) carry no reliable colour. Default 28; raise
+  // for noisy low-light cameras.
+  int min_brightness = 28;
+  // Spread of a side colour given only as sRGB, in log-chroma units. Default 0.16 (about 17%
+  // per channel ratio); the model narrows itself after sampling real pixels (Refit).
+  double prior_sigma = 0.16;
+  // Smallest spread a fitted side keeps (noise, JPEG). Default 0.05.
+  double min_sigma = 0.05;
+  // Size of the window over which the mat's colour cast is measured, inches. Default 4
+  // (one square); raise for mats with large printed patterns.
+  double illuminant_window_in = 4.0;
+};
+
+struct SideColor {
+  std::string name;
+  cv::Vec2d mean;  // log-chroma (log R/G, log B/G), after local white balance
+  cv::Matx22d cov;
+};
+
+// Log-chromaticity of every pixel of a BGR image (CV_32FC2), and a validity mask (CV_8U) of
+// pixels bright enough to have a colour.
+void LogChroma(const cv::Mat& bgr, int min_brightness, cv::Mat& chroma, cv::Mat& valid);
+cv::Vec2d LogChromaOf(cv::Vec3b bgr);
+
+// Shift per pixel (CV_32FC2) that removes the local colour cast: the mat's local chroma minus
+// the mat's median chroma over the whole view. window_px is the averaging window.
+cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int window_px);
+
+class SideColorModel {
+ public:
+  explicit SideColorModel(SideColorOptions options = {}) : options_(options) {}
+
+  // A side given by its nominal sRGB (e.g. from the board file), with the prior spread.
+  void AddSideFromSrgb(const std::string& name, cv::Vec3b rgb);
+  // A side sampled from camera pixels (BGR), e.g. a click on a base border in the UI.
+  void AddSideFromSamples(const std::string& name, const std::vector<cv::Vec3b>& bgr_samples);
+
+  // Per side, a CV_8U mask (255 = this side) over a BGR image (the top view). Each pixel goes
+  // to the nearest side within the gate, or to none.
+  std::vector<cv::Mat> Classify(const cv::Mat& bgr, double px_per_inch) const;
+  // Same, from already computed (white-balanced) chroma and validity.
+  std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid) const;
+  // Re-estimate side i from the pixels under mask (e.g. the borders of detected bases).
+  void Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask);
+
+  const std::vector<SideColor>& sides() const { return sides_; }
+  const SideColorOptions& options() const { return options_; }
+
+ private:
+  SideColorOptions options_;
+  std::vector<SideColor> sides_;
+};
+
+// Chroma of the whole view with the local colour cast removed (what Classify uses).
+void BalancedChroma(const cv::Mat& bgr, double px_per_inch, const SideColorOptions& options,
+                    cv::Mat& chroma, cv::Mat& valid);
+
+}  // namespace referee

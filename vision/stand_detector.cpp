@@ -1,0 +1,503 @@
+#include "vision/stand_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+
+struct BaseSize {
+  double width_mm;
+  double depth_mm;
+};
+
+// One rectangle in top-view pixels: centre, unit axis along "a", half sizes.
+struct PxRect {
+  cv::Point2d center;
+  cv::Point2d axis_a;  // unit; axis_b is axis_a rotated +90 degrees
+  double len_a = 0;
+  double len_b = 0;
+  cv::Point2d AxisB() const { return {-axis_a.y, axis_a.x}; }
+};
+
+std::vector<BaseSize> DistinctSizes(const StandKindCatalog& catalog) {
+  std::vector<BaseSize> sizes;
+  for (const auto& [name, kind] : catalog.kinds) {
+    const bool known = std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& s) {
+      return std::abs(s.width_mm - kind.width_mm) < 0.5 && std::abs(s.depth_mm - kind.depth_mm) < 0.5;
+    });
+    if (!known) sizes.push_back({kind.width_mm, kind.depth_mm});
+  }
+  return sizes;
+}
+
+// Does (a, b) in mm match a catalogue base either way round? Returns the error, or -1.
+double MatchError(double a_mm, double b_mm, const BaseSize& s, double tol) {
+  const double e1 = std::max(std::abs(a_mm - s.width_mm), std::abs(b_mm - s.depth_mm));
+  const double e2 = std::max(std::abs(a_mm - s.depth_mm), std::abs(b_mm - s.width_mm));
+  const double e = std::min(e1, e2);
+  return e <= tol ? e : -1.0;
+}
+
+// Rectangle of a filled piece: minAreaRect for a start, then each side re-fitted as a line
+// through the boundary points near it (pixel centres sit half a pixel inside the edge).
+PxRect FitRect(const std::vector<cv::Point>& contour) {
+  const cv::RotatedRect rr = cv::minAreaRect(contour);
+  PxRect r;
+  const double ang = rr.angle * kPi / 180.0;
+  r.axis_a = {std::cos(ang), std::sin(ang)};
+  r.center = rr.center;
+  r.len_a = rr.size.width + 1.0;
+  r.len_b = rr.size.height + 1.0;
+  // Refine: for each of the 4 sides, the median offset of the boundary points near it.
+  for (int iter = 0; iter < 2; ++iter) {
+    const cv::Point2d b = r.AxisB();
+    std::vector<double> lo_a, hi_a, lo_b, hi_b;
+    std::vector<double> slope_a, slope_b;  // for the angle: offset vs position along the side
+    std::vector<cv::Point2d> side_pts[4];
+    for (const auto& p : contour) {
+      const cv::Point2d d = cv::Point2d(p) - r.center;
+      const double u = d.dot(r.axis_a), v = d.dot(b);
+      const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
+      // Only points away from the corners, near a side.
+      if (std::abs(v) < 0.8 * hb && std::abs(std::abs(u) - ha) < 2.5) {
+        side_pts[u < 0 ? 0 : 1].push_back({v, u});
+      } else if (std::abs(u) < 0.8 * ha && std::abs(std::abs(v) - hb) < 2.5) {
+        side_pts[v < 0 ? 2 : 3].push_back({u, v});
+      }
+    }
+    // Each side: fit offset = c + m * t (t along the side) by least squares; the angle
+    // correction is the mean slope, signs chosen so all four agree.
+    double offset[4] = {-0.5 * r.len_a + 0.5, 0.5 * r.len_a - 0.5, -0.5 * r.len_b + 0.5,
+                        0.5 * r.len_b - 0.5};
+    double slope_sum = 0, slope_w = 0;
+    for (int s = 0; s < 4; ++s) {
+      const auto& pts = side_pts[s];
+      if (pts.size() < 5) continue;
+      double st = 0, so = 0, stt = 0, sto = 0;
+      for (const auto& q : pts) {
+        st += q.x;
+        so += q.y;
+        stt += q.x * q.x;
+        sto += q.x * q.y;
+      }
+      const double n = static_cast<double>(pts.size());
+      const double den = n * stt - st * st;
+      const double m = den > 1e-9 ? (n * sto - st * so) / den : 0.0;
+      offset[s] = (so - m * st) / n;
+      // Sides 0/1 measure u against v: a rotation by +e moves u by -e*v -> slope -e.
+      // Sides 2/3 measure v against u: slope +e.
+      const double e = s < 2 ? -m : m;
+      slope_sum += e * n;
+      slope_w += n;
+    }
+    const double e = slope_w > 0 ? slope_sum / slope_w : 0.0;
+    const double ca = 0.5 * (offset[0] + offset[1]), cb = 0.5 * (offset[2] + offset[3]);
+    r.center = r.center + ca * r.axis_a + cb * b;
+    r.len_a = offset[1] - offset[0] + 1.0;  // pixel centres -> pixel edges
+    r.len_b = offset[3] - offset[2] + 1.0;
+    const double c = std::cos(e), s = std::sin(e);
+    r.axis_a = {c * r.axis_a.x - s * r.axis_a.y, s * r.axis_a.x + c * r.axis_a.y};
+  }
+  return r;
+}
+
+// Fraction of pixels set in `mask` inside the band of the rectangle between depth d0 and d1
+// (px, measured inward from the edge); side = -1 all four sides, else 0..3 (-a, +a, -b, +b)
+// keeping only the middle `middle` fraction of the side's length.
+double BandFraction(const cv::Mat& mask, const PxRect& r, double d0, double d1, int side,
+                    double middle = 1.0) {
+  const cv::Point2d b = r.AxisB();
+  const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
+  const double reach = std::max(ha, hb) + 2 + std::max(0.0, -d0);
+  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
+  const int x1 = std::min(mask.cols - 1, static_cast<int>(r.center.x + reach));
+  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
+  const int y1 = std::min(mask.rows - 1, static_cast<int>(r.center.y + reach));
+  int total = 0, set = 0;
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const cv::Point2d d = cv::Point2d(x, y) - r.center;
+      const double u = d.dot(r.axis_a), v = d.dot(b);
+      const double dist[4] = {u + ha, ha - u, v + hb, hb - v};
+      // Outside the rectangle only the band beyond one side counts (d0 < 0).
+      if (std::abs(u) > ha || std::abs(v) > hb) {
+        if (d0 >= 0) continue;
+        int outside = 0;
+        for (double dd : dist) outside += dd < 0;
+        if (outside != 1) continue;
+      }
+      bool in = false;
+      for (int s = 0; s < 4; ++s) {
+        if (side >= 0 && s != side) continue;
+        if (dist[s] < d0 || dist[s] >= d1) continue;
+        const double along = s < 2 ? std::abs(v) / hb : std::abs(u) / ha;
+        if (along > middle) continue;
+        in = true;
+      }
+      if (!in) continue;
+      ++total;
+      if (mask.at<uchar>(y, x)) ++set;
+    }
+  }
+  return total > 0 ? static_cast<double>(set) / total : 0.0;
+}
+
+// Side-colour coverage of the border band: the mean of the three best sides, since a white
+// front stripe may cover the fourth.
+double BorderCoverage(const cv::Mat& side_mask, const PxRect& r, double band_px) {
+  double f[4];
+  for (int s = 0; s < 4; ++s) f[s] = BandFraction(side_mask, r, 0.5, band_px, s);
+  std::sort(f, f + 4);
+  return (f[1] + f[2] + f[3]) / 3.0;
+}
+
+std::vector<std::vector<cv::Point>> ExternalContours(const cv::Mat& mask) {
+  std::vector<std::vector<cv::Point>> contours;
+  cv::findContours(mask.clone(), contours, cv::RETR_EXTERNAL, cv::CHAIN_APPROX_NONE);
+  return contours;
+}
+
+class SideDetector {
+ public:
+  SideDetector(const cv::Mat& side_mask, double mm_per_px, const std::vector<BaseSize>& sizes,
+               const StandDetectorOptions& options)
+      : side_(side_mask), mm_(mm_per_px), sizes_(sizes), opt_(options) {
+    min_dim_mm_ = 1e9;
+    max_dim_mm_ = 0;
+    for (const auto& s : sizes_) {
+      min_dim_mm_ = std::min({min_dim_mm_, s.width_mm, s.depth_mm});
+      max_dim_mm_ = std::max({max_dim_mm_, s.width_mm, s.depth_mm});
+    }
+  }
+
+  std::vector<PxRect> Run() {
+    for (const auto& c : ExternalContours(side_)) {
+      std::vector<cv::Point> hull;
+      cv::convexHull(c, hull);
+      const double area_mm2 = cv::contourArea(hull) * mm_ * mm_;
+      // Smaller than half the smallest base cannot be a base (or a block of them).
+      if (area_mm2 < 0.5 * min_dim_mm_ * min_dim_mm_) continue;
+      cv::Mat filled(side_.size(), CV_8U, cv::Scalar(0));
+      cv::drawContours(filled, std::vector<std::vector<cv::Point>>{c}, 0, cv::Scalar(255),
+                       cv::FILLED);
+      Split(filled, c, 0);
+    }
+    return found_;
+  }
+
+ private:
+  bool IsOneBase(const PxRect& r) const {
+    const double a = r.len_a * mm_, b = r.len_b * mm_;
+    return std::any_of(sizes_.begin(), sizes_.end(), [&](const BaseSize& s) {
+      return MatchError(a, b, s, opt_.size_tolerance_mm) >= 0;
+    });
+  }
+
+  void Split(const cv::Mat& filled, const std::vector<cv::Point>& contour, int depth) {
+    const PxRect r = FitRect(contour);
+    const double rect_area = r.len_a * r.len_b;
+    // Convex hull: a frame opened by a white front stripe still fills its rectangle.
+    std::vector<cv::Point> hull;
+    cv::convexHull(contour, hull);
+    const double fill = cv::contourArea(hull) / std::max(1.0, rect_area);
+    const bool one_base = IsOneBase(r) && fill > 0.85;
+    if (depth > 6) return;
+    // Cross-section profiles along both axes: side-colour fraction of the filled piece.
+    const cv::Rect box = cv::boundingRect(contour) & cv::Rect(0, 0, side_.cols, side_.rows);
+    struct Cut {
+      double score = -1;
+      bool both_fit = false;  // both pieces have catalogue lengths
+      bool along_a = true;
+      double at = 0;  // offset from the centre along the cut axis, px
+    } best;
+    for (int axis = 0; axis < 2; ++axis) {
+      const cv::Point2d ax = axis == 0 ? r.axis_a : r.AxisB();
+      const double len = axis == 0 ? r.len_a : r.len_b;
+      const int bins = static_cast<int>(std::ceil(len)) + 2;
+      std::vector<int> side_n(static_cast<size_t>(bins), 0), fill_n(static_cast<size_t>(bins), 0);
+      for (int y = box.y; y < box.y + box.height; ++y) {
+        for (int x = box.x; x < box.x + box.width; ++x) {
+          if (!filled.at<uchar>(y, x)) continue;
+          const double t = (cv::Point2d(x, y) - r.center).dot(ax) + 0.5 * len;
+          const int k = std::clamp(static_cast<int>(t), 0, bins - 1);
+          ++fill_n[static_cast<size_t>(k)];
+          if (side_.at<uchar>(y, x)) ++side_n[static_cast<size_t>(k)];
+        }
+      }
+      const double min_piece = (min_dim_mm_ - opt_.size_tolerance_mm) / mm_;
+      // Runs of high coverage well inside the piece are seams.
+      int k = 0;
+      while (k < bins) {
+        auto cov = [&](int i) {
+          const int f = fill_n[static_cast<size_t>(i)];
+          return f > 3 ? static_cast<double>(side_n[static_cast<size_t>(i)]) / f : 0.0;
+        };
+        if (cov(k) < 0.8) {
+          ++k;
+          continue;
+        }
+        int e = k;
+        double sum = 0;
+        while (e < bins && cov(e) >= 0.8) sum += cov(e++);
+        const double mid = 0.5 * (k + e);  // bins [k, e) -> centre of the run
+        const double width_mm = (e - k) * mm_;
+        // A seam has ordinary (mostly figure) cross-sections on both sides of it.
+        bool low_before = false, low_after = false;
+        for (int i = 0; i < k; ++i) low_before |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
+        for (int i = e; i < bins; ++i) low_after |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
+        if (low_before && low_after && mid > min_piece && len - mid > min_piece &&
+            width_mm >= 1.2 * opt_.min_border_mm) {
+          // Prefer cuts leaving pieces of catalogue lengths, then wide, solid seams.
+          bool fit_lo = false, fit_hi = false;
+          for (const auto& s : sizes_) {
+            for (double d : {s.width_mm, s.depth_mm}) {
+              fit_lo |= std::abs(mid * mm_ - d) <= opt_.size_tolerance_mm;
+              fit_hi |= std::abs((len - mid) * mm_ - d) <= opt_.size_tolerance_mm;
+            }
+          }
+          const double score = (fit_lo + fit_hi) * 1000.0 + sum;
+          if (score > best.score) best = {score, fit_lo && fit_hi, axis == 0, mid - 0.5 * len};
+        }
+        k = e;
+      }
+    }
+    // Two bases side by side can have exactly one bigger base's size (2 x 40x20 = 40x40):
+    // a full seam splitting it into catalogue pieces wins over the single base.
+    if (one_base && !best.both_fit) {
+      if (BorderCoverage(side_, r, 0.8 * opt_.min_border_mm / mm_) >=
+          opt_.min_border_coverage) {
+        found_.push_back(r);
+      }
+      return;
+    }
+    if (best.score < 0) return;
+    const cv::Point2d ax = best.along_a ? r.axis_a : r.AxisB();
+    for (int half = 0; half < 2; ++half) {
+      cv::Mat part(filled.size(), CV_8U, cv::Scalar(0));
+      for (int y = box.y; y < box.y + box.height; ++y) {
+        for (int x = box.x; x < box.x + box.width; ++x) {
+          if (!filled.at<uchar>(y, x)) continue;
+          const double t = (cv::Point2d(x, y) - r.center).dot(ax);
+          if ((t < best.at) == (half == 0)) part.at<uchar>(y, x) = 255;
+        }
+      }
+      for (const auto& c : ExternalContours(part)) {
+        if (cv::contourArea(c) * mm_ * mm_ < 0.5 * min_dim_mm_ * min_dim_mm_) continue;
+        cv::Mat sub(filled.size(), CV_8U, cv::Scalar(0));
+        cv::drawContours(sub, std::vector<std::vector<cv::Point>>{c}, 0, cv::Scalar(255), cv::FILLED);
+        Split(sub, c, depth + 1);
+      }
+    }
+  }
+
+  const cv::Mat& side_;
+  double mm_;
+  const std::vector<BaseSize>& sizes_;
+  const StandDetectorOptions& opt_;
+  double min_dim_mm_ = 0, max_dim_mm_ = 0;
+  std::vector<PxRect> found_;
+};
+
+cv::Mat CleanMask(const cv::Mat& mask) {
+  cv::Mat out;
+  const cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  cv::morphologyEx(mask, out, cv::MORPH_OPEN, k);
+  cv::morphologyEx(out, out, cv::MORPH_CLOSE, k);
+  return out;
+}
+
+// Bright, colourless pixels (a white front stripe), relative to the local light.
+cv::Mat WhiteMask(const cv::Mat& top_bgr, const cv::Mat& chroma) {
+  cv::Mat v;
+  cv::Mat ch[3];
+  cv::split(top_bgr, ch);
+  cv::max(ch[0], ch[1], v);
+  cv::max(v, ch[2], v);
+  cv::Mat small, local;
+  cv::resize(v, small, {}, 0.125, 0.125, cv::INTER_AREA);
+  cv::medianBlur(small, small, 5);
+  cv::resize(small, local, v.size(), 0, 0, cv::INTER_LINEAR);
+  cv::Mat white(v.size(), CV_8U, cv::Scalar(0));
+  for (int y = 0; y < v.rows; ++y) {
+    for (int x = 0; x < v.cols; ++x) {
+      const cv::Vec2f c = chroma.at<cv::Vec2f>(y, x);
+      const int val = v.at<uchar>(y, x);
+      if (val > 60 && val > 1.2 * local.at<uchar>(y, x) && c.dot(c) < 0.2f * 0.2f) {
+        white.at<uchar>(y, x) = 255;
+      }
+    }
+  }
+  return white;
+}
+
+std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
+                      const StandDetectorOptions& opt) {
+  auto fits = [&](const StandKind& k) {
+    return std::abs(k.width_mm - w_mm) <= opt.size_tolerance_mm &&
+           std::abs(k.depth_mm - d_mm) <= opt.size_tolerance_mm;
+  };
+  for (const auto& name : opt.kind_preference) {
+    const StandKind* k = catalog.Find(name);
+    if (k && fits(*k)) return name;
+  }
+  std::string best;
+  double best_e = 1e9;
+  for (const auto& [name, k] : catalog.kinds) {
+    const double e = std::abs(k.width_mm - w_mm) + std::abs(k.depth_mm - d_mm);
+    if (e < best_e) {
+      best_e = e;
+      best = name;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
+                            const SideColorModel& colors, const StandKindCatalog& catalog,
+                            const StandDetectorOptions& options) {
+  StandDetection out;
+  out.colors = colors;
+  const double mm = view.MmPerPx();
+  const std::vector<BaseSize> sizes = DistinctSizes(catalog);
+  if (sizes.empty() || colors.sides().empty()) return out;
+  cv::Mat chroma, valid;
+  BalancedChroma(top_bgr, view.px_per_inch(), colors.options(), chroma, valid);
+
+  std::vector<std::vector<PxRect>> rects;
+  const int passes = options.refit_colors ? 2 : 1;
+  for (int pass = 0; pass < passes; ++pass) {
+    out.side_masks = out.colors.ClassifyChroma(chroma, valid);
+    rects.clear();
+    for (auto& m : out.side_masks) {
+      m = CleanMask(m);
+      rects.push_back(SideDetector(m, mm, sizes, options).Run());
+    }
+    if (pass + 1 < passes) {
+      // Re-fit each side from the inner part of the borders just found.
+      for (size_t s = 0; s < rects.size(); ++s) {
+        cv::Mat band(top_bgr.size(), CV_8U, cv::Scalar(0));
+        for (const auto& r : rects[s]) {
+          const cv::Point2d b = r.AxisB();
+          const double inset = 1.0;
+          const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
+          for (double d = inset; d < inset + t; d += 0.5) {
+            const double ha = 0.5 * r.len_a - d, hb = 0.5 * r.len_b - d;
+            std::vector<cv::Point> poly;
+            for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+              const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * b;
+              poly.emplace_back(cvRound(p.x), cvRound(p.y));
+            }
+            cv::polylines(band, poly, true, cv::Scalar(255), 1);
+          }
+        }
+        cv::Mat gated = band & out.side_masks[s];
+        if (cv::countNonZero(gated) > 50) out.colors.Refit(s, chroma, gated);
+      }
+    }
+  }
+
+  const cv::Mat white = WhiteMask(top_bgr, chroma);
+  const Grid& grid = view.calibration().board;
+  const double base_h_in = MmToInches(options.base_height_mm);
+  for (size_t s = 0; s < rects.size(); ++s) {
+    int n = 0;
+    // Stable order: by row then column of the centre.
+    auto& rs = rects[s];
+    std::sort(rs.begin(), rs.end(), [](const PxRect& a, const PxRect& b) {
+      return std::make_pair(std::round(a.center.y / 40), a.center.x) <
+             std::make_pair(std::round(b.center.y / 40), b.center.x);
+    });
+    for (PxRect r : rs) {
+      // A white stripe painted over the front of the border leaves the colour frame short:
+      // grow the rectangle over a white band lying right outside one of its sides.
+      for (int side = 0; side < 4; ++side) {
+        const double step = 0.5;
+        double ext = 0;
+        while (ext < 4.0 / mm &&
+               BandFraction(white, r, -(ext + step), -ext, side, 0.7) > 0.5) {
+          ext += step;
+        }
+        if (ext < 1.0 / mm) continue;  // under 1 mm: edge blur, not a stripe
+        const cv::Point2d axes[4] = {-r.axis_a, r.axis_a, -r.AxisB(), r.AxisB()};
+        r.center += 0.5 * ext * axes[side];
+        (side < 2 ? r.len_a : r.len_b) += ext;
+      }
+      const double a_mm = r.len_a * mm, b_mm = r.len_b * mm;
+      // Which side is the width (frontage)? The catalogue size that fits best says.
+      bool a_is_width = a_mm >= b_mm;
+      double best_e = 1e9;
+      for (const auto& sz : sizes) {
+        const double e1 = std::abs(a_mm - sz.width_mm) + std::abs(b_mm - sz.depth_mm);
+        const double e2 = std::abs(b_mm - sz.width_mm) + std::abs(a_mm - sz.depth_mm);
+        if (e1 < best_e) best_e = e1, a_is_width = true;
+        if (e2 < best_e) best_e = e2, a_is_width = false;
+      }
+      const double w_px = a_is_width ? r.len_a : r.len_b;
+      const double d_px = a_is_width ? r.len_b : r.len_a;
+      cv::Point2d width_axis = a_is_width ? r.axis_a : r.AxisB();
+      // Facing: a white stripe along one of the width edges (any edge of a square base).
+      const bool square_base = std::abs(w_px - d_px) * mm < 3.0;
+      const double stripe_depth = 4.0 / mm;
+      double best_white = 0, second_white = 0;
+      int best_side = -1;
+      for (int side = 0; side < 4; ++side) {
+        const bool side_is_width_edge = a_is_width ? side >= 2 : side < 2;
+        if (!square_base && !side_is_width_edge) continue;
+        const double f = BandFraction(white, r, 0.0, stripe_depth, side, 0.7);
+        if (f > best_white) {
+          second_white = best_white;
+          best_white = f;
+          best_side = side;
+        } else {
+          second_white = std::max(second_white, f);
+        }
+      }
+      const bool facing_known = best_side >= 0 && best_white > 0.35 && second_white < 0.5 * best_white;
+      // The direction from the centre out of the front edge, in top-view pixels (y down).
+      cv::Point2d front;
+      if (facing_known) {
+        const cv::Point2d axes[4] = {-r.axis_a, r.axis_a, -r.AxisB(), r.AxisB()};
+        front = axes[best_side];
+        width_axis = {-front.y, front.x};  // front = -AxisY, AxisX = (-front.y, front.x)
+      } else {
+        // Canonical: width axis pointing toward +x (angle in (-90, 90]).
+        if (width_axis.x < 0 || (width_axis.x == 0 && width_axis.y < 0)) width_axis = -width_axis;
+      }
+      // Depth/width lengths follow the chosen axes.
+      const bool w_along_a = std::abs(width_axis.dot(r.axis_a)) > 0.5;
+      const double width_px = w_along_a ? r.len_a : r.len_b;
+      const double depth_px = w_along_a ? r.len_b : r.len_a;
+
+      DetectedStand ds;
+      ds.stand.side = out.colors.sides()[s].name;
+      ds.stand.id = ds.stand.side + "-" + std::to_string(++n);
+      const Vec2 on_mat = view.TableFromRectified(r.center);
+      ds.stand.footprint.center = view.TableAtHeight(on_mat, base_h_in);
+      // The top is slightly nearer the camera, so it looks a little larger on the mat plane.
+      const Vec2 edge_on_mat = view.TableFromRectified(r.center + 0.5 * width_px * width_axis);
+      const double scale = Distance(view.TableAtHeight(edge_on_mat, base_h_in),
+                                    ds.stand.footprint.center) /
+                           std::max(1e-9, Distance(edge_on_mat, on_mat));
+      ds.stand.footprint.width_in = width_px / view.px_per_inch() * scale;
+      ds.stand.footprint.depth_in = depth_px / view.px_per_inch() * scale;
+      ds.stand.footprint.angle_deg = RadToDeg(std::atan2(width_axis.y, width_axis.x));
+      ds.stand.facing_known = facing_known;
+      ds.stand.kind = GuessKind(InchesToMm(ds.stand.footprint.width_in),
+                                InchesToMm(ds.stand.footprint.depth_in), catalog, options);
+      ds.square = grid.SquareOf(ds.stand.footprint.center);
+      ds.border_coverage = BorderCoverage(out.side_masks[s], r, 0.8 * options.min_border_mm / mm);
+      ds.white_stripe = best_white;
+      out.stands.push_back(ds);
+    }
+  }
+  return out;
+}
+
+}  // namespace referee

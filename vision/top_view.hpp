@@ -1,0 +1,54 @@
+// The rectified top view vision works in: the mat plane (z = 0) resampled so that one pixel is
+// 1/px_per_inch inch, with a margin around the grid. Points found in it are on the mat plane;
+// anything raised (base tops, a projectile's head) is moved to its true place with
+// TableAtHeight, which re-casts the camera ray through the calibrated pose.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include "calibration/table_calibration.hpp"
+#include "engine/geometry.hpp"
+
+namespace referee {
+
+struct TopViewOptions {
+  // Resolution of the top view, px per inch. Default 0 = choose from the camera: about the
+  // image's own resolution on the table, clamped to [24, 64]. Raise for sub-mm work on 4K.
+  double px_per_inch = 0.0;
+  // Margin around the grid, inches. Default 1; raise to see stands overhanging the border.
+  double margin_in = 1.0;
+};
+
+class TopView {
+ public:
+  TopView() = default;
+  TopView(const TableCalibration& cal, const TopViewOptions& options = {});
+
+  // Resample a camera frame (same size as the calibration) into the top view.
+  cv::Mat Rectify(const cv::Mat& image) const;
+
+  double px_per_inch() const { return px_per_inch_; }
+  double margin_in() const { return margin_in_; }
+  cv::Size size() const { return size_; }
+  double MmPerPx() const { return kMmPerInch / px_per_inch_; }
+  // rectified_from_table: a scale and a shift (table inches -> top-view pixels).
+  cv::Point2d RectifiedFromTable(Vec2 p) const {
+    return {(p.x + margin_in_) * px_per_inch_ - 0.5, (p.y + margin_in_) * px_per_inch_ - 0.5};
+  }
+  Vec2 TableFromRectified(cv::Point2d px) const {
+    return {(px.x + 0.5) / px_per_inch_ - margin_in_, (px.y + 0.5) / px_per_inch_ - margin_in_};
+  }
+  // A point seen at `on_mat` in the top view really lies at height_in above the mat: where is
+  // it? Exact through the pose (the ray through the camera centre), not a planar shortcut.
+  Vec2 TableAtHeight(Vec2 on_mat, double height_in) const;
+  const TableCalibration& calibration() const { return cal_; }
+
+ private:
+  TableCalibration cal_;
+  double px_per_inch_ = 32.0;
+  double margin_in_ = 1.0;
+  cv::Size size_;
+  cv::Mat map1_, map2_;  // fixed-point remap tables, built once per calibration
+};
+
+}  // namespace referee
