@@ -53,6 +53,15 @@ std::vector<Stand> ParseStands(const nlohmann::json& j, const Board& board,
     const std::string field = FieldPath("stands", i);
     const auto& s = arr[i];
     RequireObject(s, file, field);
+    for (const auto& [key, value] : s.items()) {
+      static const std::set<std::string> kKnown = {"id",   "side",      "kind",         "center",
+                                                   "size", "angle_deg", "facing_known", "note"};
+      if (!kKnown.count(key)) {
+        throw InputError(file, FieldPath(field, key),
+                         "unknown field (id, side, kind, center, size, angle_deg, facing_known, "
+                         "note)");
+      }
+    }
     Stand st;
     st.id = GetString(s, "id", file, field);
     if (st.id.empty()) throw InputError(file, FieldPath(field, "id"), "empty id");

@@ -204,6 +204,15 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     n.friendly = s.side == shot.firer_side;
     n.equipment = equipment;
     n.touched = equipment && d <= touch_in;
+    if (!equipment && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
+      const double base_in = DistanceToRect(shot.point, s.footprint);
+      n.note = o.clause_circle +
+               ": measured to the front edge (front axle / front legs); the base is " +
+               In(base_in) + " away";
+      if (base_in <= o.hit_radius_in && !n.inside_circle) {
+        v.explanation.push_back(n.id + ": " + n.note + ": not a valid target");
+      }
+    }
     v.stands_near.push_back(n);
   }
   std::sort(v.stands_near.begin(), v.stands_near.end(), [](const auto& a, const auto& b) {
@@ -337,7 +346,8 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     for (auto& n : v.stands_near) {
       if (n.equipment || dead.count(n.id)) continue;
       if (!n.inside_circle) {
-        n.note = "outside the circle by " + In(-n.margin_in);
+        n.note =
+            (n.note.empty() ? "" : n.note + "; ") + "outside the circle by " + In(-n.margin_in);
         continue;
       }
       if (!protection_ok(n)) continue;
