@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -188,6 +189,8 @@ class Game {
   ActionResult DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& dice);
   int ShotsAvailable(const GameUnit& battery) const;
   bool CanManGun(const GameUnit& u) const;
+  void ComputeShots();
+  void CheckBrokenSquares();
 
   const RulesetData& rules_;
   GameSetup setup_;
@@ -199,6 +202,8 @@ class Game {
   std::map<std::string, int> fired_at_;    // target unit -> units that fired at it this phase
   std::map<std::string, int> shots_used_;  // battery -> shots fired this turn
   std::map<std::string, bool> has_fired_;  // unit -> fired this phase
+  std::map<std::string, int> shots_total_;  // battery -> shots this turn, fixed at turn start (2A)
+  std::set<std::string> moved_;             // units that moved this turn
   Phase phase_ = Phase::kArtillery;
   int turn_ = 1;
   int attacker_ = 0;

@@ -109,6 +109,7 @@ struct MeleeRules {
   std::vector<std::string> cavalry_barred_by_full_units;
   int cavalry_barred_stands = 4;
   bool run_down = false;
+  bool type_a_faces_sides_only = false;  // Ancient MOVEMENT 6
 };
 
 struct MdiRules {

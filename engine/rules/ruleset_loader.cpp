@@ -256,6 +256,7 @@ void LoadMelee(const Ctx& c, const json& root, RulesetData& d) {
     r.cavalry_barred_stands = static_cast<int>(c.NonNegative(m, "cavalry_barred_stands", "melee"));
   }
   r.run_down = c.Bool(m, "run_down", "melee", false);
+  r.type_a_faces_sides_only = c.Bool(m, "type_a_faces_sides_only", "melee", false);
 }
 
 void LoadMdi(const Ctx& c, const json& root, RulesetData& d) {

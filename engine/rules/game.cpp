@@ -1,0 +1,360 @@
+#include "engine/rules/game.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "engine/rules/directions.hpp"
+#include "engine/rules/fire.hpp"
+#include "engine/rules/loss_allocation.hpp"
+#include "engine/rules/retreat.hpp"
+
+namespace referee::rules {
+
+namespace {
+
+constexpr double kEps = 1e-9;
+
+
+
+ActionResult Refuse(std::string why) {
+  ActionResult r;
+  r.refusal = std::move(why);
+  return r;
+}
+
+}  // namespace
+
+std::string PhaseName(Phase p) {
+  switch (p) {
+    case Phase::kArtillery: return "artillery";
+    case Phase::kMusketry: return "musketry";
+    case Phase::kAttackerMoves: return "attacker_moves";
+    case Phase::kHeldCanister: return "held_canister";
+    case Phase::kMelees: return "melees";
+    case Phase::kEndOfTurn: return "end_of_turn";
+    case Phase::kGameOver: return "game_over";
+  }
+  return "?";
+}
+
+std::string ActionName(const Action& a) {
+  static const char* kNames[] = {"artillery_casualty", "hold_canister", "fire_canister", "fire_musketry", "move",
+                                 "declare_support",   "fight_melee",   "end_phase",     "surrender"};
+  return kNames[a.index()];
+}
+
+Game::Game(const RulesetData& rules, GameSetup setup) : rules_(rules), setup_(std::move(setup)) {
+  units_ = setup_.units;
+  attacker_ = setup_.first_attacker;
+  std::set<std::string> ids;
+  for (auto& u : units_) {
+    if (!ids.insert(u.id).second) throw std::invalid_argument("duplicate unit id " + u.id);
+    if (SideIndex(u.side) < 0) throw std::invalid_argument(u.id + ": unknown side " + u.side);
+    rules_.Unit(u.type);  // throws on unknown type
+    if (!setup_.board.grid.Contains(u.square)) throw std::invalid_argument(u.id + " is off the board");
+    for (const auto& k : u.stands) initial_points_[u.side] += rules_.Stand(k).points;
+    u.facing_at_turn_start = u.facing;
+    u.stands_at_phase_start = static_cast<int>(u.stands.size());
+  }
+  for (const auto& s : setup_.sides) initial_points_[s.name] += 0;
+  phase_ = Phase::kArtillery;
+  ComputeShots();
+}
+
+const std::string& Game::attacker() const { return setup_.sides[attacker_].name; }
+const std::string& Game::defender() const { return setup_.sides[1 - attacker_].name; }
+
+int Game::SideIndex(const std::string& side) const {
+  for (int i = 0; i < 2; ++i)
+    if (setup_.sides[i].name == side) return i;
+  return -1;
+}
+const std::string& Game::Enemy(const std::string& side) const { return setup_.sides[1 - SideIndex(side)].name; }
+
+const GameUnit* Game::FindUnit(const std::string& id) const {
+  for (const auto& u : units_)
+    if (u.id == id) return &u;
+  return nullptr;
+}
+GameUnit* Game::Unit(const std::string& id) { return const_cast<GameUnit*>(FindUnit(id)); }
+
+std::vector<const GameUnit*> Game::UnitsAt(Square s) const {
+  std::vector<const GameUnit*> out;
+  for (const auto& u : units_)
+    if (u.status == UnitStatus::kOnTable && u.square == s) out.push_back(&u);
+  return out;
+}
+
+const GameUnit* Game::UnitAt(Square s, const std::string& side) const {
+  for (const auto* u : UnitsAt(s))
+    if (u->side == side && rules_.Unit(u->type).arm != "commander") return u;
+  for (const auto* u : UnitsAt(s))
+    if (u->side == side) return u;
+  return nullptr;
+}
+
+bool Game::IsEnemyAt(Square s, const std::string& side) const { return UnitAt(s, Enemy(side)) != nullptr; }
+
+std::vector<Square> Game::PendingMelees() const {
+  std::vector<Square> out;
+  for (const auto& m : melees_) out.push_back(m.contact);
+  return out;
+}
+
+double Game::InitialPoints(const std::string& side) const {
+  auto it = initial_points_.find(side);
+  return it == initial_points_.end() ? 0 : it->second;
+}
+
+Points Game::PointsOf(const std::string& side) const {
+  Points p;
+  for (const auto& u : units_) {
+    if (u.side != side) continue;
+    double v = 0;
+    for (const auto& k : u.stands) v += rules_.Stand(k).points;
+    if (u.status == UnitStatus::kOnTable) p.on_table += v;
+    else if (u.status == UnitStatus::kOffTable) p.off_table += v;
+    else p.destroyed += v;  // a destroyed unit keeps no stands; kept for safety
+  }
+  auto d = destroyed_points_.find(side);
+  if (d != destroyed_points_.end()) p.destroyed += d->second;
+  auto c = captured_from_.find(side);
+  if (c != captured_from_.end()) p.captured_from = c->second;
+  return p;
+}
+
+std::string Game::Winner() const { return winner_; }
+
+void Game::Log(ActionResult& r, std::string text, DiceSource& dice, size_t dice_before) {
+  LogEntry e;
+  e.turn = turn_;
+  e.phase = phase_;
+  e.text = std::move(text);
+  const auto& ev = dice.Events();
+  for (size_t i = dice_before; i < ev.size(); ++i) e.dice.push_back(ev[i]);
+  r.entries.push_back(e);
+  log_.push_back(e);
+}
+
+void Game::RemoveStand(GameUnit& u, size_t index, bool captured_by_enemy) {
+  const double pts = rules_.Stand(u.stands[index]).points;
+  if (captured_by_enemy) captured_from_[u.side] += pts;
+  else destroyed_points_[u.side] += pts;
+  u.stands.erase(u.stands.begin() + static_cast<long>(index));
+  bool fighting = false;
+  for (const auto& k : u.stands) fighting = fighting || rules_.Stand(k).melee > 0;
+  if (u.stands.empty()) u.status = UnitStatus::kDestroyed;
+  else if (!fighting && rules_.Unit(u.type).arm != "catapult") {
+    // Equipment with no one left to move or man it: it stays where it is, owned by nobody.
+    for (const auto& k : u.stands) destroyed_points_[u.side] += rules_.Stand(k).points;
+    u.stands.clear();
+    u.status = UnitStatus::kDestroyed;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phases
+
+ActionResult Game::Apply(const Action& action, DiceSource& dice) {
+  if (phase_ == Phase::kGameOver) return Refuse("the game is over");
+  const size_t before = dice.Events().size();
+  if (const auto* s = std::get_if<Surrender>(&action)) {
+    if (SideIndex(s->side) < 0) return Refuse("unknown side " + s->side);
+    ActionResult r;
+    r.ok = true;
+    end_reason_ = s->side + " surrenders";
+    winner_ = Enemy(s->side);
+    Log(r, end_reason_ + "; " + winner_ + " wins", dice, before);
+    phase_ = Phase::kGameOver;
+    return r;
+  }
+  if (std::holds_alternative<EndPhase>(action)) {
+    ActionResult r;
+    r.ok = true;
+    AdvancePhase(r, dice);
+    return r;
+  }
+  if (const auto* a = std::get_if<ArtilleryCasualty>(&action)) return DoArtilleryCasualty(*a, dice);
+  if (const auto* h = std::get_if<HoldCanister>(&action)) {
+    if (phase_ != Phase::kArtillery) return Refuse("canister is held during the artillery phase");
+    GameUnit* b = Unit(h->battery_unit);
+    if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty()) return Refuse("no such battery");
+    if (shots_used_[b->id] > 0) return Refuse("if held, no other shot can be fired (2H)");
+    if (!rules_.artillery.canister_range) return Refuse("this ruleset has no canister");
+    b->holding_canister = true;
+    ActionResult r;
+    r.ok = true;
+    Log(r, b->id + " holds canister", dice, before);
+    return r;
+  }
+  if (const auto* c = std::get_if<FireCanister>(&action)) return DoCanister(*c, dice);
+  if (const auto* f = std::get_if<FireMusketry>(&action)) return DoMusketry(*f, dice);
+  if (const auto* m = std::get_if<MoveUnit>(&action)) return DoMove(*m, dice);
+  if (const auto* s = std::get_if<DeclareSupport>(&action)) {
+    if (phase_ != Phase::kAttackerMoves && phase_ != Phase::kHeldCanister && phase_ != Phase::kMelees)
+      return Refuse("supports are declared after movement, before melees are fought");
+    if (auto why = WhyCannotSupport(*s)) return Refuse(*why);
+    GameUnit* u = Unit(s->unit);
+    for (auto& m : melees_) {
+      if (m.contact != s->contact) continue;
+      (u->side == attacker() ? m.attacker_supports : m.defender_supports).push_back(u->id);
+    }
+    u->fought_this_turn = true;
+    if (auto f = DirectionTo(u->square, s->contact)) {
+      // Supports are shown by facing into the contact square (type A faces sides only).
+      u->facing = *f;
+    }
+    ActionResult r;
+    r.ok = true;
+    Log(r, u->id + " supports the melee at " + SquareName(s->contact), dice, before);
+    return r;
+  }
+  if (const auto* f = std::get_if<FightMelee>(&action)) return DoFight(*f, dice);
+  return Refuse("unknown action");
+}
+
+void Game::AdvancePhase(ActionResult& r, DiceSource& dice) {
+  const size_t before = dice.Events().size();
+  const auto& seq = rules_.turn_sequence;
+  auto idx = std::find(seq.begin(), seq.end(), PhaseName(phase_));
+  // Melees left unfought when the phase ends are fought by nobody: refuse to skip them.
+  if (phase_ == Phase::kMelees && !melees_.empty()) {
+    Log(r, "melees still to fight; the phase does not end", dice, before);
+    r.ok = false;
+    r.refusal = "fight every melee before ending the melee phase";
+    return;
+  }
+  std::string next = (idx == seq.end() || idx + 1 == seq.end()) ? "end_of_turn" : *(idx + 1);
+  if (phase_ == Phase::kEndOfTurn) next = "artillery";
+  for (Phase p : {Phase::kArtillery, Phase::kMusketry, Phase::kAttackerMoves, Phase::kHeldCanister, Phase::kMelees,
+                  Phase::kEndOfTurn})
+    if (PhaseName(p) == next) phase_ = p;
+  fired_at_.clear();
+  has_fired_.clear();
+  for (auto& u : units_) u.stands_at_phase_start = static_cast<int>(u.stands.size());
+  if (phase_ == Phase::kAttackerMoves) MoraleRetreats(r, dice);
+  if (phase_ == Phase::kEndOfTurn) {
+    CheckEnd(r);
+    if (phase_ == Phase::kGameOver) return;
+    Log(r, "end of turn " + std::to_string(turn_), dice, before);
+  }
+  if (phase_ == Phase::kArtillery) StartTurn(r, dice);
+  else Log(r, "phase: " + PhaseName(phase_), dice, before);
+}
+
+void Game::StartTurn(ActionResult& r, DiceSource& dice) {
+  const size_t before = dice.Events().size();
+  ++turn_;
+  attacker_ = 1 - attacker_;  // "the attacker becoming the defender, and vice versa"
+  shots_used_.clear();
+  moved_.clear();
+  melees_.clear();
+  for (auto& u : units_) {
+    u.facing_at_turn_start = u.facing;
+    u.came_from.reset();
+    u.charged = false;
+    u.fought_this_turn = false;
+    u.holding_canister = false;
+  }
+  ComputeShots();
+  Log(r, "turn " + std::to_string(turn_) + ": " + attacker() + " attacks", dice, before);
+}
+
+void Game::CheckEnd(ActionResult& r) {
+  bool any[2] = {false, false};
+  for (const auto& u : units_)
+    if (u.status == UnitStatus::kOnTable && !u.stands.empty()) any[SideIndex(u.side)] = true;
+  std::string reason;
+  if (!any[0] || !any[1]) reason = "a side has no units left on the table";
+  else if (turn_ >= setup_.agreed_turns) reason = "the agreed " + std::to_string(setup_.agreed_turns) + " turns are played";
+  if (reason.empty()) return;
+  const double a = PointsOf(setup_.sides[0].name).Score(), b = PointsOf(setup_.sides[1].name).Score();
+  winner_ = std::abs(a - b) < kEps ? "draw" : (a > b ? setup_.sides[0].name : setup_.sides[1].name);
+  end_reason_ = reason;
+  LogEntry e;
+  e.turn = turn_;
+  e.phase = Phase::kGameOver;
+  e.text = "game over (" + reason + "): " + setup_.sides[0].name + " " + std::to_string(a) + ", " +
+           setup_.sides[1].name + " " + std::to_string(b) + " points; winner " + winner_;
+  r.entries.push_back(e);
+  log_.push_back(e);
+  phase_ = Phase::kGameOver;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Morale: a unit down to one stand retreats a full move backward on each of its turns.
+
+void Game::MoraleRetreats(ActionResult& r, DiceSource& dice) {
+  for (auto& u : units_) {
+    if (u.side != attacker() || u.status != UnitStatus::kOnTable || u.stands.size() != 1) continue;
+    const UnitType& t = rules_.Unit(u.type);
+    if (t.morale != MoraleRule::kRetreatAtOneStand || t.guards) continue;
+    if (rules_.morale.attached_commander_exempts) {
+      bool attached = false;
+      for (const auto* o : UnitsAt(u.square))
+        attached = attached || (o != &u && o->side == u.side && rules_.Unit(o->type).arm == "commander");
+      if (attached) continue;
+    }
+    const size_t before = dice.Events().size();
+    Retreat(u, r, false);
+    Log(r, u.id + " is down to one stand and retreats a full move (morale)", dice, before);
+  }
+}
+
+void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
+  RetreatQuery q;
+  q.start = u.square;
+  const Square from = u.square;
+  if (melee_retreat) {
+    q.budget = rules_.melee.retreat_squares;
+    q.diagonal_cost = 1.0;  // "For retreats only, diagonal moves are counted 1"
+    if (u.came_from && *u.came_from != u.square) {
+      q.direction = {double(u.came_from->col - u.square.col), double(u.came_from->row - u.square.row)};
+    } else {
+      q.direction = FacingVector(Opposite(u.facing));  // defender: toward the rear
+    }
+  } else {
+    q.budget = rules_.Unit(u.type).move;
+    q.diagonal_cost = 1.5;
+    const int home = setup_.sides[SideIndex(u.side)].home_row;
+    q.direction = {0.0, home > u.square.row ? 1.0 : (home < u.square.row ? -1.0 : 0.0)};
+    if (home == u.square.row) q.direction = {0.0, home == 0 ? -1.0 : 1.0};
+  }
+  const std::string side = u.side;
+  q.passable = [&](Square s) {
+    return !IsEnemyAt(s, side) && setup_.board.TerrainAt(s) != Terrain::kWater;
+  };
+  q.gap_blocked = [&](Square a, Square b) {
+    return IsEnemyAt({a.col, b.row}, side) && IsEnemyAt({b.col, a.row}, side);
+  };
+  q.can_end = [&](Square s) {
+    for (const auto* o : UnitsAt(s))
+      if (o != &u && o->side == side) return false;
+    return true;
+  };
+  const RetreatPlan plan = PlanRetreat(setup_.board.grid, q);
+  LogEntry e;
+  e.turn = turn_;
+  e.phase = phase_;
+  switch (plan.kind) {
+    case RetreatPlan::Kind::kMoved:
+      u.square = plan.end;
+      e.text = u.id + " retreats " + SquareName(from) + " -> " + SquareName(plan.end);
+      break;
+    case RetreatPlan::Kind::kOffBoard:
+      u.status = UnitStatus::kOffTable;
+      e.text = u.id + " retreats off the board (counts for points, fights no more)";
+      break;
+    case RetreatPlan::Kind::kBlocked:
+      e.text = u.id + " cannot retreat (cut off) and is destroyed";
+      while (!u.stands.empty()) RemoveStand(u, 0, false);
+      u.status = UnitStatus::kDestroyed;
+      break;
+  }
+  r.entries.push_back(e);
+  log_.push_back(e);
+}
+
+}  // namespace referee::rules
