@@ -199,17 +199,17 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     n.square = board.grid.SquareOf(s.footprint.center);
     n.distance_in = d;
     n.distance_mm = InchesToMm(d);
-    n.inside_circle = d <= o.hit_radius_in;
+    n.inside_circle = d <= o.hit_radius_in + kWithinSlackIn;
     n.margin_in = o.hit_radius_in - d;
     n.friendly = s.side == shot.firer_side;
     n.equipment = equipment;
-    n.touched = equipment && d <= touch_in;
+    n.touched = equipment && d <= touch_in + kWithinSlackIn;
     if (!equipment && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
       const double base_in = DistanceToRect(shot.point, s.footprint);
       n.note = o.clause_circle +
                ": measured to the front edge (front axle / front legs); the base is " +
                In(base_in) + " away";
-      if (base_in <= o.hit_radius_in && !n.inside_circle) {
+      if (base_in <= o.hit_radius_in + kWithinSlackIn && !n.inside_circle) {
         v.explanation.push_back(n.id + ": " + n.note + ": not a valid target");
       }
     }

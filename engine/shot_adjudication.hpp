@@ -20,6 +20,11 @@ enum class TargetReference {
   kFrontEdge,  // the base's front edge (Ancient catapult 4: "front axle", "either front leg")
 };
 
+// Rounding allowance for "within" tests: a distance of exactly the radius (or the touch
+// tolerance) computed as radius + 1e-15 still counts. A nanometre-scale allowance, far below
+// anything a camera or a ruler can see.
+constexpr double kWithinSlackIn = 1e-9;
+
 struct ShotOptions {
   double hit_radius_in = 1.0;  // rule circle radius (Napoleonic 2F, Ancient catapult 4)
   // How close the tip must be to a gun/wagon footprint to count as touching it; raise it when

@@ -64,7 +64,7 @@ std::optional<InflammableContact> FindInflammableContact(const Board& board, Vec
   const auto sq = board.grid.SquareOf(p);
   if (!sq) return std::nullopt;
   for (const auto& f : board.features) {
-    if (IsInflammable(f.type) && DistanceToPolygon(p, f.outline) <= tolerance_in) {
+    if (IsInflammable(f.type) && DistanceToPolygon(p, f.outline) <= tolerance_in + 1e-9) {
       return InflammableContact{*sq, "feature " + f.id + " (" + TerrainName(f.type) + ")"};
     }
   }
