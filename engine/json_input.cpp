@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "engine/input_error.hpp"
 
@@ -11,6 +12,89 @@ namespace referee {
 namespace {
 
 std::string TypeName(const nlohmann::json& j) { return j.type_name(); }
+
+// Builds the document like nlohmann's own DOM parser while keeping track of where it is, so a
+// syntax error or an overflowing number (1e999) names the field it happened in.
+class PathTrackingSax {
+ public:
+  using json = nlohmann::json;
+  explicit PathTrackingSax(json& result) : dom_(result, false) {}
+
+  bool null() { return Value() && dom_.null(); }
+  bool boolean(bool v) { return Value() && dom_.boolean(v); }
+  bool number_integer(json::number_integer_t v) { return Value() && dom_.number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return Value() && dom_.number_unsigned(v); }
+  bool number_float(json::number_float_t v, const std::string& s) {
+    return Value() && dom_.number_float(v, s);
+  }
+  bool string(std::string& v) { return Value() && dom_.string(v); }
+  bool binary(json::binary_t& v) { return Value() && dom_.binary(v); }
+  bool start_object(std::size_t n) {
+    Value();
+    stack_.push_back({true, "", -1});
+    return dom_.start_object(n);
+  }
+  bool key(std::string& k) {
+    stack_.back().key = k;
+    return dom_.key(k);
+  }
+  bool end_object() {
+    stack_.pop_back();
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t n) {
+    Value();
+    stack_.push_back({false, "", -1});
+    return dom_.start_array(n);
+  }
+  bool end_array() {
+    stack_.pop_back();
+    return dom_.end_array();
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& ex) {
+    // The failing value has not been counted yet: name the element it would have been.
+    std::string path;
+    for (size_t i = 0; i < stack_.size(); ++i) {
+      const Level& l = stack_[i];
+      if (l.is_object) {
+        if (!l.key.empty()) path += (path.empty() ? "" : ".") + l.key;
+      } else {
+        const long index = l.index + (i + 1 == stack_.size() ? 1 : 0);
+        path += "[" + std::to_string(std::max(0L, index)) + "]";
+      }
+    }
+    error_field_ = path;
+    std::string what = ex.what();
+    for (char& c : what) {
+      if (c == '\n') c = ' ';
+    }
+    if (what.find("number overflow") != std::string::npos) {
+      error_what_ = "number is not finite (" + what + ")";
+    } else {
+      error_what_ = "not valid JSON: " + what;
+    }
+    return false;
+  }
+
+  const std::string& error_field() const { return error_field_; }
+  const std::string& error_what() const { return error_what_; }
+
+ private:
+  struct Level {
+    bool is_object;
+    std::string key;
+    long index;
+  };
+  bool Value() {
+    if (!stack_.empty() && !stack_.back().is_object) ++stack_.back().index;
+    return true;
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  std::vector<Level> stack_;
+  std::string error_field_, error_what_;
+};
 
 }  // namespace
 
@@ -23,16 +107,13 @@ nlohmann::json ReadJsonFile(const std::filesystem::path& path) {
   if (!in) throw InputError(file, "", "cannot open for reading");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  try {
-    return nlohmann::json::parse(buffer.str());
-  } catch (const nlohmann::json::exception& e) {
-    // nlohmann's message already says where ("at line 3, column 7"); keep it on one line.
-    std::string what = e.what();
-    for (char& c : what) {
-      if (c == '\n') c = ' ';
-    }
-    throw InputError(file, "", "not valid JSON: " + what);
+  nlohmann::json result;
+  PathTrackingSax sax(result);
+  const std::string text = buffer.str();
+  if (!nlohmann::json::sax_parse(text, &sax)) {
+    throw InputError(file, sax.error_field(), sax.error_what());
   }
+  return result;
 }
 
 std::string FieldPath(const std::string& field, const std::string& key) {
