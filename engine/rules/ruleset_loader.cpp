@@ -393,6 +393,7 @@ FireCell ParseFireCell(const std::string& text, const std::string& file, const s
       throw InputError(file, field,
                        "fire table entry '" + text + "' mixes single, double and triple faces");
     multiple = pending;
+    pending = 1;  // "double 1 or 2" is ambiguous: each face names its own multiple
     cell.faces.push_back(digits[0] - '0');
   }
   if (cell.faces.empty())
