@@ -48,6 +48,10 @@ struct GameStart {
   std::string ruleset;   // e.g. "de_gre_napoleonic"
   std::string scenario;  // scenario file or name, may be empty
   std::vector<PlayerEntry> players;
+  // The board, for reports and replays; 0 = not stated (TABLE_KIT default 12 x 8 of 4").
+  int board_cols = 0;
+  int board_rows = 0;
+  double square_in = 0.0;
 };
 
 // type "calibration": the table calibration in force from now on.

@@ -79,6 +79,7 @@ void Put(json& j, const GameStart& e) {
   for (const auto& p : e.players)
     players.push_back({{"name", p.name}, {"side", p.side}, {"army", p.army}});
   j["players"] = players;
+  j["board"] = {{"cols", e.board_cols}, {"rows", e.board_rows}, {"square_in", e.square_in}};
 }
 void Put(json& j, const Calibration& e) {
   j["calibration"] = e.calibration;
@@ -179,6 +180,11 @@ void Take(const json& j, GameStart& e) {
     e.players.push_back(
         {Get<std::string>(p, "name"), Get<std::string>(p, "side"), Get<std::string>(p, "army")});
   }
+  const json board = Object(j, "board");
+  if (!board.is_object()) Bad("board", "must be an object");
+  e.board_cols = Get<int>(board, "cols");
+  e.board_rows = Get<int>(board, "rows");
+  e.square_in = Get<double>(board, "square_in");
 }
 void Take(const json& j, Calibration& e) {
   e.calibration = Object(j, "calibration");

@@ -21,8 +21,13 @@ std::vector<EventPayload> OneOfEach() {
   const SnapshotStand s2{"b1", "blue", "field_gun", "blue-art-1", {{20.0, 30.0}, 1.575, 1.575, 0.0},
                          false};
   return {
-      GameStart{
-          "g1", "napoleonic", "demo", {{"Alice", "red", "french"}, {"Bob", "blue", "austrian"}}},
+      GameStart{"g1",
+                "napoleonic",
+                "demo",
+                {{"Alice", "red", "french"}, {"Bob", "blue", "austrian"}},
+                12,
+                8,
+                4.0},
       Calibration{{{"rms_px", 0.4}}, "0123456789abcdef.jpg"},
       Snapshot{{s1, s2}, "aaaaaaaaaaaaaaaa.jpg"},
       TurnChange{1, "blue", "artillery"},
