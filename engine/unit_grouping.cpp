@@ -102,6 +102,11 @@ UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& st
       commander.reset();
     }
     if (commander) out.units.push_back({side, square, UnitType::kCommander, {}, commander});
+    // Commanders beyond the first stand on their own (and were reported above).
+    const auto all_commanders = ids(cell.commanders);
+    for (size_t i = 1; i < all_commanders.size(); ++i) {
+      out.units.push_back({side, square, UnitType::kCommander, {}, all_commanders[i]});
+    }
   }
   std::sort(out.units.begin(), out.units.end(), [](const TableUnit& a, const TableUnit& b) {
     return std::tie(a.side, a.square, a.type) < std::tie(b.side, b.square, b.type);

@@ -40,7 +40,7 @@ struct GroupingIssue {
 struct UnitGrouping {
   std::vector<TableUnit> units;  // sorted by side, square, type
   std::vector<GroupingIssue> issues;
-  std::vector<std::string> off_board;  // stand ids whose centre is not on the board
+  std::vector<std::string> off_board;  // ids whose centre is off the board (or kind unknown)
 };
 
 UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& stands,
