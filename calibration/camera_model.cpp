@@ -8,8 +8,7 @@ namespace referee {
 cv::Point2d CameraModel::ImageFromTable(Vec2 table_in, double height_in) const {
   const std::vector<cv::Point3d> obj{{table_in.x, table_in.y, -height_in}};
   std::vector<cv::Point2d> img;
-  cv::projectPoints(obj, rvec_cam_from_table, tvec_cam_from_table, camera_matrix, distortion,
-                    img);
+  cv::projectPoints(obj, rvec_cam_from_table, tvec_cam_from_table, camera_matrix, distortion, img);
   return img[0];
 }
 

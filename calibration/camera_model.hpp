@@ -15,7 +15,7 @@ namespace referee {
 struct CameraModel {
   cv::Size image_size;
   cv::Matx33d camera_matrix = cv::Matx33d::eye();  // K, pixels
-  cv::Vec<double, 5> distortion{0, 0, 0, 0, 0};     // k1 k2 p1 p2 k3 (OpenCV order)
+  cv::Vec<double, 5> distortion{0, 0, 0, 0, 0};    // k1 k2 p1 p2 k3 (OpenCV order)
   // cam_from_table: x_cam = R * x_table + t, t in inches.
   cv::Vec3d rvec_cam_from_table{0, 0, 0};
   cv::Vec3d tvec_cam_from_table{0, 0, 0};

@@ -13,9 +13,9 @@
 namespace referee {
 
 struct IntersectionFix {
-  int col = 0;  // grid line index from the origin corner (0..cols)
-  int row = 0;  // grid line index from the origin corner (0..rows)
-  cv::Point2d px;         // refined position in the original (distorted) image
+  int col = 0;             // grid line index from the origin corner (0..cols)
+  int row = 0;             // grid line index from the origin corner (0..rows)
+  cv::Point2d px;          // refined position in the original (distorted) image
   double residual_px = 0;  // reprojection residual of the fitted model
 };
 
@@ -30,7 +30,7 @@ struct CalibrationQuality {
 
 struct TableCalibration {
   Grid board;
-  CameraModel camera;  // intrinsics, distortion and cam_from_table pose
+  CameraModel camera;           // intrinsics, distortion and cam_from_table pose
   bool lens_from_file = false;  // intrinsics came from a lens file (else estimated from the grid)
   bool markers_used = false;
   // Homography from table inches to *undistorted* pixels (pixels after removing distortion

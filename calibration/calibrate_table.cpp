@@ -1,0 +1,482 @@
+#include "calibration/calibrate_table.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <map>
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+#include <sstream>
+
+#include "calibration/marker_detection.hpp"
+
+namespace referee {
+
+namespace {
+
+struct Labelled {
+  int i = 0, j = 0;
+  cv::Point2d px;
+};
+
+CalibrationRefusal Refuse(std::string code, std::string message) {
+  CalibrationRefusal r;
+  r.code = std::move(code);
+  r.message = std::move(message);
+  return r;
+}
+
+std::vector<cv::Point2d> ProjectAll(const CameraModel& cam, const std::vector<cv::Point2d>& t) {
+  std::vector<cv::Point3d> obj;
+  obj.reserve(t.size());
+  for (const auto& p : t) obj.emplace_back(p.x, p.y, 0.0);
+  std::vector<cv::Point2d> px;
+  if (obj.empty()) return px;
+  cv::projectPoints(obj, cam.rvec_cam_from_table, cam.tvec_cam_from_table, cam.camera_matrix,
+                    cam.distortion, px);
+  return px;
+}
+
+bool Inside(cv::Point2d p, cv::Size s, double margin) {
+  return p.x >= margin && p.y >= margin && p.x < s.width - margin && p.y < s.height - margin;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+std::string NowUtc() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// The window of the board's lines among the detected ones, and how it maps to (col,row).
+struct Labelling {
+  int na = 0, nb = 0, a0 = 0, b0 = 0;
+  double score = -1;
+};
+
+// First guess of the camera from the grid lines alone, in table inches, with the crossings'
+// labels resolved (window of cols x rows, origin per TABLE_KIT). Returns a refusal on failure.
+std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gray8,
+                                                               const cv::Mat& grayf,
+                                                               const Grid& board,
+                                                               const std::optional<LensModel>& lens,
+                                                               const CalibrateOptions& options) {
+  const double det_scale = gray8.rows > 1500 ? 0.5 : 1.0;
+  cv::Mat det = gray8;
+  if (det_scale != 1.0) cv::resize(gray8, det, {}, det_scale, det_scale, cv::INTER_AREA);
+  auto fam = FindGridLines(det, options.lines);
+  if (!fam) return Refuse("grid_not_found", "no grid of dark lines found in the image");
+
+  // Seeds: crossings of the indexed lines, refined to sub-pixel.
+  std::map<std::pair<int, int>, cv::Point2d> raw;
+  for (const auto& a : fam->a) {
+    for (const auto& b : fam->b) {
+      auto p = IntersectLines(a.rho / det_scale, a.theta, b.rho / det_scale, b.theta);
+      if (p && Inside(*p, gray8.size(), 3)) raw[{a.index, b.index}] = *p;
+    }
+  }
+  std::map<int, double> theta_a, theta_b;
+  for (const auto& a : fam->a) theta_a[a.index] = a.theta;
+  for (const auto& b : fam->b) theta_b[b.index] = b.theta;
+  std::vector<Labelled> seeds;
+  std::vector<double> spacings;
+  for (const auto& [ij, p] : raw) {
+    double spacing = 1e9;
+    for (auto d : {std::pair{1, 0}, {-1, 0}, {0, 1}, {0, -1}}) {
+      auto it = raw.find({ij.first + d.first, ij.second + d.second});
+      if (it != raw.end()) spacing = std::min(spacing, cv::norm(it->second - p));
+    }
+    if (spacing > 1e8) continue;
+    const double ta = theta_a[ij.first], tb = theta_b[ij.second];
+    auto r = RefineCrossing(grayf, p, {-std::sin(ta), std::cos(ta)}, {-std::sin(tb), std::cos(tb)},
+                            spacing, options.refine);
+    if (!r) continue;
+    seeds.push_back({ij.first, ij.second, r->px});
+    spacings.push_back(spacing);
+  }
+  if (seeds.size() < 8) {
+    return Refuse("grid_not_found", "too few grid crossings could be measured (" +
+                                        std::to_string(seeds.size()) + ")");
+  }
+  const double spacing_px = Median(spacings);
+  const double s = board.square_size_in;
+  std::vector<cv::Point2d> rel_in, px;
+  for (const auto& sd : seeds) {
+    rel_in.emplace_back(sd.i * s, sd.j * s);
+    px.push_back(sd.px);
+  }
+  std::vector<uchar> inlier;
+  cv::findHomography(rel_in, px, cv::RANSAC, std::max(2.0, 0.08 * spacing_px), inlier);
+  std::vector<cv::Point2d> rel2, px2;
+  for (size_t k = 0; k < inlier.size(); ++k) {
+    if (!inlier[k]) continue;
+    rel2.push_back(rel_in[k]);
+    px2.push_back(px[k]);
+  }
+  auto fit = FitCamera(rel2, px2, gray8.size(), lens, options.fit);
+  if (!fit) return Refuse("grid_not_found", "the grid crossings found do not fit a camera");
+  const CameraModel& rel_cam = fit->camera;
+
+  // Which cols+1 x rows+1 lines are the board: the window with the most line evidence.
+  int imin = 1 << 20, imax = -(1 << 20), jmin = 1 << 20, jmax = -(1 << 20);
+  for (size_t k = 0; k < rel2.size(); ++k) {
+    const int i = static_cast<int>(std::lround(rel2[k].x / s));
+    const int j = static_cast<int>(std::lround(rel2[k].y / s));
+    imin = std::min(imin, i);
+    imax = std::max(imax, i);
+    jmin = std::min(jmin, j);
+    jmax = std::max(jmax, j);
+  }
+  const int nmax = std::max(board.cols, board.rows);
+  const int ilo = imin - nmax - 1, ihi = imax + nmax + 1, jlo = jmin - nmax - 1,
+            jhi = jmax + nmax + 1;
+  cv::Mat ev;
+  const int r = std::max(1, static_cast<int>(std::lround(0.05 * spacing_px * det_scale)));
+  cv::dilate(fam->evidence, ev,
+             cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
+  constexpr int kSamples = 8;
+  auto segment_evidence = [&](bool along_j) {
+    // e[i][j]: evidence on the a-line i between b-lines j and j+1 (along_j), or on b-line j
+    // between a-lines i and i+1.
+    std::vector<cv::Point2d> pts;
+    for (int i = ilo; i <= ihi; ++i) {
+      for (int j = jlo; j <= jhi; ++j) {
+        for (int k = 0; k < kSamples; ++k) {
+          const double f = 0.15 + 0.7 * k / (kSamples - 1);
+          pts.push_back(along_j ? cv::Point2d(i * s, (j + f) * s)
+                                : cv::Point2d((i + f) * s, j * s));
+        }
+      }
+    }
+    const auto img = ProjectAll(rel_cam, pts);
+    std::map<std::pair<int, int>, double> e;
+    size_t idx = 0;
+    for (int i = ilo; i <= ihi; ++i) {
+      for (int j = jlo; j <= jhi; ++j) {
+        int hits = 0;
+        for (int k = 0; k < kSamples; ++k, ++idx) {
+          const cv::Point2d q = img[idx] * det_scale;
+          if (Inside(q, ev.size(), 0) &&
+              ev.at<uchar>(static_cast<int>(q.y), static_cast<int>(q.x))) {
+            ++hits;
+          }
+        }
+        e[{i, j}] = static_cast<double>(hits) / kSamples;
+      }
+    }
+    return e;
+  };
+  const auto ea = segment_evidence(true);   // a-lines (constant i)
+  const auto eb = segment_evidence(false);  // b-lines (constant j)
+  auto line_a = [&](int i, int j0, int nb) {
+    double sum = 0;
+    for (int j = j0; j < j0 + nb; ++j) sum += ea.at({i, j});
+    return sum / nb;
+  };
+  auto line_b = [&](int j, int i0, int na) {
+    double sum = 0;
+    for (int i = i0; i < i0 + na; ++i) sum += eb.at({i, j});
+    return sum / na;
+  };
+  Labelling best;
+  std::vector<std::pair<int, int>> sizes{{board.cols, board.rows}};
+  if (board.cols != board.rows) sizes.push_back({board.rows, board.cols});
+  for (auto [na, nb] : sizes) {
+    for (int a0 = std::max(ilo, imax - na); a0 <= std::min(imin, ihi - na); ++a0) {
+      for (int b0 = std::max(jlo, jmax - nb); b0 <= std::min(jmin, jhi - nb); ++b0) {
+        double score = 0;
+        for (int i = a0; i <= a0 + na; ++i) score += line_a(i, b0, nb) * nb;
+        for (int j = b0; j <= b0 + nb; ++j) score += line_b(j, a0, na) * na;
+        if (score > best.score) best = {na, nb, a0, b0, score};
+      }
+    }
+  }
+  if (best.score < 0) {
+    return Refuse("wrong_size", "the grid found spans more lines than the board's " +
+                                    std::to_string(board.cols) + " x " +
+                                    std::to_string(board.rows) + " squares");
+  }
+  // Size check: the border lines must show, the lines beyond must not.
+  std::vector<double> interior;
+  for (int i = best.a0 + 1; i < best.a0 + best.na; ++i)
+    interior.push_back(line_a(i, best.b0, best.nb));
+  for (int j = best.b0 + 1; j < best.b0 + best.nb; ++j)
+    interior.push_back(line_b(j, best.a0, best.na));
+  const double typical = std::max(0.05, Median(interior));
+  const double border[4] = {
+      line_a(best.a0, best.b0, best.nb), line_a(best.a0 + best.na, best.b0, best.nb),
+      line_b(best.b0, best.a0, best.na), line_b(best.b0 + best.nb, best.a0, best.na)};
+  const double beyond[4] = {
+      line_a(best.a0 - 1, best.b0, best.nb), line_a(best.a0 + best.na + 1, best.b0, best.nb),
+      line_b(best.b0 - 1, best.a0, best.na), line_b(best.b0 + best.nb + 1, best.a0, best.na)};
+  const std::string size_text =
+      std::to_string(board.cols) + " x " + std::to_string(board.rows) + " squares";
+  for (int k = 0; k < 4; ++k) {
+    if (border[k] < 0.15 * typical) {
+      return Refuse("wrong_size", "the grid found has fewer lines than the board's " + size_text);
+    }
+    if (beyond[k] > 0.6 * typical) {
+      return Refuse("wrong_size", "the grid found has more lines than the board's " + size_text);
+    }
+  }
+
+  // Origin per TABLE_KIT: of the corners whose proper-handed x edge has `cols` squares, the one
+  // nearest the image's top-left (x then goes toward the image's top-right side).
+  const int ci[4] = {best.a0, best.a0 + best.na, best.a0 + best.na, best.a0};
+  const int cj[4] = {best.b0, best.b0, best.b0 + best.nb, best.b0 + best.nb};
+  std::vector<cv::Point2d> corner_rel;
+  for (int k = 0; k < 4; ++k) corner_rel.emplace_back(ci[k] * s, cj[k] * s);
+  const auto corner_px = ProjectAll(rel_cam, corner_rel);
+  int best_origin = -1, best_x = -1;
+  double best_dist = 1e18;
+  for (int o = 0; o < 4; ++o) {
+    for (int dx : {1, 3}) {
+      const int xk = (o + dx) % 4, yk = (o + 4 - dx) % 4;
+      const int squares = std::abs(ci[xk] - ci[o]) + std::abs(cj[xk] - cj[o]);
+      if (squares != board.cols) continue;
+      const cv::Point2d vx = corner_px[xk] - corner_px[o], vy = corner_px[yk] - corner_px[o];
+      if (vx.x * vy.y - vx.y * vy.x <= 0) continue;  // mirrored: z would point at the camera
+      const double d = cv::norm(corner_px[o]);
+      if (d < best_dist) {
+        best_dist = d;
+        best_origin = o;
+        best_x = xk;
+      }
+    }
+  }
+  if (best_origin < 0) return Refuse("grid_not_found", "could not orient the grid");
+  const int oi = ci[best_origin], oj = cj[best_origin];
+  const bool x_along_i = ci[best_x] != oi;
+  const int sx = x_along_i ? (ci[best_x] > oi ? 1 : -1) : (cj[best_x] > oj ? 1 : -1);
+  const int yk = (best_origin + (best_x == (best_origin + 1) % 4 ? 3 : 1)) % 4;
+  const int sy = x_along_i ? (cj[yk] > oj ? 1 : -1) : (ci[yk] > oi ? 1 : -1);
+  std::vector<cv::Point2d> table_in, px3;
+  for (size_t k = 0; k < rel2.size(); ++k) {
+    const int i = static_cast<int>(std::lround(rel2[k].x / s));
+    const int j = static_cast<int>(std::lround(rel2[k].y / s));
+    const int col = x_along_i ? sx * (i - oi) : sx * (j - oj);
+    const int row = x_along_i ? sy * (j - oj) : sy * (i - oi);
+    if (col < 0 || row < 0 || col > board.cols || row > board.rows) continue;
+    table_in.emplace_back(col * s, row * s);
+    px3.push_back(px2[k]);
+  }
+  auto fit2 = FitCamera(table_in, px3, gray8.size(), lens, options.fit);
+  if (!fit2) return Refuse("grid_not_found", "the grid crossings found do not fit a camera");
+  return fit2->camera;
+}
+
+std::variant<CameraModel, CalibrationRefusal> InitialFromMarkers(
+    const MarkerCorners& m, cv::Size size, const std::optional<LensModel>& lens,
+    const CalibrateOptions& options) {
+  CameraFitOptions fo = options.fit;
+  fo.estimate_distortion = false;
+  auto fit = FitCamera(m.table_in, m.px, size, lens, fo);
+  if (!fit) return Refuse("grid_not_found", "the corner markers found do not fit a camera");
+  return fit->camera;
+}
+
+}  // namespace
+
+cv::Mat ReferenceThumbnail(const cv::Mat& image) {
+  cv::Mat gray = image;
+  if (image.channels() == 3) cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);
+  cv::Mat thumb;
+  const double f = 320.0 / gray.cols;
+  cv::resize(gray, thumb, {}, f, f, cv::INTER_AREA);
+  return thumb;
+}
+
+CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
+                                 const std::optional<LensModel>& lens,
+                                 const CalibrateOptions& options) {
+  if (image.empty()) return Refuse("grid_not_found", "empty image");
+  cv::Mat gray8 = image;
+  if (image.channels() == 3) cv::cvtColor(image, gray8, cv::COLOR_BGR2GRAY);
+  const cv::Mat grayf = RefineImage(gray8);
+  const cv::Size size = gray8.size();
+
+  const MarkerCorners markers = DetectCornerMarkers(gray8, board);
+  const bool use_markers = static_cast<int>(markers.ids.size()) >= options.min_markers;
+  auto initial = use_markers ? InitialFromMarkers(markers, size, lens, options)
+                             : InitialFromLines(gray8, grayf, board, lens, options);
+  if (auto* refusal = std::get_if<CalibrationRefusal>(&initial)) return *refusal;
+  CameraModel cam = std::get<CameraModel>(initial);
+
+  const double s = board.square_size_in;
+  const int total = (board.cols + 1) * (board.rows + 1);
+  std::vector<IntersectionFix> fixes;
+  CameraFit fit;
+  int measured = 0;
+  for (int pass = 0; pass < 3; ++pass) {
+    std::vector<cv::Point2d> t;
+    for (int r = 0; r <= board.rows; ++r) {
+      for (int c = 0; c <= board.cols; ++c) {
+        t.emplace_back(c * s, r * s);
+        t.emplace_back((c - 0.25) * s, r * s);
+        t.emplace_back((c + 0.25) * s, r * s);
+        t.emplace_back(c * s, (r - 0.25) * s);
+        t.emplace_back(c * s, (r + 0.25) * s);
+      }
+    }
+    const auto p = ProjectAll(cam, t);
+    std::vector<IntersectionFix> found;
+    for (int k = 0; k < total; ++k) {
+      const cv::Point2d guess = p[5 * k];
+      const cv::Point2d d1 = p[5 * k + 2] - p[5 * k + 1], d2 = p[5 * k + 4] - p[5 * k + 3];
+      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
+      if (!Inside(guess, size, 0.3 * spacing)) continue;
+      auto rc = RefineCrossing(grayf, guess, d1, d2, spacing, options.refine);
+      if (!rc) continue;
+      found.push_back({k % (board.cols + 1), k / (board.cols + 1), rc->px, 0});
+    }
+    measured = static_cast<int>(found.size());
+    // Fit, dropping crossings the model cannot explain (a stand edge mistaken for a line).
+    for (int round = 0; round < 6; ++round) {
+      std::vector<cv::Point2d> tin, px;
+      for (const auto& f : found) {
+        tin.emplace_back(f.col * s, f.row * s);
+        px.push_back(f.px);
+      }
+      auto fr = FitCamera(tin, px, size, lens, options.fit);
+      if (!fr) {
+        CalibrationRefusal ref =
+            Refuse("grid_not_found", "the grid crossings found (" + std::to_string(found.size()) +
+                                         ") do not fit a camera");
+        ref.intersections = found;
+        return ref;
+      }
+      fit = *fr;
+      const double worst = *std::max_element(fit.residual_px.begin(), fit.residual_px.end());
+      for (size_t k = 0; k < found.size(); ++k) found[k].residual_px = fit.residual_px[k];
+      if (worst <= options.outlier_px) break;
+      const double cut = std::max(options.outlier_px, 0.5 * worst);
+      std::vector<IntersectionFix> keep;
+      for (const auto& f : found) {
+        if (f.residual_px <= cut) keep.push_back(f);
+      }
+      found = keep;
+    }
+    fixes = found;
+    cam = fit.camera;
+  }
+
+  TableCalibration cal;
+  cal.board = board;
+  cal.camera = cam;
+  cal.camera.image_size = size;
+  cal.lens_from_file = lens.has_value();
+  cal.markers_used = use_markers;
+  cal.intersections = fixes;
+  cal.reference_gray = ReferenceThumbnail(gray8);
+  cal.created_utc = NowUtc();
+  {
+    cv::Matx33d r;
+    cv::Rodrigues(cam.rvec_cam_from_table, r);
+    const cv::Vec3d t = cam.tvec_cam_from_table;
+    const cv::Matx33d rt(r(0, 0), r(0, 1), t[0], r(1, 0), r(1, 1), t[1], r(2, 0), r(2, 1), t[2]);
+    cv::Matx33d h = cam.camera_matrix * rt;
+    cal.undistorted_from_table = h * (1.0 / h(2, 2));
+  }
+  CalibrationQuality& q = cal.quality;
+  q.intersections_total = total;
+  q.intersections_found = static_cast<int>(fixes.size());
+  q.coverage = static_cast<double>(fixes.size()) / total;
+  double ss_px = 0, ss_mm = 0;
+  for (const auto& f : fixes) {
+    ss_px += f.residual_px * f.residual_px;
+    const Vec2 back = cam.TableFromImage(f.px);
+    const double err_mm = InchesToMm(std::hypot(back.x - f.col * s, back.y - f.row * s));
+    ss_mm += err_mm * err_mm;
+    q.max_mm = std::max(q.max_mm, err_mm);
+  }
+  q.rms_px = fixes.empty() ? 0 : std::sqrt(ss_px / fixes.size());
+  q.rms_mm = fixes.empty() ? 0 : std::sqrt(ss_mm / fixes.size());
+
+  auto refuse = [&](std::string code, std::string msg) {
+    CalibrationRefusal ref = Refuse(std::move(code), std::move(msg));
+    ref.quality = q;
+    ref.intersections = fixes;
+    return ref;
+  };
+  std::ostringstream why;
+  if (q.coverage < options.min_coverage) {
+    why << "only " << q.intersections_found << " of " << total
+        << " grid crossings were found (need " << options.min_coverage * 100 << "%)";
+    return refuse("grid_not_found", why.str());
+  }
+  if (q.rms_px > options.max_rms_px) {
+    why << "poor fit: RMS " << q.rms_px << " px (limit " << options.max_rms_px << ")";
+    return refuse("poor_fit", why.str());
+  }
+  const double rejected = measured > 0 ? 1.0 - static_cast<double>(fixes.size()) / measured : 1.0;
+  if (rejected > options.max_rejected_fraction) {
+    why << "poor fit: " << measured - q.intersections_found << " of " << measured
+        << " measured crossings disagree with the fitted camera";
+    return refuse("poor_fit", why.str());
+  }
+  return cal;
+}
+
+cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {
+  cv::Mat out;
+  if (image.channels() == 1) {
+    cv::cvtColor(image, out, cv::COLOR_GRAY2BGR);
+  } else {
+    out = image.clone();
+  }
+  const double lw = std::max(1.0, image.rows / 540.0);
+  const int thick = static_cast<int>(lw);
+  std::string text;
+  const std::vector<IntersectionFix>* fixes = nullptr;
+  if (const auto* cal = std::get_if<TableCalibration>(&result)) {
+    fixes = &cal->intersections;
+    const Grid& b = cal->board;
+    // Every grid line as the model sees it (curved by the lens).
+    for (int c = 0; c <= b.cols; ++c) {
+      std::vector<cv::Point2d> t;
+      for (int k = 0; k <= 40; ++k) t.emplace_back(c * b.square_size_in, b.Height() * k / 40);
+      const auto p = ProjectAll(cal->camera, t);
+      for (size_t k = 1; k < p.size(); ++k) cv::line(out, p[k - 1], p[k], {255, 200, 0}, thick);
+    }
+    for (int r = 0; r <= b.rows; ++r) {
+      std::vector<cv::Point2d> t;
+      for (int k = 0; k <= 40; ++k) t.emplace_back(b.Width() * k / 40, r * b.square_size_in);
+      const auto p = ProjectAll(cal->camera, t);
+      for (size_t k = 1; k < p.size(); ++k) cv::line(out, p[k - 1], p[k], {255, 200, 0}, thick);
+    }
+    const cv::Point2d o = cal->ImageFromTable({0, 0});
+    cv::circle(out, o, static_cast<int>(8 * lw), {0, 255, 255}, thick + 1);
+    cv::putText(out, "origin", o + cv::Point2d(10 * lw, -10 * lw), cv::FONT_HERSHEY_SIMPLEX,
+                0.6 * lw, {0, 255, 255}, thick);
+    std::ostringstream ss;
+    ss.precision(3);
+    ss << "calibrated: " << cal->quality.intersections_found << "/"
+       << cal->quality.intersections_total << " crossings, rms " << cal->quality.rms_px
+       << " px, max " << cal->quality.max_mm << " mm";
+    text = ss.str();
+  } else {
+    const auto& ref = std::get<CalibrationRefusal>(result);
+    fixes = &ref.intersections;
+    text = "REFUSED (" + ref.code + "): " + ref.message;
+  }
+  for (const auto& f : *fixes) {
+    const cv::Scalar colour = f.residual_px < 0.5 ? cv::Scalar(0, 220, 0) : cv::Scalar(0, 0, 255);
+    cv::circle(out, f.px, static_cast<int>(4 * lw), colour, thick);
+  }
+  cv::putText(out, text, {static_cast<int>(10 * lw), static_cast<int>(25 * lw)},
+              cv::FONT_HERSHEY_SIMPLEX, 0.6 * lw, {0, 0, 0}, thick + 2);
+  cv::putText(out, text, {static_cast<int>(10 * lw), static_cast<int>(25 * lw)},
+              cv::FONT_HERSHEY_SIMPLEX, 0.6 * lw, {255, 255, 255}, thick);
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,57 @@
+// Calibrating the table from one camera image: find the grid (from the corner markers when
+// present, else from its lines alone), label every crossing (col,row) from the origin corner
+// per TABLE_KIT, refine each visible crossing to sub-pixel, and fit the camera (intrinsics and
+// distortion unless a lens file is given, and the pose). Refuses, with a reason and a debug
+// picture, when the grid is not found, has the wrong size, or fits poorly.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_fit.hpp"
+#include "calibration/grid_lines.hpp"
+#include "calibration/intersection_refine.hpp"
+#include "calibration/table_calibration.hpp"
+
+namespace referee {
+
+struct CalibrateOptions {
+  GridLineOptions lines;
+  RefineOptions refine;
+  CameraFitOptions fit;
+  // Use the ArUco corner markers when at least this many of the four are found; else the grid
+  // lines alone. Set above 4 to ignore markers.
+  int min_markers = 2;
+  // A crossing whose reprojection residual exceeds this is dropped as a bad measurement, px.
+  double outlier_px = 1.0;
+  // Refusal thresholds: fewer crossings found than this fraction of the board's; RMS residual
+  // above max_rms_px; more than max_rejected_fraction of the measured crossings dropped.
+  double min_coverage = 0.4;
+  double max_rms_px = 0.8;
+  double max_rejected_fraction = 0.3;
+};
+
+struct CalibrationRefusal {
+  std::string code;                            // "grid_not_found", "wrong_size" or "poor_fit"
+  std::string message;                         // one line for the user
+  CalibrationQuality quality;                  // what was measured before refusing (may be partial)
+  std::vector<IntersectionFix> intersections;  // crossings found, if any
+};
+
+using CalibrationResult = std::variant<TableCalibration, CalibrationRefusal>;
+
+CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
+                                 const std::optional<LensModel>& lens,
+                                 const CalibrateOptions& options = {});
+
+// Debug picture: the crossings found (green), predicted but not found (red), the board outline
+// and origin, and the result line.
+cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result);
+
+// Small grey thumbnail kept as the reference for drift checks (width 320 px).
+cv::Mat ReferenceThumbnail(const cv::Mat& image);
+
+}  // namespace referee
