@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <map>
 #include <opencv2/imgproc.hpp>
 
@@ -301,9 +299,6 @@ std::optional<GridLineFamilies> FindGridLines(const cv::Mat& gray, const GridLin
     for (const auto& [k, q] : p.line_of_index) {
       const HoughLine& l = fam[tq[q].second];
       dst.push_back({l.rho, l.theta, k});
-      if (std::getenv("CALIB_DEBUG"))
-        fprintf(stderr, "k=%d rho=%.1f th=%.2f votes=%.0f\n", k, l.rho, l.theta * 180 / kPi,
-                l.votes);
     }
     return dst.size() >= 3;
   };

@@ -9,6 +9,9 @@ namespace referee::cli {
 std::span<const Command> Commands() {
   static constexpr std::array kCommands = {
       Command{"version", "print the version and where data is read from", RunVersion},
+      Command{"calibrate", "calibrate the table from a camera image of the grid", RunCalibrate},
+      Command{"calibrate-lens", "lens intrinsics from chessboard/ChArUco photos", RunCalibrateLens},
+      Command{"rectify", "top view of a camera image through a calibration", RunRectify},
       Command{"bench", "benchmarks: print measured figures", RunBench},
       Command{"log", "check a game log: bad lines with their line numbers", RunLog},
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",

@@ -10,6 +10,9 @@ int RunVersion(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunLog(const std::vector<std::string>& args);
 int RunAdjudicateScene(const std::vector<std::string>& args);
+int RunCalibrate(const std::vector<std::string>& args);
+int RunCalibrateLens(const std::vector<std::string>& args);
+int RunRectify(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 
 }  // namespace referee::cli
