@@ -51,7 +51,8 @@ void LogChroma(const cv::Mat& bgr, int min_brightness, cv::Mat& chroma, cv::Mat&
   }
 }
 
-cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int window_px) {
+cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int window_px,
+                             cv::Vec2f* mat_chroma) {
   // The mat is the most common colour: take the median chroma, keep the pixels near it, and
   // average them locally at low resolution.
   std::vector<float> r, b;
@@ -65,6 +66,7 @@ cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int wi
     }
   }
   const cv::Vec2f global{MedianOf(r), MedianOf(b)};
+  if (mat_chroma) *mat_chroma = global;
   const int scale = std::max(1, window_px / 4);
   const cv::Size small_size(std::max(1, chroma.cols / scale), std::max(1, chroma.rows / scale));
   cv::Mat mat_mask(chroma.size(), CV_32F);
@@ -101,10 +103,10 @@ cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int wi
 }
 
 void BalancedChroma(const cv::Mat& bgr, double px_per_inch, const SideColorOptions& options,
-                    cv::Mat& chroma, cv::Mat& valid) {
+                    cv::Mat& chroma, cv::Mat& valid, cv::Vec2f* mat_chroma) {
   LogChroma(bgr, options.min_brightness, chroma, valid);
   const int window = std::max(8, static_cast<int>(options.illuminant_window_in * px_per_inch));
-  chroma -= LocalIlluminantShift(chroma, valid, window);
+  chroma -= LocalIlluminantShift(chroma, valid, window, mat_chroma);
 }
 
 void SideColorModel::AddSideFromSrgb(const std::string& name, cv::Vec3b rgb) {
@@ -118,7 +120,8 @@ void SideColorModel::AddSideFromSamples(const std::string& name,
   cv::Mat chroma(static_cast<int>(bgr_samples.size()), 1, CV_32FC2);
   for (size_t i = 0; i < bgr_samples.size(); ++i) {
     const cv::Vec2d c = LogChromaOf(bgr_samples[i]);
-    chroma.at<cv::Vec2f>(static_cast<int>(i)) = cv::Vec2f(static_cast<float>(c[0]), static_cast<float>(c[1]));
+    chroma.at<cv::Vec2f>(static_cast<int>(i)) =
+        cv::Vec2f(static_cast<float>(c[0]), static_cast<float>(c[1]));
   }
   sides_.push_back({name, {0, 0}, cv::Matx22d::eye()});
   Refit(sides_.size() - 1, chroma, cv::Mat(chroma.size(), CV_8U, cv::Scalar(255)));
@@ -130,8 +133,8 @@ std::vector<cv::Mat> SideColorModel::Classify(const cv::Mat& bgr, double px_per_
   return ClassifyChroma(chroma, valid);
 }
 
-std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma,
-                                                    const cv::Mat& valid) const {
+std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
+                                                    const cv::Vec2f* mat_chroma) const {
   std::vector<cv::Mat> masks;
   std::vector<cv::Matx22f> inv;
   std::vector<cv::Vec2f> mean;
@@ -151,7 +154,14 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma,
       for (size_t i = 0; i < mean.size(); ++i) {
         const cv::Vec2f d = c[x] - mean[i];
         const cv::Matx22f& a = inv[i];
-        const float d2 = d[0] * (a(0, 0) * d[0] + a(0, 1) * d[1]) + d[1] * (a(1, 0) * d[0] + a(1, 1) * d[1]);
+        const float d2 =
+            d[0] * (a(0, 0) * d[0] + a(0, 1) * d[1]) + d[1] * (a(1, 0) * d[0] + a(1, 1) * d[1]);
+        if (mat_chroma) {
+          const cv::Vec2f m = c[x] - *mat_chroma;
+          const float m2 =
+              m[0] * (a(0, 0) * m[0] + a(0, 1) * m[1]) + m[1] * (a(1, 0) * m[0] + a(1, 1) * m[1]);
+          if (m2 <= d2) continue;
+        }
         if (d2 < best) {
           best = d2;
           best_i = static_cast<int>(i);

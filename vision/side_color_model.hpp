@@ -22,8 +22,8 @@ struct SideColorOptions {
   // Spread of a side colour given only as sRGB, in log-chroma units. Default 0.16 (about 17%
   // per channel ratio); the model narrows itself after sampling real pixels (Refit).
   double prior_sigma = 0.16;
-  // Smallest spread a fitted side keeps (noise, JPEG). Default 0.05.
-  double min_sigma = 0.05;
+  // Smallest spread a fitted side keeps (noise, JPEG). Default 0.08.
+  double min_sigma = 0.08;
   // Size of the window over which the mat's colour cast is measured, inches. Default 4
   // (one square); raise for mats with large printed patterns.
   double illuminant_window_in = 4.0;
@@ -42,7 +42,9 @@ cv::Vec2d LogChromaOf(cv::Vec3b bgr);
 
 // Shift per pixel (CV_32FC2) that removes the local colour cast: the mat's local chroma minus
 // the mat's median chroma over the whole view. window_px is the averaging window.
-cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int window_px);
+// mat_chroma (optional) receives the mat's median chroma.
+cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int window_px,
+                             cv::Vec2f* mat_chroma = nullptr);
 
 class SideColorModel {
  public:
@@ -57,7 +59,10 @@ class SideColorModel {
   // to the nearest side within the gate, or to none.
   std::vector<cv::Mat> Classify(const cv::Mat& bgr, double px_per_inch) const;
   // Same, from already computed (white-balanced) chroma and validity.
-  std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid) const;
+  // With a mat chroma, a pixel must also be nearer the side than the mat (in the side's
+  // metric): a blurred edge then splits at the half-way mix, not at the gate's far end.
+  std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Vec2f* mat_chroma = nullptr) const;
   // Re-estimate side i from the pixels under mask (e.g. the borders of detected bases).
   void Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask);
 
@@ -70,7 +75,8 @@ class SideColorModel {
 };
 
 // Chroma of the whole view with the local colour cast removed (what Classify uses).
+// mat_chroma (optional) receives the mat's chroma after balancing.
 void BalancedChroma(const cv::Mat& bgr, double px_per_inch, const SideColorOptions& options,
-                    cv::Mat& chroma, cv::Mat& valid);
+                    cv::Mat& chroma, cv::Mat& valid, cv::Vec2f* mat_chroma = nullptr);
 
 }  // namespace referee

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 
+#include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace referee {
@@ -28,7 +31,8 @@ std::vector<BaseSize> DistinctSizes(const StandKindCatalog& catalog) {
   std::vector<BaseSize> sizes;
   for (const auto& [name, kind] : catalog.kinds) {
     const bool known = std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& s) {
-      return std::abs(s.width_mm - kind.width_mm) < 0.5 && std::abs(s.depth_mm - kind.depth_mm) < 0.5;
+      return std::abs(s.width_mm - kind.width_mm) < 0.5 &&
+             std::abs(s.depth_mm - kind.depth_mm) < 0.5;
     });
     if (!known) sizes.push_back({kind.width_mm, kind.depth_mm});
   }
@@ -95,6 +99,7 @@ PxRect FitRect(const std::vector<cv::Point>& contour) {
       slope_sum += e * n;
       slope_w += n;
     }
+    if (offset[1] - offset[0] < 2.0 || offset[3] - offset[2] < 2.0) break;  // degenerate
     const double e = slope_w > 0 ? slope_sum / slope_w : 0.0;
     const double ca = 0.5 * (offset[0] + offset[1]), cb = 0.5 * (offset[2] + offset[3]);
     r.center = r.center + ca * r.axis_a + cb * b;
@@ -206,6 +211,10 @@ class SideDetector {
     cv::convexHull(contour, hull);
     const double fill = cv::contourArea(hull) / std::max(1.0, rect_area);
     const bool one_base = IsOneBase(r) && fill > 0.85;
+    if (std::getenv("VDEBUG"))
+      std::fprintf(stderr, "split d%d c=(%.1f,%.1f) %.2fx%.2f mm fill %.2f one %d cov %.2f\n",
+                   depth, r.center.x, r.center.y, r.len_a * mm_, r.len_b * mm_, fill, one_base,
+                   BorderCoverage(side_, r, 0.8 * opt_.min_border_mm / mm_));
     if (depth > 6) return;
     // Cross-section profiles along both axes: side-colour fraction of the filled piece.
     const cv::Rect box = cv::boundingRect(contour) & cv::Rect(0, 0, side_.cols, side_.rows);
@@ -218,6 +227,7 @@ class SideDetector {
     for (int axis = 0; axis < 2; ++axis) {
       const cv::Point2d ax = axis == 0 ? r.axis_a : r.AxisB();
       const double len = axis == 0 ? r.len_a : r.len_b;
+      if (!(len > 2.0 && len < 1e5)) continue;
       const int bins = static_cast<int>(std::ceil(len)) + 2;
       std::vector<int> side_n(static_cast<size_t>(bins), 0), fill_n(static_cast<size_t>(bins), 0);
       for (int y = box.y; y < box.y + box.height; ++y) {
@@ -248,8 +258,10 @@ class SideDetector {
         const double width_mm = (e - k) * mm_;
         // A seam has ordinary (mostly figure) cross-sections on both sides of it.
         bool low_before = false, low_after = false;
-        for (int i = 0; i < k; ++i) low_before |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
-        for (int i = e; i < bins; ++i) low_after |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
+        for (int i = 0; i < k; ++i)
+          low_before |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
+        for (int i = e; i < bins; ++i)
+          low_after |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
         if (low_before && low_after && mid > min_piece && len - mid > min_piece &&
             width_mm >= 1.2 * opt_.min_border_mm) {
           // Prefer cuts leaving pieces of catalogue lengths, then wide, solid seams.
@@ -260,8 +272,21 @@ class SideDetector {
               fit_hi |= std::abs((len - mid) * mm_ - d) <= opt_.size_tolerance_mm;
             }
           }
+          // Frame pattern: the cross-sections either side are mostly not side colour (open
+          // interiors). Bases painted solid in the side colour show no such pattern, and a
+          // band between two figures on one of them is not a seam.
+          double lo_sum = 0, hi_sum = 0;
+          int lo_n = 0, hi_n = 0;
+          for (int i = 0; i < k; ++i) {
+            if (fill_n[static_cast<size_t>(i)] > 3) lo_sum += cov(i), ++lo_n;
+          }
+          for (int i = e; i < bins; ++i) {
+            if (fill_n[static_cast<size_t>(i)] > 3) hi_sum += cov(i), ++hi_n;
+          }
+          const bool framed = lo_n > 0 && hi_n > 0 && lo_sum / lo_n < 0.7 && hi_sum / hi_n < 0.7;
           const double score = (fit_lo + fit_hi) * 1000.0 + sum;
-          if (score > best.score) best = {score, fit_lo && fit_hi, axis == 0, mid - 0.5 * len};
+          if (score > best.score)
+            best = {score, fit_lo && fit_hi && framed, axis == 0, mid - 0.5 * len};
         }
         k = e;
       }
@@ -269,8 +294,7 @@ class SideDetector {
     // Two bases side by side can have exactly one bigger base's size (2 x 40x20 = 40x40):
     // a full seam splitting it into catalogue pieces wins over the single base.
     if (one_base && !best.both_fit) {
-      if (BorderCoverage(side_, r, 0.8 * opt_.min_border_mm / mm_) >=
-          opt_.min_border_coverage) {
+      if (BorderCoverage(side_, r, 0.8 * opt_.min_border_mm / mm_) >= opt_.min_border_coverage) {
         found_.push_back(r);
       }
       return;
@@ -289,7 +313,8 @@ class SideDetector {
       for (const auto& c : ExternalContours(part)) {
         if (cv::contourArea(c) * mm_ * mm_ < 0.5 * min_dim_mm_ * min_dim_mm_) continue;
         cv::Mat sub(filled.size(), CV_8U, cv::Scalar(0));
-        cv::drawContours(sub, std::vector<std::vector<cv::Point>>{c}, 0, cv::Scalar(255), cv::FILLED);
+        cv::drawContours(sub, std::vector<std::vector<cv::Point>>{c}, 0, cv::Scalar(255),
+                         cv::FILLED);
         Split(sub, c, depth + 1);
       }
     }
@@ -306,33 +331,119 @@ class SideDetector {
 cv::Mat CleanMask(const cv::Mat& mask) {
   cv::Mat out;
   const cv::Mat k = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
-  cv::morphologyEx(mask, out, cv::MORPH_OPEN, k);
-  cv::morphologyEx(out, out, cv::MORPH_CLOSE, k);
+  // Close only: borders may be only 2-3 px wide at webcam resolution, an opening would
+  // break them; specks are dropped later by size.
+  cv::morphologyEx(mask, out, cv::MORPH_CLOSE, k);
   return out;
 }
 
 // Bright, colourless pixels (a white front stripe), relative to the local light.
-cv::Mat WhiteMask(const cv::Mat& top_bgr, const cv::Mat& chroma) {
+cv::Mat WhiteMask(const cv::Mat& top_bgr) {
   cv::Mat v;
   cv::Mat ch[3];
   cv::split(top_bgr, ch);
   cv::max(ch[0], ch[1], v);
   cv::max(v, ch[2], v);
   cv::Mat small, local;
-  cv::resize(v, small, {}, 0.125, 0.125, cv::INTER_AREA);
+  // The mat's local brightness: a median over ~2.5" so grid lines and bases do not count.
+  const double f = 1.0 / 16.0;
+  cv::resize(v, small, {}, f, f, cv::INTER_AREA);
   cv::medianBlur(small, small, 5);
   cv::resize(small, local, v.size(), 0, 0, cv::INTER_LINEAR);
   cv::Mat white(v.size(), CV_8U, cv::Scalar(0));
   for (int y = 0; y < v.rows; ++y) {
     for (int x = 0; x < v.cols; ++x) {
-      const cv::Vec2f c = chroma.at<cv::Vec2f>(y, x);
+      // Weakly saturated (a thin stripe blurs with the border beside it) and bright.
+      const cv::Vec3b p = top_bgr.at<cv::Vec3b>(y, x);
       const int val = v.at<uchar>(y, x);
-      if (val > 60 && val > 1.2 * local.at<uchar>(y, x) && c.dot(c) < 0.2f * 0.2f) {
+      const int lo = std::min({p[0], p[1], p[2]});
+      if (val > 60 && val > 1.25 * local.at<uchar>(y, x) && lo > 0.55 * val) {
         white.at<uchar>(y, x) = 255;
       }
     }
   }
   return white;
+}
+
+cv::Vec3f SampleBgr(const cv::Mat& img, cv::Point2d p) {
+  const int x0 = static_cast<int>(std::floor(p.x)), y0 = static_cast<int>(std::floor(p.y));
+  if (x0 < 0 || y0 < 0 || x0 + 1 >= img.cols || y0 + 1 >= img.rows) return {-1, -1, -1};
+  const float fx = static_cast<float>(p.x - x0), fy = static_cast<float>(p.y - y0);
+  const cv::Vec3f a(img.at<cv::Vec3b>(y0, x0)), b(img.at<cv::Vec3b>(y0, x0 + 1));
+  const cv::Vec3f c(img.at<cv::Vec3b>(y0 + 1, x0)), d(img.at<cv::Vec3b>(y0 + 1, x0 + 1));
+  return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
+}
+
+// Moves each side of the rectangle to the sub-pixel edge in the colour image: along profiles
+// across the side, where the colour is half-way between the border just inside and the
+// surface just outside. Working in RGB (not chroma) keeps a base's darker, same-hued side
+// faces and blur out of the footprint. Sides with no contrast (a touching base) stay put.
+void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm) {
+  const cv::Point2d b = r.AxisB();
+  const cv::Point2d normals[4] = {-r.axis_a, r.axis_a, -b, b};
+  double shift[4] = {0, 0, 0, 0};
+  for (int side = 0; side < 4; ++side) {
+    const cv::Point2d n = normals[side];
+    const cv::Point2d t(-n.y, n.x);
+    const double half_len = 0.5 * (side < 2 ? r.len_b : r.len_a);
+    const double half_other = 0.5 * (side < 2 ? r.len_a : r.len_b);
+    const cv::Point2d edge_mid = r.center + half_other * n;
+    const double in0 = -std::max(1.0, 0.8 * min_border_mm / mm), in1 = -0.6 / mm;
+    const double out0 = 1.5 / mm, out1 = 3.0 / mm;
+    std::vector<double> crossings;
+    for (int k = -6; k <= 6; ++k) {
+      const cv::Point2d base = edge_mid + (0.6 * half_len * k / 6.0) * t;
+      cv::Vec3f inside(0, 0, 0), outside(0, 0, 0);
+      int ni = 0, no = 0;
+      for (double d = in0; d <= in1; d += 0.5) inside += SampleBgr(img, base + d * n), ++ni;
+      for (double d = out0; d <= out1; d += 0.5) outside += SampleBgr(img, base + d * n), ++no;
+      inside *= 1.0f / static_cast<float>(ni);
+      outside *= 1.0f / static_cast<float>(no);
+      const cv::Vec3f dir = inside - outside;
+      const float contrast2 = dir.dot(dir);
+      if (contrast2 < 30.0f * 30.0f || inside[0] < 0 || outside[0] < 0) continue;
+      const double start = 0.5 * (in0 + in1);
+      double prev_d = start,
+             prev_v = (SampleBgr(img, base + start * n) - outside).dot(dir) / contrast2;
+      for (double d = start + 0.25; d <= out0; d += 0.25) {
+        const double v = (SampleBgr(img, base + d * n) - outside).dot(dir) / contrast2;
+        if (prev_v >= 0.5 && v < 0.5) {
+          crossings.push_back(prev_d + (prev_v - 0.5) / std::max(1e-6, prev_v - v) * 0.25);
+          break;
+        }
+        prev_d = d;
+        prev_v = v;
+      }
+    }
+    if (crossings.size() >= 4) {
+      std::nth_element(crossings.begin(),
+                       crossings.begin() + static_cast<long>(crossings.size() / 2),
+                       crossings.end());
+      // Edge position relative to the current side, in px; sample positions are centres of
+      // pixels so a half-way crossing at d means the edge is at d.
+      shift[side] = std::clamp(crossings[crossings.size() / 2], -2.5 / mm, 2.5 / mm);
+    }
+  }
+  // Apply: the -a side moves outward by shift[0] (along -axis_a), etc.
+  const double da = shift[1] - shift[0], db = shift[3] - shift[2];
+  r.center += 0.5 * da * r.axis_a + 0.5 * db * b;
+  r.len_a += shift[0] + shift[1];
+  r.len_b += shift[2] + shift[3];
+}
+
+// A roof in a house square/feature: the whole inside is the side colour (a base shows
+// figures or a different interior within its border).
+bool LooksLikeRoof(const Board& board, const TopView& view, const cv::Mat& side_mask,
+                   const PxRect& r, double border_px) {
+  const Vec2 c = view.TableFromRectified(r.center);
+  bool house = false;
+  if (const auto sq = board.grid.SquareOf(c)) house = board.TerrainAt(*sq) == Terrain::kHouse;
+  for (const auto& f : board.features) {
+    if (f.type == Terrain::kHouse && PointInPolygon(c, f.outline)) house = true;
+  }
+  if (!house) return false;
+  const double inner = BandFraction(side_mask, r, border_px + 1.0, 1e6, -1);
+  return inner > 0.85;
 }
 
 std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
@@ -361,19 +472,20 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
-                            const StandDetectorOptions& options) {
+                            const StandDetectorOptions& options, const Board* board) {
   StandDetection out;
   out.colors = colors;
   const double mm = view.MmPerPx();
   const std::vector<BaseSize> sizes = DistinctSizes(catalog);
   if (sizes.empty() || colors.sides().empty()) return out;
   cv::Mat chroma, valid;
-  BalancedChroma(top_bgr, view.px_per_inch(), colors.options(), chroma, valid);
+  cv::Vec2f mat_chroma;
+  BalancedChroma(top_bgr, view.px_per_inch(), colors.options(), chroma, valid, &mat_chroma);
 
   std::vector<std::vector<PxRect>> rects;
   const int passes = options.refit_colors ? 2 : 1;
   for (int pass = 0; pass < passes; ++pass) {
-    out.side_masks = out.colors.ClassifyChroma(chroma, valid);
+    out.side_masks = out.colors.ClassifyChroma(chroma, valid, &mat_chroma);
     rects.clear();
     for (auto& m : out.side_masks) {
       m = CleanMask(m);
@@ -403,7 +515,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
   }
 
-  const cv::Mat white = WhiteMask(top_bgr, chroma);
+  const cv::Mat white = WhiteMask(top_bgr);
+  if (std::getenv("VDEBUG_WHITE")) cv::imwrite(std::getenv("VDEBUG_WHITE"), white);
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {
@@ -415,13 +528,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
              std::make_pair(std::round(b.center.y / 40), b.center.x);
     });
     for (PxRect r : rs) {
+      for (int iter = 0; iter < 2; ++iter) RefineEdges(top_bgr, r, mm, options.min_border_mm);
       // A white stripe painted over the front of the border leaves the colour frame short:
       // grow the rectangle over a white band lying right outside one of its sides.
       for (int side = 0; side < 4; ++side) {
         const double step = 0.5;
         double ext = 0;
-        while (ext < 4.0 / mm &&
-               BandFraction(white, r, -(ext + step), -ext, side, 0.7) > 0.5) {
+        while (ext < 4.0 / mm && BandFraction(white, r, -(ext + step), -ext, side, 0.7) > 0.5) {
           ext += step;
         }
         if (ext < 1.0 / mm) continue;  // under 1 mm: edge blur, not a stripe
@@ -444,13 +557,17 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       cv::Point2d width_axis = a_is_width ? r.axis_a : r.AxisB();
       // Facing: a white stripe along one of the width edges (any edge of a square base).
       const bool square_base = std::abs(w_px - d_px) * mm < 3.0;
-      const double stripe_depth = 4.0 / mm;
       double best_white = 0, second_white = 0;
       int best_side = -1;
       for (int side = 0; side < 4; ++side) {
         const bool side_is_width_edge = a_is_width ? side >= 2 : side < 2;
         if (!square_base && !side_is_width_edge) continue;
-        const double f = BandFraction(white, r, 0.0, stripe_depth, side, 0.7);
+        // The stripe may sit at the very edge or just inside the border: take the whitest
+        // 2 mm band within the first 9 mm.
+        double f = 0;
+        for (double d0 = 0.0; d0 <= 7.0; d0 += 1.0) {
+          f = std::max(f, BandFraction(white, r, d0 / mm, (d0 + 2.0) / mm, side, 0.7));
+        }
         if (f > best_white) {
           second_white = best_white;
           best_white = f;
@@ -459,7 +576,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
           second_white = std::max(second_white, f);
         }
       }
-      const bool facing_known = best_side >= 0 && best_white > 0.35 && second_white < 0.5 * best_white;
+      const bool facing_known =
+          best_side >= 0 && best_white > 0.35 && second_white < 0.5 * best_white;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
       cv::Point2d front;
       if (facing_known) {
@@ -475,6 +593,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const double width_px = w_along_a ? r.len_a : r.len_b;
       const double depth_px = w_along_a ? r.len_b : r.len_a;
 
+      if (board && LooksLikeRoof(*board, view, out.side_masks[s], r, options.min_border_mm / mm))
+        continue;
       DetectedStand ds;
       ds.stand.side = out.colors.sides()[s].name;
       ds.stand.id = ds.stand.side + "-" + std::to_string(++n);
@@ -482,9 +602,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       ds.stand.footprint.center = view.TableAtHeight(on_mat, base_h_in);
       // The top is slightly nearer the camera, so it looks a little larger on the mat plane.
       const Vec2 edge_on_mat = view.TableFromRectified(r.center + 0.5 * width_px * width_axis);
-      const double scale = Distance(view.TableAtHeight(edge_on_mat, base_h_in),
-                                    ds.stand.footprint.center) /
-                           std::max(1e-9, Distance(edge_on_mat, on_mat));
+      const double scale =
+          Distance(view.TableAtHeight(edge_on_mat, base_h_in), ds.stand.footprint.center) /
+          std::max(1e-9, Distance(edge_on_mat, on_mat));
       ds.stand.footprint.width_in = width_px / view.px_per_inch() * scale;
       ds.stand.footprint.depth_in = depth_px / view.px_per_inch() * scale;
       ds.stand.footprint.angle_deg = RadToDeg(std::atan2(width_axis.y, width_axis.x));

@@ -14,6 +14,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "engine/board.hpp"
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 #include "vision/side_color_model.hpp"
@@ -37,15 +38,15 @@ struct StandDetectorOptions {
   bool refit_colors = true;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
-  std::vector<std::string> kind_preference{"line_infantry", "line_cavalry", "field_gun",
+  std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",
                                            "heavy_infantry", "heavy_cavalry", "chariot"};
 };
 
 struct DetectedStand {
-  Stand stand;                  // id "<side>-<n>", side, guessed kind, footprint (table inches)
-  std::optional<Square> square; // the square holding the centre, if on the board
-  double border_coverage = 0;   // 0..1, how much of the border band showed the side colour
-  double white_stripe = 0;      // 0..1, whiteness of the front band (facing evidence)
+  Stand stand;                   // id "<side>-<n>", side, guessed kind, footprint (table inches)
+  std::optional<Square> square;  // the square holding the centre, if on the board
+  double border_coverage = 0;    // 0..1, how much of the border band showed the side colour
+  double white_stripe = 0;       // 0..1, whiteness of the front band (facing evidence)
 };
 
 struct StandDetection {
@@ -54,8 +55,10 @@ struct StandDetection {
   std::vector<cv::Mat> side_masks;  // per side, top-view mask used for the final pass
 };
 
+// board (optional): its house squares and features are where a roof in a side's colour may
+// stand; a base-sized shape there that is all one colour (no figures) is taken for a roof.
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
-                            const StandDetectorOptions& options = {});
+                            const StandDetectorOptions& options = {}, const Board* board = nullptr);
 
 }  // namespace referee

@@ -22,11 +22,11 @@ double NativePxPerInch(const TableCalibration& cal) {
 
 TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
     : cal_(cal), margin_in_(options.margin_in) {
-  px_per_inch_ = options.px_per_inch > 0
-                     ? options.px_per_inch
-                     : std::clamp(std::ceil(NativePxPerInch(cal)), 24.0, 64.0);
-  size_ = cv::Size(static_cast<int>(std::lround((cal.board.Width() + 2 * margin_in_) * px_per_inch_)),
-                   static_cast<int>(std::lround((cal.board.Height() + 2 * margin_in_) * px_per_inch_)));
+  px_per_inch_ = options.px_per_inch > 0 ? options.px_per_inch
+                                         : std::clamp(std::ceil(NativePxPerInch(cal)), 32.0, 64.0);
+  size_ =
+      cv::Size(static_cast<int>(std::lround((cal.board.Width() + 2 * margin_in_) * px_per_inch_)),
+               static_cast<int>(std::lround((cal.board.Height() + 2 * margin_in_) * px_per_inch_)));
   std::vector<cv::Point3d> obj;
   obj.reserve(static_cast<size_t>(size_.area()));
   for (int y = 0; y < size_.height; ++y) {

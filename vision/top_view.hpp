@@ -13,7 +13,7 @@ namespace referee {
 
 struct TopViewOptions {
   // Resolution of the top view, px per inch. Default 0 = choose from the camera: about the
-  // image's own resolution on the table, clamped to [24, 64]. Raise for sub-mm work on 4K.
+  // image's own resolution on the table, clamped to [32, 64]. Raise for sub-mm work on 4K.
   double px_per_inch = 0.0;
   // Margin around the grid, inches. Default 1; raise to see stands overhanging the border.
   double margin_in = 1.0;

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <opencv2/imgproc.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "engine/stand_kind_catalog_loader.hpp"
 
@@ -46,16 +46,21 @@ void DrawBase(cv::Mat& img, const TopView& view, const DrawnBase& b, double bord
                cv::LINE_AA, 4);
   // Figures: blobs of random colour, one of them close to the side colour.
   for (int i = 0; i < 4; ++i) {
-    const Vec2 c = inner.center + Rotate({rng.uniform(-0.3, 0.3) * inner.width_in, rng.uniform(-0.25, 0.25) * inner.depth_in},
+    const Vec2 c = inner.center + Rotate({rng.uniform(-0.3, 0.3) * inner.width_in,
+                                          rng.uniform(-0.25, 0.25) * inner.depth_in},
                                          DegToRad(inner.angle_deg));
-    const cv::Scalar col = i == 0 ? b.side_bgr * 0.9 : cv::Scalar(rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255));
-    cv::circle(img, view.RectifiedFromTable(c), static_cast<int>(0.12 * view.px_per_inch()), col, cv::FILLED);
+    const cv::Scalar col =
+        i == 0 ? b.side_bgr * 0.9
+               : cv::Scalar(rng.uniform(0, 255), rng.uniform(0, 255), rng.uniform(0, 255));
+    cv::circle(img, view.RectifiedFromTable(c), static_cast<int>(0.12 * view.px_per_inch()), col,
+               cv::FILLED);
   }
   if (b.stripe) {
     const auto k = b.rect.Corners();
     const Vec2 in = MmToInches(1.25) * b.rect.AxisY();  // 2.5 mm stripe at the front edge
     cv::line(img, view.RectifiedFromTable(k[0] + in), view.RectifiedFromTable(k[1] + in),
-             cv::Scalar(250, 250, 250), std::max(1, static_cast<int>(MmToInches(2.5) * view.px_per_inch())));
+             cv::Scalar(250, 250, 250),
+             std::max(1, static_cast<int>(MmToInches(2.5) * view.px_per_inch())));
   }
 }
 
@@ -71,10 +76,12 @@ class StandDetectorTest : public ::testing::Test {
       col.convertTo(col, -1, 1.0 - 0.35 * x / img.cols);
     }
     for (int c = 0; c <= 12; ++c) {
-      cv::line(img, view.RectifiedFromTable({c * 4.0, 0}), view.RectifiedFromTable({c * 4.0, 32}), cv::Scalar(30, 30, 30), 2);
+      cv::line(img, view.RectifiedFromTable({c * 4.0, 0}), view.RectifiedFromTable({c * 4.0, 32}),
+               cv::Scalar(30, 30, 30), 2);
     }
     for (int r = 0; r <= 8; ++r) {
-      cv::line(img, view.RectifiedFromTable({0, r * 4.0}), view.RectifiedFromTable({48, r * 4.0}), cv::Scalar(30, 30, 30), 2);
+      cv::line(img, view.RectifiedFromTable({0, r * 4.0}), view.RectifiedFromTable({48, r * 4.0}),
+               cv::Scalar(30, 30, 30), 2);
     }
   }
   StandKindCatalog catalog;
@@ -91,7 +98,8 @@ class StandDetectorTest : public ::testing::Test {
 const DetectedStand* Nearest(const StandDetection& d, Vec2 p) {
   const DetectedStand* best = nullptr;
   for (const auto& s : d.stands) {
-    if (!best || Distance(s.stand.footprint.center, p) < Distance(best->stand.footprint.center, p)) best = &s;
+    if (!best || Distance(s.stand.footprint.center, p) < Distance(best->stand.footprint.center, p))
+      best = &s;
   }
   return best;
 }
@@ -110,8 +118,16 @@ TEST_F(StandDetectorTest, FindsIsolatedBasesWithSizeAngleAndFacing) {
   StandDetectorOptions opt;
   opt.base_height_mm = 0.0;
   const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
-  if (getenv("VDEBUG")) { cv::imwrite("/tmp/d_img.png", img); cv::imwrite("/tmp/d_m0.png", d.side_masks[0]); cv::imwrite("/tmp/d_m1.png", d.side_masks[1]);
-    for (auto& s: d.stands) printf("%s %s %.3f %.3f %.2f %.2f %.1f cov %.2f\n", s.stand.id.c_str(), s.stand.kind.c_str(), s.stand.footprint.center.x, s.stand.footprint.center.y, InchesToMm(s.stand.footprint.width_in), InchesToMm(s.stand.footprint.depth_in), s.stand.footprint.angle_deg, s.border_coverage); }
+  if (getenv("VDEBUG")) {
+    cv::imwrite("/tmp/d_img.png", img);
+    cv::imwrite("/tmp/d_m0.png", d.side_masks[0]);
+    cv::imwrite("/tmp/d_m1.png", d.side_masks[1]);
+    for (auto& s : d.stands)
+      printf("%s %s %.3f %.3f %.2f %.2f %.1f cov %.2f\n", s.stand.id.c_str(), s.stand.kind.c_str(),
+             s.stand.footprint.center.x, s.stand.footprint.center.y,
+             InchesToMm(s.stand.footprint.width_in), InchesToMm(s.stand.footprint.depth_in),
+             s.stand.footprint.angle_deg, s.border_coverage);
+  }
   ASSERT_EQ(d.stands.size(), bases.size());
   for (const auto& b : bases) {
     const DetectedStand* s = Nearest(d, b.rect.center);
@@ -119,8 +135,10 @@ TEST_F(StandDetectorTest, FindsIsolatedBasesWithSizeAngleAndFacing) {
     EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b.rect.center)), 0.5);
     EXPECT_NEAR(InchesToMm(s->stand.footprint.width_in), InchesToMm(b.rect.width_in), 1.0);
     EXPECT_NEAR(InchesToMm(s->stand.footprint.depth_in), InchesToMm(b.rect.depth_in), 1.0);
-    const double mod = (b.stripe || std::abs(b.rect.width_in - b.rect.depth_in) > 0.1) ? 180.0 : 90.0;
-    double da = std::fmod(std::abs(s->stand.footprint.angle_deg - b.rect.angle_deg), b.stripe ? 360.0 : mod);
+    const double mod =
+        (b.stripe || std::abs(b.rect.width_in - b.rect.depth_in) > 0.1) ? 180.0 : 90.0;
+    double da = std::fmod(std::abs(s->stand.footprint.angle_deg - b.rect.angle_deg),
+                          b.stripe ? 360.0 : mod);
     da = std::min(da, (b.stripe ? 360.0 : mod) - da);
     EXPECT_LT(da, 1.0) << s->stand.id;
     EXPECT_EQ(s->stand.facing_known, b.stripe);
@@ -162,7 +180,8 @@ TEST_F(StandDetectorTest, IgnoresARedRoofAndRedFigures) {
   std::vector<cv::Point> pts;
   for (const Vec2& k : roof.Corners()) pts.push_back(view.RectifiedFromTable(k));
   cv::fillPoly(img, std::vector<std::vector<cv::Point>>{pts}, red);
-  for (int i = 0; i < 10; ++i) cv::circle(img, view.RectifiedFromTable({5.0 + 2 * i, 28.0}), 5, red, cv::FILLED);
+  for (int i = 0; i < 10; ++i)
+    cv::circle(img, view.RectifiedFromTable({5.0 + 2 * i, 28.0}), 5, red, cv::FILLED);
   const StandDetection d = DetectStands(img, view, Colors(), catalog);
   EXPECT_TRUE(d.stands.empty());
 }

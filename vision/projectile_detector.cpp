@@ -1,0 +1,303 @@
+#include "vision/projectile_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+
+std::string Mm(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.0f", v);
+  return buf;
+}
+
+// Per-channel lighting change between the frames, measured at a scale far larger than any
+// projectile (so the projectile itself does not bias it): after * gain ~ before.
+cv::Mat GainCorrected(const cv::Mat& before, const cv::Mat& after) {
+  cv::Mat b, a;
+  const cv::Size small(std::max(1, before.cols / 32), std::max(1, before.rows / 32));
+  cv::resize(before, b, small, 0, 0, cv::INTER_AREA);
+  cv::resize(after, a, small, 0, 0, cv::INTER_AREA);
+  b.convertTo(b, CV_32FC3, 1.0, 1.0);
+  a.convertTo(a, CV_32FC3, 1.0, 1.0);
+  cv::Mat gain;
+  cv::divide(b, a, gain);
+  cv::medianBlur(gain, gain, 5);
+  cv::min(gain, 2.0, gain);
+  cv::max(gain, 0.5, gain);
+  cv::Mat gain_full, out;
+  cv::resize(gain, gain_full, before.size(), 0, 0, cv::INTER_LINEAR);
+  after.convertTo(out, CV_32FC3);
+  cv::multiply(out, gain_full, out);
+  return out;
+}
+
+double Percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+  return v[k];
+}
+
+cv::Vec3d MeanColor(const cv::Mat& img, const std::vector<cv::Point>& pts) {
+  cv::Vec3d s(0, 0, 0);
+  for (const auto& p : pts) s += cv::Vec3d(img.at<cv::Vec3b>(p));
+  return pts.empty() ? s : s * (1.0 / static_cast<double>(pts.size()));
+}
+
+float Bilinear(const cv::Mat& f, double x, double y) {
+  const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+  if (x0 < 0 || y0 < 0 || x0 + 1 >= f.cols || y0 + 1 >= f.rows) return 0.0f;
+  const double fx = x - x0, fy = y - y0;
+  return static_cast<float>(
+      (1 - fy) * ((1 - fx) * f.at<float>(y0, x0) + fx * f.at<float>(y0, x0 + 1)) +
+      fy * ((1 - fx) * f.at<float>(y0 + 1, x0) + fx * f.at<float>(y0 + 1, x0 + 1)));
+}
+
+// A stand whose (slightly grown) footprint holds the point once raised to the base top.
+const DetectedStand* StandUnder(Vec2 on_mat, const TopView& view,
+                                const std::vector<DetectedStand>& stands, double height_in) {
+  const Vec2 p = view.TableAtHeight(on_mat, height_in);
+  for (const auto& s : stands) {
+    if (DistanceToRect(p, s.stand.footprint) < MmToInches(0.5)) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
+                   cv::Mat* magnitude) {
+  const cv::Mat after = GainCorrected(top_before, top_after);
+  cv::Mat before;
+  top_before.convertTo(before, CV_32FC3);
+  cv::Mat mag(before.size(), CV_32F), mask(before.size(), CV_8U, cv::Scalar(0));
+  for (int y = 0; y < before.rows; ++y) {
+    const auto* b = before.ptr<cv::Vec3f>(y);
+    const auto* a = after.ptr<cv::Vec3f>(y);
+    auto* m = mag.ptr<float>(y);
+    auto* k = mask.ptr<uchar>(y);
+    for (int x = 0; x < before.cols; ++x) {
+      const cv::Vec3f d = a[x] - b[x];
+      const float v = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+      m[x] = v;
+      if (v < min_change) continue;
+      // A shadow darkens all channels by about the same ratio: not an object.
+      float r[3];
+      for (int c = 0; c < 3; ++c) r[c] = (a[x][c] + 4.0f) / (b[x][c] + 4.0f);
+      const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
+      const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
+      if (!shadow) k[x] = 255;
+    }
+  }
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  cv::morphologyEx(mask, mask, cv::MORPH_OPEN, k3);
+  if (magnitude) *magnitude = mag;
+  return mask;
+}
+
+ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
+                                  const TopView& view, const std::vector<DetectedStand>& stands,
+                                  const ProjectileOptions& opt) {
+  if (top_before.empty() || top_after.empty() || top_before.size() != top_after.size() ||
+      top_before.type() != CV_8UC3 || top_after.type() != CV_8UC3) {
+    return Refusal{"before and after top views are missing or differ in size/type"};
+  }
+  const double mm = view.MmPerPx();
+  cv::Mat mag;
+  const cv::Mat mask = ChangeMask(top_before, top_after, opt.min_change, &mag);
+  // Group nearby changed pixels (a thin stick may break up): dilate by ~2 mm for labelling.
+  cv::Mat grouped, labels;
+  const int r = std::max(1, static_cast<int>(std::lround(2.0 / mm)));
+  cv::dilate(mask, grouped, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
+  const int n = cv::connectedComponents(grouped, labels, 8, CV_32S);
+  std::vector<std::vector<cv::Point>> groups(static_cast<size_t>(n));
+  for (int y = 0; y < mask.rows; ++y) {
+    for (int x = 0; x < mask.cols; ++x) {
+      if (mask.at<uchar>(y, x))
+        groups[static_cast<size_t>(labels.at<int>(y, x))].emplace_back(x, y);
+    }
+  }
+  struct Blob {
+    std::vector<cv::Point> pts;
+    double area_mm2;
+    cv::Rect box;
+  };
+  std::vector<Blob> blobs;
+  for (int i = 1; i < n; ++i) {
+    auto& g = groups[static_cast<size_t>(i)];
+    const double area = static_cast<double>(g.size()) * mm * mm;
+    if (area < opt.ignore_area_mm2) continue;
+    blobs.push_back({g, area, cv::boundingRect(g)});
+  }
+  if (blobs.empty())
+    return Refusal{"no projectile found: nothing changed between before and after"};
+  std::sort(blobs.begin(), blobs.end(),
+            [](const Blob& a, const Blob& b) { return a.area_mm2 > b.area_mm2; });
+  const double qtip_area = 2 * opt.qtip_head_diameter_mm * opt.qtip_head_length_mm +
+                           2.5 * (opt.qtip_length_mm - 2 * opt.qtip_head_length_mm);
+  const double max_area = 3.0 * std::max(qtip_area, opt.shell_side_mm * opt.shell_side_mm);
+  const cv::Rect inner(2, 2, mask.cols - 4, mask.rows - 4);
+  for (const auto& b : blobs) {
+    if ((b.box & inner) != b.box) {
+      return Refusal{"something entered from the edge of the view (hand or arm?): frame refused"};
+    }
+    if (b.area_mm2 > max_area) {
+      return Refusal{"large change of " + Mm(b.area_mm2) +
+                     " mm^2 (hand, arm or moved stand?): not a projectile, frame refused"};
+    }
+  }
+  if (blobs.size() > 1 && blobs[1].area_mm2 > 0.25 * blobs[0].area_mm2) {
+    return Refusal{"more than one thing changed (" + std::to_string(blobs.size()) +
+                   " regions): cannot tell which is the projectile, frame refused"};
+  }
+  const Blob& blob = blobs[0];
+
+  // Principal axis of the changed pixels.
+  cv::Mat data(static_cast<int>(blob.pts.size()), 2, CV_64F);
+  for (size_t i = 0; i < blob.pts.size(); ++i) {
+    data.at<double>(static_cast<int>(i), 0) = blob.pts[i].x;
+    data.at<double>(static_cast<int>(i), 1) = blob.pts[i].y;
+  }
+  cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
+  const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
+  cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
+  const cv::Point2d perp(-axis.y, axis.x);
+  std::vector<double> ts, ss;
+  double tmin = 1e9, tmax = -1e9;
+  for (const auto& p : blob.pts) {
+    const cv::Point2d d = cv::Point2d(p) - c;
+    const double t = d.dot(axis);
+    ts.push_back(t);
+    ss.push_back(std::abs(d.dot(perp)));
+    tmin = std::min(tmin, t);
+    tmax = std::max(tmax, t);
+  }
+  const double length_mm = (tmax - tmin + 1.0) * mm;
+  const double width_mm = 2.0 * Percentile(ss, 0.97) * mm + mm;
+  const double tol = opt.size_tolerance;
+  const bool qtip_shape = std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm &&
+                          width_mm <= 2.0 * opt.qtip_head_diameter_mm;
+  const bool shell_shape = std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
+                               (tol + 0.42) * opt.shell_side_mm &&
+                           width_mm >= (1 - tol) * opt.shell_side_mm &&
+                           width_mm <= (1 + tol) * opt.shell_side_mm * std::sqrt(2.0);
+  ProjectileObservation obs;
+  obs.change_area_mm2 = blob.area_mm2;
+  obs.region_px = blob.box;
+  if (qtip_shape && opt.expect != "shell") {
+    // Which head is painted: the end whose colour differs most from the stick's.
+    const double head_px = opt.qtip_head_length_mm / mm;
+    std::vector<cv::Point> lo, hi, mid;
+    for (size_t i = 0; i < blob.pts.size(); ++i) {
+      if (ts[i] < tmin + head_px)
+        lo.push_back(blob.pts[i]);
+      else if (ts[i] > tmax - head_px)
+        hi.push_back(blob.pts[i]);
+      else if (std::abs(ts[i] - 0.5 * (tmin + tmax)) < 0.2 * (tmax - tmin))
+        mid.push_back(blob.pts[i]);
+    }
+    const cv::Vec3d stick = MeanColor(top_after, mid);
+    const double d_lo = cv::norm(MeanColor(top_after, lo) - stick);
+    const double d_hi = cv::norm(MeanColor(top_after, hi) - stick);
+    if (std::abs(d_lo - d_hi) < 20.0) {
+      return Refusal{"Q-tip found but its painted head cannot be told from the plain one"};
+    }
+    if (d_lo > d_hi) axis = -axis;  // axis now points from the plain end to the painted end
+    const double t_end = d_lo > d_hi ? -tmin : tmax;
+    const double t_plain = d_lo > d_hi ? -tmax : tmin;
+    // Outer end at sub-pixel precision: where the change along the axis falls to half of
+    // the head's plateau, averaging a narrow strip across the head.
+    const double half_w = 0.3 * opt.qtip_head_diameter_mm / mm;
+    auto sample = [&](double t) {
+      double s = 0;
+      for (int k = -2; k <= 2; ++k) {
+        const cv::Point2d p = c + t * axis + (k * half_w / 2.0) * perp;
+        s += Bilinear(mag, p.x, p.y);
+      }
+      return s / 5.0;
+    };
+    std::vector<double> plateau;
+    for (double t = t_end - 0.8 * head_px; t < t_end - 0.3 * head_px; t += 0.5)
+      plateau.push_back(sample(t));
+    const double top = Percentile(plateau, 0.5);
+    const double bg = 0.5 * (sample(t_end + 4.0 / mm) + sample(t_end + 5.0 / mm));
+    const double half = 0.5 * (top + bg);
+    double t_cross = t_end + 0.5;
+    double prev_t = t_end - 0.3 * head_px, prev_v = sample(prev_t);
+    for (double t = prev_t + 0.25; t < t_end + 4.0 / mm; t += 0.25) {
+      const double v = sample(t);
+      if (prev_v >= half && v < half) {
+        t_cross = prev_t + (prev_v - half) / std::max(1e-6, prev_v - v) * 0.25;
+        break;
+      }
+      prev_t = t;
+      prev_v = v;
+    }
+    obs.kind = "qtip";
+    obs.point_px = c + t_cross * axis;
+    const Vec2 on_mat = view.TableFromRectified(obs.point_px);
+    const double axis_h = MmToInches(0.5 * opt.qtip_head_diameter_mm);
+    const double base_h = MmToInches(opt.base_height_mm);
+    const DetectedStand* under = StandUnder(on_mat, view, stands, base_h + axis_h);
+    obs.height_in = axis_h + (under ? base_h : 0.0);
+    if (under) obs.resting_on = under->stand.id;
+    obs.point = view.TableAtHeight(on_mat, obs.height_in);
+    obs.other_end = view.TableAtHeight(view.TableFromRectified(c + t_plain * axis), axis_h);
+    return obs;
+  }
+  if (shell_shape && opt.expect != "qtip") {
+    // The dot: the darkest part of the square, weighted centroid.
+    std::vector<cv::Point> hull;
+    cv::convexHull(blob.pts, hull);
+    const cv::Rect box = blob.box & cv::Rect(0, 0, mask.cols, mask.rows);
+    cv::Mat gray;
+    cv::cvtColor(top_after(box), gray, cv::COLOR_BGR2GRAY);
+    std::vector<double> g;
+    for (const auto& p : blob.pts) g.push_back(gray.at<uchar>(p - box.tl()));
+    const double med = Percentile(g, 0.5);
+    const double thr = 0.6 * med;
+    double sw = 0, sx = 0, sy = 0;
+    for (int y = 0; y < box.height; ++y) {
+      for (int x = 0; x < box.width; ++x) {
+        const cv::Point p(x + box.x, y + box.y);
+        if (cv::pointPolygonTest(hull, p, true) < 1.5 / mm) continue;  // keep off the edge
+        const double w = thr - gray.at<uchar>(y, x);
+        if (w <= 0) continue;
+        sw += w;
+        sx += w * p.x;
+        sy += w * p.y;
+      }
+    }
+    obs.kind = "shell";
+    const cv::Moments m = cv::moments(hull);
+    const cv::Point2d centre = m.m00 > 0 ? cv::Point2d(m.m10 / m.m00, m.m01 / m.m00) : c;
+    if (sw > 3 * 0.2 * med) {  // at least a few clearly dark pixels
+      obs.point_px = {sx / sw, sy / sw};
+    } else {
+      return Refusal{"shell-sized change found but no centre dot on it: not adjudicated"};
+    }
+    // The dot must be near the middle of the square, else it is not a shell.
+    if (cv::norm(obs.point_px - centre) * mm > 0.3 * opt.shell_side_mm) {
+      return Refusal{"shell-sized change whose dark mark is off-centre: not adjudicated"};
+    }
+    const Vec2 on_mat = view.TableFromRectified(obs.point_px);
+    const double top_h = MmToInches(opt.shell_thickness_mm);
+    const double base_h = MmToInches(opt.base_height_mm);
+    const DetectedStand* under = StandUnder(on_mat, view, stands, base_h + top_h);
+    obs.height_in = top_h + (under ? base_h : 0.0);
+    if (under) obs.resting_on = under->stand.id;
+    obs.point = view.TableAtHeight(on_mat, obs.height_in);
+    obs.other_end = obs.point;
+    return obs;
+  }
+  return Refusal{"a change of " + Mm(length_mm) + " x " + Mm(width_mm) +
+                 " mm is neither a Q-tip nor a shell: not adjudicated"};
+}
+
+}  // namespace referee

@@ -1,0 +1,68 @@
+// Where the projectile came to rest: the change between the `before` and `after` top views,
+// explained by a shape model. A Q-tip is a long thin change (~75 mm x 2.5-5 mm) with two
+// heads; the painted head differs from the white stick and its outer end is the tip. A shell
+// is a ~12 mm square with a dark centre dot. Anything else that changed (a hand, an arm, a
+// moved stand) refuses the frame with a reason: the referee never guesses.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "engine/geometry.hpp"
+#include "vision/stand_detector.hpp"
+#include "vision/top_view.hpp"
+
+namespace referee {
+
+struct ProjectileOptions {
+  // Which model may explain the change: "qtip", "shell" or "any". Default "any"; the CLI sets
+  // it from --shot (field/horse -> qtip, howitzer/catapult -> shell).
+  std::string expect = "any";
+  // Smallest per-pixel change counted, 8-bit levels after gain correction. Default 28; raise
+  // for noisy cameras or flickering light.
+  double min_change = 28.0;
+  // Q-tip dimensions, mm (TABLE_KIT): length 75, stick 2.5 thick, heads 5 x 12.
+  double qtip_length_mm = 75.0;
+  double qtip_head_diameter_mm = 5.0;
+  double qtip_head_length_mm = 12.0;
+  // Shell: side 12 mm, thickness 5 mm (TABLE_KIT). The dot is on top.
+  double shell_side_mm = 12.0;
+  double shell_thickness_mm = 5.0;
+  // Allowed deviation of a measured length from the model, fraction. Default 0.3.
+  double size_tolerance = 0.3;
+  // Changes smaller than this are noise (dust, JPEG), mm^2. Default 6.
+  double ignore_area_mm2 = 6.0;
+  // Base thickness assumed under a projectile lying on a stand, mm. Default 2.5.
+  double base_height_mm = 2.5;
+};
+
+struct ProjectileObservation {
+  std::string kind;        // "qtip" or "shell"
+  Vec2 point;              // tip (Q-tip) or dot (shell), table inches, height-corrected
+  double height_in = 0;    // height of `point` above the mat used for the correction
+  cv::Point2d point_px;    // where it was seen in the top view (mat plane)
+  Vec2 other_end;          // Q-tip: outer end of the plain head (table inches)
+  std::string resting_on;  // stand id when it lies on a base, else empty
+  double change_area_mm2 = 0;
+  cv::Rect region_px;  // bounding box of the change in the top view
+};
+
+struct Refusal {
+  std::string reason;
+};
+
+using ProjectileResult = std::variant<ProjectileObservation, Refusal>;
+
+ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
+                                  const TopView& view, const std::vector<DetectedStand>& stands,
+                                  const ProjectileOptions& options = {});
+
+// Pixels that changed between two top views, with the lighting change divided out (CV_8U).
+cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
+                   cv::Mat* magnitude = nullptr);
+
+}  // namespace referee
