@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <limits>
 #include <sstream>
 
 #include <opencv2/imgcodecs.hpp>
@@ -52,8 +53,13 @@ std::vector<std::filesystem::path> NumberedImages(const std::filesystem::path& d
     if (entry.is_regular_file() && IsImageFile(entry.path())) files.push_back(entry.path());
   }
   std::ranges::sort(files, [](const auto& a, const auto& b) {
-    const long long na = LastNumber(a.stem().string());
-    const long long nb = LastNumber(b.stem().string());
+    // Files without a number play after the numbered ones.
+    const auto key = [](const std::filesystem::path& p) {
+      const long long n = LastNumber(p.stem().string());
+      return n < 0 ? std::numeric_limits<long long>::max() : n;
+    };
+    const long long na = key(a);
+    const long long nb = key(b);
     if (na != nb) return na < nb;
     return a.filename() < b.filename();
   });

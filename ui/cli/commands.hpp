@@ -13,6 +13,7 @@ int RunAdjudicateScene(const std::vector<std::string>& args);
 int RunCalibrate(const std::vector<std::string>& args);
 int RunCalibrateLens(const std::vector<std::string>& args);
 int RunRectify(const std::vector<std::string>& args);
+int RunLive(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 
 }  // namespace referee::cli

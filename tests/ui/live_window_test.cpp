@@ -1,0 +1,149 @@
+// The real overlay window under Xvfb (Mesa's software OpenGL): `referee live` plays recorded
+// frames for a fixed number of frames, saves PNGs at key states, and the pixels must show the
+// overlay where screenshots.json says the calibration projected it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "engine/data_paths.hpp"
+#include "ui/live/demo_data.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+int RunReferee(const std::string& args, const fs::path& log) {
+  const std::string cmd = std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") +
+                          REFEREE_BINARY + " " + args + " >" + log.string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Is a pixel of roughly this colour within `radius` px of (x, y)? `tol` per channel.
+bool ColourNear(const cv::Mat& bgr, double x, double y, int radius, std::array<int, 3> rgb,
+                int tol) {
+  for (int dy = -radius; dy <= radius; ++dy) {
+    for (int dx = -radius; dx <= radius; ++dx) {
+      const int px = static_cast<int>(std::lround(x)) + dx;
+      const int py = static_cast<int>(std::lround(y)) + dy;
+      if (px < 0 || py < 0 || px >= bgr.cols || py >= bgr.rows) continue;
+      const cv::Vec3b v = bgr.at<cv::Vec3b>(py, px);
+      if (std::abs(v[2] - rgb[0]) <= tol && std::abs(v[1] - rgb[1]) <= tol &&
+          std::abs(v[0] - rgb[2]) <= tol) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+class LiveWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+    dir_ = fs::path(REFEREE_TEST_TMP) / "live_window";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  fs::path dir_;
+};
+
+TEST_F(LiveWindow, DemoDrawsGridStandsAndTheHitCircleWhereTheyProject) {
+  const fs::path shots = dir_ / "shots";
+  const fs::path log = dir_ / "game.jsonl";
+  const int rc = RunReferee("live --demo --frames 60 --width 1600 --height 900 --screenshot-dir " +
+                                shots.string() + " --log " + log.string(),
+                            dir_ / "out.txt");
+  ASSERT_EQ(rc, 0) << ReadAll(dir_ / "out.txt");
+  ASSERT_TRUE(fs::exists(shots / "screenshots.json")) << ReadAll(dir_ / "out.txt");
+  const auto index = nlohmann::json::parse(ReadAll(shots / "screenshots.json"));
+
+  // Calibration accepted: the grid overlay lies on the crossings the calibration projects.
+  ASSERT_TRUE(index.contains("calibration"));
+  const cv::Mat cal_png = cv::imread((shots / "calibration.png").string());
+  ASSERT_FALSE(cal_png.empty());
+  EXPECT_EQ(cal_png.cols, index["calibration"]["framebuffer"][0].get<int>());
+  const auto& grid = index["calibration"]["grid"];
+  const auto grid_rgb = grid["grid_rgb"].get<std::array<int, 3>>();
+  int on_grid = 0, total = 0;
+  for (const auto& c : grid["grid_crossings"]) {
+    ++total;
+    if (ColourNear(cal_png, c["px"][0], c["px"][1], 2, grid_rgb, 80)) ++on_grid;
+  }
+  ASSERT_GT(total, 20);
+  EXPECT_GE(on_grid, total * 9 / 10) << on_grid << " of " << total << " crossings";
+  // ...and not everywhere: the middle of a square (between crossings) is not grid-coloured.
+  int mid_grid = 0, mids = 0;
+  const auto& cr = grid["grid_crossings"];
+  for (size_t i = 0; i + 1 < cr.size(); ++i) {
+    if (cr[i]["col"] != cr[i + 1]["col"]) continue;  // same column, next row
+    const auto& n = cr[i + 1];
+    // Diagonal neighbour (col+1,row+1) is (rows+1) entries further on.
+    const size_t j =
+        i + 1 + static_cast<size_t>(grid["grid_crossings"].back()["row"].get<int>()) + 1;
+    if (j >= cr.size() || cr[j]["row"] != n["row"]) continue;
+    const double x = (cr[i]["px"][0].get<double>() + cr[j]["px"][0].get<double>()) / 2;
+    const double y = (cr[i]["px"][1].get<double>() + cr[j]["px"][1].get<double>()) / 2;
+    ++mids;
+    if (ColourNear(cal_png, x, y, 1, grid_rgb, 40)) ++mid_grid;
+  }
+  ASSERT_GT(mids, 10);
+  EXPECT_LE(mid_grid, mids / 10);
+
+  // Stands shown: each outline in its side colour near the stand's projected centre.
+  ASSERT_TRUE(index.contains("stands"));
+  const cv::Mat stands_png = cv::imread((shots / "stands.png").string());
+  const auto& stands = index["stands"]["stands"];
+  ASSERT_GE(stands.size(), 2u);
+  int outlined = 0;
+  for (const auto& s : stands) {
+    const auto rgb = s["side_rgb"].get<std::array<int, 3>>();
+    if (ColourNear(stands_png, s["center_px"][0], s["center_px"][1], 30, rgb, 12)) ++outlined;
+  }
+  EXPECT_GE(outlined, static_cast<int>(stands.size()) * 9 / 10);
+
+  // Verdict drawn: the hit circle's colour along the projected circle, not at its centre.
+  if (index.contains("verdict")) {
+    const cv::Mat v_png = cv::imread((shots / "verdict.png").string());
+    const auto& imp = index["verdict"]["impact"];
+    const auto rgb = imp["circle_rgb"].get<std::array<int, 3>>();
+    int on_circle = 0;
+    for (const auto& p : imp["circle_px"]) {
+      if (ColourNear(v_png, p[0], p[1], 2, rgb, 30)) ++on_circle;
+    }
+    EXPECT_EQ(on_circle, static_cast<int>(imp["circle_px"].size()));
+    EXPECT_GT(imp["circle_radius_px"].get<double>(), 5.0);
+  }
+
+  // The game log got the calibration and a snapshot of the stands.
+  const std::string log_text = ReadAll(log);
+  EXPECT_NE(log_text.find("\"type\":\"calibration\""), std::string::npos);
+  EXPECT_NE(log_text.find("\"type\":\"snapshot\""), std::string::npos);
+}
+
+TEST_F(LiveWindow, BadSourceIsOneLineAndExitTwo) {
+  const int rc = RunReferee("live --video " + (dir_ / "missing.avi").string() + " --frames 3",
+                            dir_ / "bad.txt");
+  EXPECT_EQ(rc, 2);
+  const std::string out = ReadAll(dir_ / "bad.txt");
+  EXPECT_NE(out.find("missing.avi"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(RunReferee("live --demo --camera 0", dir_ / "two.txt"), 2);
+}
+
+}  // namespace
+}  // namespace referee::live

@@ -1,0 +1,61 @@
+// `referee live [--camera N | --video FILE | --images DIR | --demo] [--calibration CAL.yml]
+// [--board BOARD] [--log LOG] [--resume LOG] [--frames N] [--screenshot-dir DIR]`: the live
+// overlay. Options are bound here; everything else is in ui/live/.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "engine/input_error.hpp"
+#include "ui/cli/commands.hpp"
+#include "ui/live/live_options.hpp"
+
+namespace referee::cli {
+
+namespace po = boost::program_options;
+
+int RunLive(const std::vector<std::string>& args) {
+  live::LiveOptions opt;
+  int camera = -1;
+  po::options_description desc(
+      "usage: referee live [--camera N | --video FILE | --images DIR | --demo] [options]");
+  desc.add_options()("help,h", "show this help")(
+      "camera", po::value(&camera),
+      "webcam index N (/dev/videoN); exposure, white balance and "
+      "focus are locked where the device allows")("video", po::value(&opt.video),
+                                                  "play a video file")(
+      "images", po::value(&opt.images), "play a folder of numbered images in number order")(
+      "demo", po::bool_switch(&opt.demo), "play the bundled recorded game (datasets/sample)")(
+      "calibration", po::value(&opt.calibration),
+      "calibration file (default: calibrate on screen from the grid)")(
+      "lens", po::value(&opt.lens), "lens file (intrinsics + distortion), optional")(
+      "board", po::value(&opt.board),
+      "board JSON (grid, terrain, side colours); default 12x8 of 4\"")(
+      "ruleset", po::value(&opt.ruleset)->default_value("napoleonic"),
+      "shot rules: napoleonic | ancient")("log", po::value(&opt.log),
+                                          "write a new game log (JSON lines) here")(
+      "resume", po::value(&opt.resume), "continue an existing game log")(
+      "frames", po::value(&opt.frames)->default_value(0),
+      "run N frames then exit 0 (0 = until the window closes); implies --autoplay")(
+      "screenshot-dir", po::value(&opt.screenshot_dir),
+      "save calibration.png, stands.png, verdict.png and screenshots.json here")(
+      "width", po::value(&opt.width_px)->default_value(1600), "window width, px")(
+      "height", po::value(&opt.height_px)->default_value(900), "window height, px")(
+      "ui-scale", po::value(&opt.ui_scale)->default_value(0.0f),
+      "font scale (default: from the window height and the monitor)")(
+      "autoplay", po::bool_switch(&opt.autoplay),
+      "accept the grid, arm and confirm by itself (on for --demo and --frames)");
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError("command line", "", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  if (vm.count("camera")) opt.camera = camera;
+  return live::RunLive(opt);
+}
+
+}  // namespace referee::cli

@@ -1,0 +1,386 @@
+#include "ui/live/live_session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/input_error.hpp"
+
+namespace referee::live {
+
+namespace {
+
+CalibrationSummary Summarize(const CalibrationQuality& q) {
+  return {q.rms_px, q.rms_mm, q.coverage, q.intersections_found, q.intersections_total};
+}
+
+nlohmann::json CalibrationJson(const TableCalibration& cal) {
+  const auto& k = cal.camera.camera_matrix;
+  const auto& d = cal.camera.distortion;
+  const auto& r = cal.camera.rvec_cam_from_table;
+  const auto& t = cal.camera.tvec_cam_from_table;
+  return {{"board",
+           {{"cols", cal.board.cols},
+            {"rows", cal.board.rows},
+            {"square_size", cal.board.square_size_in}}},
+          {"image_size", {cal.camera.image_size.width, cal.camera.image_size.height}},
+          {"camera_matrix",
+           {k(0, 0), k(0, 1), k(0, 2), k(1, 0), k(1, 1), k(1, 2), k(2, 0), k(2, 1), k(2, 2)}},
+          {"distortion", {d[0], d[1], d[2], d[3], d[4]}},
+          {"rvec_cam_from_table", {r[0], r[1], r[2]}},
+          {"tvec_cam_from_table", {t[0], t[1], t[2]}},
+          {"rms_px", cal.quality.rms_px},
+          {"rms_mm", cal.quality.rms_mm},
+          {"max_mm", cal.quality.max_mm},
+          {"coverage", cal.quality.coverage},
+          {"markers_used", cal.markers_used},
+          {"lens_from_file", cal.lens_from_file}};
+}
+
+bool IsGunLike(const StandKindCatalog& catalog, const Stand& s) {
+  const StandKind* k = catalog.Find(s.kind);
+  return k && (k->category == StandCategory::kGun || k->category == StandCategory::kCatapult);
+}
+
+}  // namespace
+
+LiveSession::LiveSession(SessionConfig config) : config_(std::move(config)) {
+  std::vector<std::string> sides;
+  for (const auto& [side, rgb] : config_.board.side_colors_srgb) sides.push_back(side);
+  state_.SetSides(sides);
+  std::vector<std::string> kinds;
+  for (ShotKind k : config_.shot.allowed_kinds) kinds.push_back(ShotKindName(k));
+  state_.SetShotTypes(kinds);
+  if (config_.log_path) {
+    if (config_.resume) {
+      auto resumed = ResumeGameLog(*config_.log_path);
+      events_written_ = static_cast<int64_t>(resumed.log.events.size());
+      writer_ = std::make_unique<GameLogWriter>(std::move(resumed.writer));
+      for (const auto& e : resumed.log.events) {
+        if (e.As<ShotArmed>()) ++shot_counter_;
+      }
+    } else {
+      if (std::filesystem::exists(*config_.log_path)) {
+        throw InputError(config_.log_path->string(), "",
+                         "already exists: use --resume to continue it, or choose a new --log");
+      }
+      writer_ = std::make_unique<GameLogWriter>(*config_.log_path);
+    }
+  }
+}
+
+void LiveSession::OnFrame(const FrameResult& result) {
+  if (result.calibration) {
+    last_calibration_ = result.calibration;
+    if (const auto* cal = std::get_if<TableCalibration>(&*result.calibration)) {
+      pending_ = *cal;
+      state_.OnCalibrationFound(Summarize(cal->quality));
+    } else {
+      pending_.reset();
+      state_.OnCalibrationFailed(std::get<CalibrationRefusal>(*result.calibration).message);
+    }
+  }
+  if (accepted_ && !result.top_view.empty()) {
+    detected_ = result.stands;
+    RebuildShown();
+    RefreshBatteries();
+  }
+}
+
+bool LiveSession::AcceptCalibration(VisionWorker& worker) {
+  if (!pending_) return state_.AcceptCalibration();
+  if (!state_.AcceptCalibration()) return false;
+  accepted_ = pending_;
+  worker.SetCalibration(*accepted_);
+  return true;
+}
+
+const ShownStand* LiveSession::FindStand(const std::string& id) const {
+  for (const auto& s : shown_) {
+    if (s.stand.id == id) return &s;
+  }
+  return nullptr;
+}
+
+void LiveSession::RebuildShown() {
+  std::vector<Stand> stands;
+  for (const auto& d : detected_) {
+    Stand s = d.stand;
+    if (auto it = state_.moved_stands().find(s.id); it != state_.moved_stands().end()) {
+      s.footprint = it->second;
+    }
+    stands.push_back(std::move(s));
+  }
+  // Moved stands vision lost track of still stand where the human put them.
+  for (const auto& [id, rect] : state_.moved_stands()) {
+    if (std::ranges::none_of(stands, [&](const Stand& s) { return s.id == id; })) {
+      for (const auto& old : shown_) {
+        if (old.stand.id == id) {
+          Stand s = old.stand;
+          s.footprint = rect;
+          stands.push_back(s);
+        }
+      }
+    }
+  }
+  std::map<std::string, std::string> unit_of;
+  const UnitGrouping grouping =
+      GroupStandsIntoUnits(config_.board.board.grid, stands, config_.catalog);
+  for (const auto& u : grouping.units) {
+    const std::string label = u.side + " " + UnitTypeName(u.type) + " " + SquareName(u.square);
+    for (const auto& id : u.stand_ids) unit_of[id] = label;
+    if (u.commander_id) unit_of[*u.commander_id] = label;
+  }
+  std::vector<ShownStand> shown;
+  for (auto& s : stands) {
+    ShownStand v;
+    v.unit = unit_of.contains(s.id) ? unit_of[s.id] : s.side;
+    if (auto it = state_.unit_overrides().find(s.id); it != state_.unit_overrides().end()) {
+      v.unit = it->second;
+      v.corrected = true;
+    }
+    v.corrected = v.corrected || state_.moved_stands().contains(s.id);
+    v.removed = state_.removed_stands().contains(s.id);
+    v.stand = std::move(s);
+    shown.push_back(std::move(v));
+  }
+  shown_ = std::move(shown);
+}
+
+void LiveSession::RefreshBatteries() {
+  std::vector<std::string> guns = {""};  // "" = infer from the nearest gun
+  for (const auto& s : shown_) {
+    if (!s.removed && IsGunLike(config_.catalog, s.stand)) guns.push_back(s.stand.id);
+  }
+  if (guns != state_.batteries()) {
+    const std::string keep = state_.battery();
+    state_.SetBatteries(guns);
+    for (size_t i = 0; i < guns.size() && state_.battery() != keep; ++i) state_.NextBattery();
+  }
+}
+
+std::optional<std::string> LiveSession::firing_stand() const {
+  if (!state_.battery().empty()) return state_.battery();
+  if (!state_.impact()) return std::nullopt;
+  // The gun that fired is the one nearest the impact among those whose front faces it (a
+  // perception guess, shown to the players, who can pick the battery instead).
+  const Vec2 p = *state_.impact();
+  std::optional<std::string> best;
+  double best_score = std::numeric_limits<double>::infinity();
+  for (const auto& s : shown_) {
+    if (s.removed || !IsGunLike(config_.catalog, s.stand)) continue;
+    const Vec2 to = p - s.stand.footprint.center;
+    const double dist = Norm(to);
+    const bool faces =
+        dist > 0 && Dot(to, s.stand.footprint.FacingDir()) / dist > std::cos(DegToRad(45));
+    const double score = dist + (faces ? 0.0 : 1000.0);
+    if (score < best_score) {
+      best_score = score;
+      best = s.stand.id;
+    }
+  }
+  return best;
+}
+
+VerdictView LiveSession::MakeView(const Verdict& v) const {
+  VerdictView view;
+  view.impact_in = v.point;
+  view.circle_radius_in = v.hit_radius_in;
+  for (const auto& s : v.stands_near) {
+    const ShownStand* shown = FindStand(s.id);
+    view.candidates.push_back(
+        {s.id, shown ? shown->unit : s.side, s.distance_in, s.candidate || s.destroyed});
+  }
+  view.must_remove = v.destroyed_equipment;
+  view.must_remove.insert(view.must_remove.end(), v.destroyed_crew.begin(), v.destroyed_crew.end());
+  if (v.reading == CasualtyReading::kEveryStandInCircle) {
+    view.must_remove.insert(view.must_remove.end(), v.candidates.begin(), v.candidates.end());
+  } else {
+    view.firer_chooses = v.casualties_required;
+  }
+  if (v.shot_void) {
+    view.ruling = "shot void: the gun was screened by friends";
+    view.must_remove.clear();
+    view.firer_chooses = 0;
+  } else if (v.over_water) {
+    view.ruling = "in the water: no effect";
+  } else if (v.candidates.empty() && view.must_remove.empty()) {
+    view.ruling = "MISS: nothing within " + std::to_string(v.hit_radius_in).substr(0, 3) + "\"";
+  } else {
+    view.ruling = "HIT: " + std::to_string(v.candidates.size()) + " stand(s) under the circle";
+    if (view.firer_chooses > 0) {
+      view.ruling += ", firer removes " + std::to_string(view.firer_chooses);
+    }
+    if (!v.destroyed_equipment.empty()) view.ruling += ", equipment destroyed";
+  }
+  if (v.fire_roll) view.ruling += "; fire roll";
+  return view;
+}
+
+void LiveSession::Step() {
+  if (state_.needs_ruling() && state_.impact() && !state_.paused()) {
+    std::vector<Stand> stands;
+    for (const auto& s : shown_) {
+      if (!s.removed) stands.push_back(s.stand);
+    }
+    Shot shot;
+    shot.kind = ParseShotKind(state_.shot_type()).value_or(ShotKind::kField);
+    shot.point = *state_.impact();
+    if (auto gun = firing_stand()) {
+      if (const ShownStand* g = FindStand(*gun)) {
+        shot.gun_id = *gun;
+        shot.gun_center = g->stand.footprint.center;
+        shot.firer_side = g->stand.side;
+      }
+    }
+    try {
+      engine_verdict_ =
+          AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
+      verdict_firer_side_ = shot.firer_side;
+      VerdictView view = MakeView(*engine_verdict_);
+      state_.OnVerdict(view);
+    } catch (const InputError& e) {
+      state_.OnVerdict({shot.point,
+                        config_.shot.hit_radius_in,
+                        {},
+                        {},
+                        0,
+                        std::string("no ruling: ") + e.what()});
+    }
+  }
+  if (state_.phase() != Phase::kVerdict && state_.phase() != Phase::kChooseCasualty &&
+      state_.phase() != Phase::kConfirmRemoval && !state_.needs_ruling()) {
+    engine_verdict_.reset();
+  }
+  RebuildShown();
+  WriteEvents();
+}
+
+bool LiveSession::MoveStandTo(const std::string& id, Vec2 center_in) {
+  const ShownStand* s = FindStand(id);
+  if (!s) return false;
+  OrientedRect to = s->stand.footprint;
+  to.center = center_in;
+  const bool ok = state_.MoveStand(id, s->stand.footprint, to);
+  RebuildShown();
+  return ok;
+}
+
+bool LiveSession::CycleUnit(const std::string& id) {
+  const ShownStand* s = FindStand(id);
+  if (!s) return false;
+  std::vector<std::string> units;
+  for (const auto& o : shown_) {
+    if (o.stand.side == s->stand.side && std::ranges::find(units, o.unit) == units.end()) {
+      units.push_back(o.unit);
+    }
+  }
+  if (units.size() < 2) return false;
+  auto it = std::ranges::find(units, s->unit);
+  const std::string next =
+      (it == units.end() || std::next(it) == units.end()) ? units.front() : *std::next(it);
+  const bool ok = state_.ReassignUnit(id, s->unit, next);
+  RebuildShown();
+  return ok;
+}
+
+std::string LiveSession::log_status() const {
+  if (!writer_) return "no game log (--log FILE to keep one)";
+  return config_.log_path->filename().string() + ": " + std::to_string(events_written_) +
+         " events, " + (state_.log_dirty() ? "unsaved" : "saved");
+}
+
+void LiveSession::WriteEvents() {
+  auto events = state_.TakeEvents();
+  if (!writer_) return;
+  for (const auto& e : events) Append(e);
+  state_.MarkLogSaved();
+}
+
+void LiveSession::Append(const LiveEvent& e) {
+  auto sides_of = [&](const std::vector<std::string>& ids) {
+    std::string side;
+    for (const auto& id : ids) {
+      if (const ShownStand* s = FindStand(id)) side = s->stand.side;
+    }
+    return side;
+  };
+  auto write = [&](const EventPayload& p) {
+    const int64_t seq = writer_->Append(p);
+    log_seq_of_[e.seq] = seq;
+    ++events_written_;
+    return seq;
+  };
+  const auto& d = e.data;
+  if (e.type == "calibration_accepted" && accepted_) {
+    write(Calibration{CalibrationJson(*accepted_), ""});
+    Snapshot snap;
+    for (const auto& s : shown_) snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
+    write(snap);
+  } else if (e.type == "shot_armed") {
+    shot_id_ = "shot-" + std::to_string(++shot_counter_);
+    ShotArmed a;
+    a.shot_id = shot_id_;
+    a.stand_id = d.value("battery", "");
+    if (const ShownStand* g = FindStand(a.stand_id)) {
+      a.side = g->stand.side;
+      a.unit = g->unit;
+    }
+    a.weapon = d.value("shot_type", "");
+    write(a);
+  } else if (e.type == "verdict") {
+    ShotVerdict v;
+    v.shot_id = shot_id_;
+    v.impact_in = Vec2{d["impact"]["x_in"].get<double>(), d["impact"]["y_in"].get<double>()};
+    v.hit_stand_ids = d["hits"].get<std::vector<std::string>>();
+    v.verdict = engine_verdict_ ? VerdictToJson(*engine_verdict_) : d;
+    write(v);
+  } else if (e.type == "casualty_chosen") {
+    FirerChoice c;
+    c.shot_id = shot_id_;
+    c.side = verdict_firer_side_;
+    c.choice = "remove_stand";
+    c.details = {{"stand", d["stand"]}};
+    write(c);
+  } else if (e.type == "stands_removed") {
+    CasualtiesRemoved r;
+    r.stand_ids = d["stands"].get<std::vector<std::string>>();
+    r.side = sides_of(r.stand_ids);
+    r.scored_by = verdict_firer_side_;
+    r.cause = "shot";
+    const int verdict_seq = d["verdict_seq"].get<int>();
+    r.cause_seq = log_seq_of_.contains(verdict_seq) ? log_seq_of_[verdict_seq] : 0;
+    removal_log_seq_of_[verdict_seq] = write(r);
+  } else if (e.type == "verdict_undone") {
+    const int target = d["undoes"].get<int>();
+    if (auto it = removal_log_seq_of_.find(target); it != removal_log_seq_of_.end()) {
+      write(Undo{it->second, "casualties restored: verdict undone by the players"});
+    }
+    if (auto it = log_seq_of_.find(target); it != log_seq_of_.end()) {
+      write(Undo{it->second, "verdict undone by the players"});
+    }
+  } else if (e.type == "stand_moved" || e.type == "unit_reassigned") {
+    const std::string id = d["stand"].get<std::string>();
+    const ShownStand* s = FindStand(id);
+    if (!s) return;
+    Stand moved = s->stand;
+    std::string unit = s->unit;
+    if (e.type == "stand_moved") {
+      moved.footprint.center = {d["to"]["x_in"].get<double>(), d["to"]["y_in"].get<double>()};
+      moved.footprint.angle_deg = d["to"]["angle_deg"].get<double>();
+    } else {
+      unit = d["to"].get<std::string>();
+    }
+    write(Correction{"stand", 0, StandToJson(SnapshotStandFrom(moved, unit)),
+                     e.type == "stand_moved" ? "stand moved by hand" : "unit re-assigned by hand"});
+  } else if (e.type == "impact_changed") {
+    const int verdict_seq = d["verdict_seq"].get<int>();
+    write(Correction{"shot",
+                     log_seq_of_.contains(verdict_seq) ? log_seq_of_[verdict_seq] : 0,
+                     {{"shot_id", shot_id_}, {"impact_in", {d["to"]["x_in"], d["to"]["y_in"]}}},
+                     "impact point moved by hand"});
+  }
+  // side colours, bumps, rests and cancels are shown on screen; the log keeps game facts.
+}
+
+}  // namespace referee::live

@@ -1,0 +1,109 @@
+// The live referee's controller: takes the vision worker's results, feeds them to the
+// RefereeState as observations, asks the engine for rulings (AdjudicateShot, unit grouping) and
+// writes the state's events to the game log. No window: the overlay reads it and draws.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "calibration/calibrate_table.hpp"
+#include "engine/board_file.hpp"
+#include "engine/game_log.hpp"
+#include "engine/shot_adjudication.hpp"
+#include "engine/stand.hpp"
+#include "engine/unit_grouping.hpp"
+#include "ui/live/referee_state.hpp"
+#include "ui/live/vision_worker.hpp"
+
+namespace referee::live {
+
+// A stand as the overlay shows it: what vision saw, with the humans' corrections applied.
+struct ShownStand {
+  Stand stand;
+  std::string unit;  // unit label (from the engine's grouping, or a correction)
+  bool corrected = false;
+  bool removed = false;  // taken off after a verdict (kept greyed until it leaves the view)
+};
+
+struct SessionConfig {
+  BoardFile board;
+  StandKindCatalog catalog;
+  ShotOptions shot;
+  std::optional<std::filesystem::path> log_path;
+  bool resume = false;
+};
+
+class LiveSession {
+ public:
+  explicit LiveSession(SessionConfig config);
+
+  RefereeState& state() { return state_; }
+  const RefereeState& state() const { return state_; }
+  const BoardFile& board() const { return config_.board; }
+  const StandKindCatalog& catalog() const { return config_.catalog; }
+  const ShotOptions& shot_options() const { return config_.shot; }
+
+  // A new vision result: update calibration candidates, stands and observations.
+  void OnFrame(const FrameResult& result);
+  // Rest of a projectile reported by the shot watcher (vision), table inches.
+  void OnProjectileAtRest(Vec2 impact_in);
+  // Asks the engine for the ruling whenever the state wants one; then writes pending events.
+  void Step();
+
+  // Calibration wizard.
+  const std::optional<CalibrationResult>& last_calibration() const { return last_calibration_; }
+  const std::optional<TableCalibration>& accepted_calibration() const { return accepted_; }
+  // Accept the grid on screen; the worker switches to stand detection.
+  bool AcceptCalibration(VisionWorker& worker);
+
+  const std::vector<ShownStand>& stands() const { return shown_; }
+  const ShownStand* FindStand(const std::string& id) const;
+  const std::optional<Verdict>& engine_verdict() const { return engine_verdict_; }
+  // The gun firing the armed shot (chosen, or inferred from the nearest gun facing the impact).
+  std::optional<std::string> firing_stand() const;
+
+  // Overrules from the window (mouse), logged as corrections.
+  bool MoveStandTo(const std::string& id, Vec2 center_in);
+  bool CycleUnit(const std::string& id);
+  bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
+
+  // Game log.
+  bool log_open() const { return writer_ != nullptr; }
+  std::string log_status() const;
+  int64_t events_written() const { return events_written_; }
+  const std::filesystem::path* log_path() const {
+    return config_.log_path ? &*config_.log_path : nullptr;
+  }
+
+ private:
+  void RebuildShown();
+  void RefreshBatteries();
+  VerdictView MakeView(const Verdict& v) const;
+  void WriteEvents();
+  void Append(const LiveEvent& e);
+
+  SessionConfig config_;
+  RefereeState state_;
+  std::optional<CalibrationResult> last_calibration_;
+  std::optional<TableCalibration> pending_;
+  std::optional<TableCalibration> accepted_;
+  std::vector<DetectedStand> detected_;
+  std::vector<ShownStand> shown_;
+  std::optional<Verdict> engine_verdict_;
+  std::string verdict_firer_side_;
+
+  std::unique_ptr<GameLogWriter> writer_;
+  int64_t events_written_ = 0;
+  int shot_counter_ = 0;
+  std::string shot_id_;
+  std::map<int, int64_t> log_seq_of_;          // LiveEvent seq -> game log seq
+  std::map<int, int64_t> removal_log_seq_of_;  // verdict LiveEvent seq -> removal log seq
+};
+
+}  // namespace referee::live

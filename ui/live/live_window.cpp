@@ -1,0 +1,605 @@
+// `referee live`: the GLFW window, the ImGui frame loop and what the mouse and keys do. The
+// vision pipeline runs on VisionWorker's thread; each ImGui frame takes the latest result,
+// lets LiveSession turn it into rulings, and draws.
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "engine/board_file.hpp"
+#include "engine/data_paths.hpp"
+#include "engine/input_error.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/live/demo_data.hpp"
+#include "ui/live/gl_image.hpp"
+#include "ui/live/live_options.hpp"
+#include "ui/live/live_session.hpp"
+#include "ui/live/overlay.hpp"
+#include "ui/live/panels.hpp"
+#include "ui/live/view_mapping.hpp"
+#include "ui/live/vision_worker.hpp"
+
+namespace referee::live {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+int GlfwKeyOf(Key k) {
+  switch (k) {
+    case Key::kEnter:
+      return GLFW_KEY_ENTER;
+    case Key::kEscape:
+      return GLFW_KEY_ESCAPE;
+    case Key::kTab:
+      return GLFW_KEY_TAB;
+    case Key::kBackspace:
+      return GLFW_KEY_BACKSPACE;
+    case Key::kF1:
+      return GLFW_KEY_F1;
+    default:
+      return static_cast<int>(k);  // letters and space: GLFW uses their ASCII codes
+  }
+}
+
+// PNGs at key states with stable names, and screenshots.json saying where things were drawn.
+class Screenshots {
+ public:
+  explicit Screenshots(fs::path dir) : dir_(std::move(dir)) {
+    if (!dir_.empty()) fs::create_directories(dir_);
+  }
+  bool Wants(const std::string& name) const { return !dir_.empty() && !taken_.contains(name); }
+  void Save(const std::string& name, int fb_width, int fb_height, nlohmann::json notes) {
+    const fs::path file = dir_ / (name + ".png");
+    SavePng(ReadFramebuffer(fb_width, fb_height), file);
+    notes["file"] = file.filename().string();
+    notes["framebuffer"] = {fb_width, fb_height};
+    index_[name] = std::move(notes);
+    taken_.insert(name);
+    std::ofstream(dir_ / "screenshots.json") << index_.dump(2) << "\n";
+  }
+
+ private:
+  fs::path dir_;
+  std::set<std::string> taken_;
+  nlohmann::json index_ = nlohmann::json::object();
+};
+
+class LiveApp {
+ public:
+  LiveApp(const LiveOptions& options, GLFWwindow* window, SessionConfig config, FrameSource source,
+          PipelineConfig pipeline)
+      : opt_(options),
+        window_(window),
+        source_name_(source.Describe()),
+        pipeline_(pipeline),
+        session_(std::move(config)),
+        worker_(std::move(source), std::move(pipeline), options.frames > 0),
+        shots_(options.screenshot_dir),
+        autoplay_(options.autoplay || options.demo || options.frames > 0) {
+    for (const auto& [side, rgb] : session_.board().side_colors_srgb) side_rgb_[side] = rgb;
+  }
+
+  void SetScale(float scale, ImFont* big) {
+    big_font_ = big;
+    style_.line_px = 3.0f * scale;
+    style_.font_px = 20.0f * scale;
+    scale_ = scale;
+  }
+  int Loop();
+
+ private:
+  void TakeVisionResult();
+  void Do(Command c);
+  void HandleKeys();
+  void HandleTableMouse(const ViewMapping* map);
+  void SampleColourAt(cv::Point2d image_px, bool top);
+  void Autoplay();
+  void DrawUi(nlohmann::json& notes);
+  void DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& notes);
+  void MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes);
+  std::string StandAt(Vec2 p) const;
+
+  const LiveOptions& opt_;
+  GLFWwindow* window_;
+  std::string source_name_;
+  PipelineConfig pipeline_;  // the UI's copy, to rebuild the colour model after sampling
+  LiveSession session_;
+  VisionWorker worker_;
+  Screenshots shots_;
+  bool autoplay_;
+  std::map<std::string, std::array<int, 3>> side_rgb_;
+  std::map<std::string, std::vector<cv::Vec3b>> side_samples_;
+  GlTexture camera_tex_;
+  GlTexture top_tex_;
+  std::optional<TopView> top_view_;
+  cv::Mat last_frame_, last_top_;
+  double vision_ms_ = 0;
+  double fps_ = 0;
+  int rendered_ = 0;
+  int phase_frames_ = 0;  // frames spent in the current phase (autoplay pacing)
+  Phase last_phase_ = Phase::kCalibrating;
+  std::string selected_;
+  std::string dragging_;
+  bool sample_requested_ = false;
+  bool source_done_ = false;
+  ImFont* big_font_ = nullptr;
+  float scale_ = 1;
+  OverlayStyle style_;
+};
+
+void LiveApp::TakeVisionResult() {
+  std::optional<FrameResult> r;
+  if (opt_.frames > 0 && !source_done_) {
+    r = worker_.WaitNext();  // deterministic runs: one source frame per rendered frame
+    if (!r) source_done_ = true;
+  } else {
+    r = worker_.Take();
+  }
+  if (!r) return;
+  vision_ms_ = r->process_ms;
+  last_frame_ = r->frame;
+  camera_tex_.Upload(r->frame);
+  if (!r->top_view.empty()) {
+    last_top_ = r->top_view;
+    top_tex_.Upload(r->top_view);
+  }
+  session_.OnFrame(*r);
+}
+
+void LiveApp::Do(Command c) {
+  auto& st = session_.state();
+  switch (c) {
+    case Command::kAcceptCalibration:
+      if (session_.AcceptCalibration(worker_)) {
+        top_view_.emplace(*session_.accepted_calibration(), pipeline_.top_view);
+      }
+      return;
+    case Command::kSampleSideColour:
+      sample_requested_ = true;
+      return;
+    case Command::kSaveLog:
+      session_.Step();
+      return;
+    case Command::kChooseCasualty:
+      if (!st.ChooseCasualty(st.selected_candidate()) && !selected_.empty()) {
+        st.ChooseCasualty(selected_);
+      }
+      return;
+    default:
+      st.Apply(c);
+      return;
+  }
+}
+
+void LiveApp::HandleKeys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;
+  for (const auto& s : Shortcuts()) {
+    if (ImGui::IsKeyPressed(GlfwKeyOf(s.key), false)) Do(s.command);
+  }
+}
+
+std::string LiveApp::StandAt(Vec2 p) const {
+  std::string best;
+  double best_d = 0.5;  // inches: a click this close to a base picks it
+  for (const auto& s : session_.stands()) {
+    const double d = DistanceToRect(p, s.stand.footprint);
+    if (d < best_d) {
+      best_d = d;
+      best = s.stand.id;
+    }
+  }
+  return best;
+}
+
+void LiveApp::SampleColourAt(cv::Point2d image_px, bool top) {
+  const cv::Mat& img = top ? last_top_ : last_frame_;
+  if (img.empty()) return;
+  const int x = static_cast<int>(std::lround(image_px.x));
+  const int y = static_cast<int>(std::lround(image_px.y));
+  std::vector<cv::Vec3b> samples;
+  cv::Vec3d sum(0, 0, 0);
+  for (int dy = -2; dy <= 2; ++dy) {
+    for (int dx = -2; dx <= 2; ++dx) {
+      const int px = std::clamp(x + dx, 0, img.cols - 1);
+      const int py = std::clamp(y + dy, 0, img.rows - 1);
+      const cv::Vec3b v = img.at<cv::Vec3b>(py, px);
+      samples.push_back(v);
+      sum += cv::Vec3d(v[0], v[1], v[2]);
+    }
+  }
+  sum /= static_cast<double>(samples.size());
+  auto& st = session_.state();
+  const size_t before = st.side_colours().size();
+  if (!st.SampleSideColour(static_cast<int>(sum[2]), static_cast<int>(sum[1]),
+                           static_cast<int>(sum[0]))) {
+    return;
+  }
+  (void)before;
+  // Which side was just sampled: the one whose stored colour now equals this mean.
+  for (const auto& [side, rgb] : st.side_colours()) {
+    if (rgb == std::array<int, 3>{static_cast<int>(sum[2]), static_cast<int>(sum[1]),
+                                  static_cast<int>(sum[0])}) {
+      side_samples_[side] = samples;
+      side_rgb_[side] = rgb;
+    }
+  }
+  SideColorModel model(pipeline_.colors.options());
+  for (const auto& [side, rgb] : session_.board().side_colors_srgb) {
+    if (auto it = side_samples_.find(side); it != side_samples_.end()) {
+      model.AddSideFromSamples(side, it->second);
+    } else {
+      model.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
+    }
+  }
+  pipeline_.colors = model;
+  worker_.SetSideColours(model);
+}
+
+void LiveApp::HandleTableMouse(const ViewMapping* map) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (!map) return;
+  const cv::Point2d mouse(io.MousePos.x, io.MousePos.y);
+  const ScreenRect& r = map->image_rect();
+  const bool over_image = !io.WantCaptureMouse && mouse.x >= r.x && mouse.y >= r.y &&
+                          mouse.x < r.x + r.w && mouse.y < r.y + r.h;
+  if (sample_requested_) {
+    sample_requested_ = false;
+    if (over_image) SampleColourAt(map->ImageFromScreen(mouse), map->top_view());
+  }
+  if (!over_image || !session_.accepted_calibration()) return;
+  const Vec2 p = map->TableFromScreen(mouse);
+  auto& st = session_.state();
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    switch (st.overrule_mode()) {
+      case OverruleMode::kNone:
+        selected_ = StandAt(p);
+        break;
+      case OverruleMode::kChangeImpact:
+        session_.SetImpact(p);
+        break;
+      case OverruleMode::kReassignUnit:
+        if (const auto id = StandAt(p); !id.empty()) session_.CycleUnit(id);
+        break;
+      case OverruleMode::kMoveStand:
+        dragging_ = StandAt(p);
+        break;
+    }
+  }
+  if (!dragging_.empty() && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) {
+    session_.MoveStandTo(dragging_, p);
+    selected_ = dragging_;
+    dragging_.clear();
+  }
+}
+
+void LiveApp::Autoplay() {
+  auto& st = session_.state();
+  if (st.phase() != last_phase_) {
+    last_phase_ = st.phase();
+    phase_frames_ = 0;
+  } else {
+    ++phase_frames_;
+  }
+  // Frames to leave each decision on screen before the autoplayer takes it.
+  const int hold = opt_.frames > 0 ? 6 : 90;
+  switch (st.phase()) {
+    case Phase::kCalibrating:
+      if (st.calibration()) {
+        Do(Command::kAcceptCalibration);
+      } else if (session_.last_calibration() && phase_frames_ % 15 == 14) {
+        st.RetryCalibration();
+      }
+      break;
+    case Phase::kReady:
+      if (!session_.stands().empty() && phase_frames_ >= 2 && !st.paused()) Do(Command::kArm);
+      break;
+    case Phase::kVerdict:
+      if (phase_frames_ >= hold) Do(Command::kAcceptVerdict);
+      break;
+    case Phase::kChooseCasualty:
+      if (phase_frames_ >= hold / 2) Do(Command::kChooseCasualty);
+      break;
+    case Phase::kConfirmRemoval:
+      if (phase_frames_ >= hold / 2) Do(Command::kConfirmRemoval);
+      break;
+    default:
+      break;
+  }
+}
+
+void LiveApp::DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& notes) {
+  auto& st = session_.state();
+  const Grid& grid = session_.board().board.grid;
+  nlohmann::json grid_notes = nlohmann::json::object();
+  DrawGridOverlay(dl, map, grid, style_, &grid_notes);
+  notes["grid"] = grid_notes;
+  if (st.phase() == Phase::kCalibrating) {
+    if (const auto& last = session_.last_calibration()) {
+      if (const auto* cal = std::get_if<TableCalibration>(&*last)) {
+        DrawCalibrationFixes(dl, map, cal->intersections, style_);
+      }
+    }
+    return;
+  }
+  nlohmann::json stand_notes = nlohmann::json::object();
+  DrawStandsOverlay(dl, map, session_.stands(), side_rgb_, st.verdict(),
+                    st.verdict() ? st.selected_candidate() : selected_, style_, &stand_notes);
+  notes["stands"] = stand_notes.value("stands", nlohmann::json::array());
+  std::string shooter = selected_;
+  if (shooter.empty() && (st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest)) {
+    shooter = session_.firing_stand().value_or("");
+  }
+  if (const ShownStand* s = session_.FindStand(shooter); s && !st.verdict()) {
+    DrawFiringArc(dl, map, grid, s->stand, style_);
+  }
+  if (st.impact()) {
+    nlohmann::json impact_notes = nlohmann::json::object();
+    const double radius =
+        st.verdict() ? st.verdict()->circle_radius_in : session_.shot_options().hit_radius_in;
+    DrawImpact(dl, map, *st.impact(), radius, style_, &impact_notes);
+    notes["impact"] = impact_notes;
+  }
+}
+
+void LiveApp::DrawUi(nlohmann::json& notes) {
+  const ImGuiIO& io = ImGui::GetIO();
+  auto& st = session_.state();
+  const float panel_w = std::max(400.0f * scale_, io.DisplaySize.x * 0.27f);
+  const float status_h = ImGui::GetFontSize() * 2.0f;
+  const ScreenRect table_area{0, 0, io.DisplaySize.x - panel_w, io.DisplaySize.y - status_h};
+
+  // The picture and its overlay, behind every window.
+  ImDrawList* dl = ImGui::GetBackgroundDrawList();
+  const bool top = st.top_view() && top_view_ && !top_tex_.empty();
+  const GlTexture& tex = top ? top_tex_ : camera_tex_;
+  std::optional<ViewMapping> map;
+  const TableCalibration* cal = nullptr;
+  if (session_.accepted_calibration()) {
+    cal = &*session_.accepted_calibration();
+  } else if (session_.last_calibration()) {
+    cal = std::get_if<TableCalibration>(&*session_.last_calibration());
+  }
+  if (!tex.empty()) {
+    const ScreenRect r = FitImage(tex.size(), table_area);
+    dl->AddImage(tex.id(), ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+                 ImVec2(static_cast<float>(r.x + r.w), static_cast<float>(r.y + r.h)));
+    notes["image_rect"] = {r.x, r.y, r.w, r.h};
+    notes["view"] = top ? "top" : "camera";
+    if (cal) {
+      map.emplace(*cal, top_view_ ? &*top_view_ : nullptr, top, tex.size(), table_area);
+      DrawTable(dl, *map, notes);
+    }
+  } else {
+    dl->AddText(ImGui::GetFont(), style_.font_px, ImVec2(20, 20), IM_COL32(220, 220, 220, 255),
+                "waiting for the first frame...");
+  }
+  // Banners readable from across the table.
+  ImFont* banner_font = big_font_ ? big_font_ : ImGui::GetFont();
+  const float bsize = banner_font->FontSize;
+  float by = static_cast<float>(table_area.y) + 10;
+  auto banner = [&](const std::string& text, ImU32 bg) {
+    const ImVec2 ts = banner_font->CalcTextSizeA(bsize, FLT_MAX, 0, text.c_str());
+    const float x = static_cast<float>(table_area.x + (table_area.w - ts.x) / 2);
+    dl->AddRectFilled({x - 12, by - 6}, {x + ts.x + 12, by + ts.y + 6}, bg, 8);
+    dl->AddText(banner_font, bsize, {x, by}, IM_COL32(255, 255, 255, 255), text.c_str());
+    by += ts.y + 18;
+  };
+  if (st.paused()) banner("HAND IN FRAME - PAUSED", IM_COL32(200, 30, 30, 230));
+  if (st.camera_bumped())
+    banner("CAMERA BUMPED - press K to recalibrate", IM_COL32(200, 90, 0, 230));
+  if (st.phase() == Phase::kCalibrating) {
+    banner(st.calibration() ? "Grid found - Enter to accept, Backspace to retry"
+                            : "Calibrating: looking for the grid",
+           IM_COL32(20, 80, 160, 220));
+  }
+  if (const auto& v = st.verdict()) banner(v->ruling, IM_COL32(120, 0, 120, 230));
+  if (st.phase() == Phase::kConfirmRemoval) {
+    std::string list;
+    for (const auto& s : st.PendingRemovals()) list += (list.empty() ? "" : ", ") + s;
+    banner("REMOVE " + list + " - R when done", IM_COL32(160, 20, 20, 230));
+  }
+  if (st.phase() == Phase::kArmed) banner("ARMED - fire!", IM_COL32(20, 120, 40, 220));
+  if (st.overrule_mode() != OverruleMode::kNone) {
+    banner("OVERRULE: " + OverruleModeName(st.overrule_mode()) + " (Esc to stop)",
+           IM_COL32(200, 120, 0, 230));
+  }
+
+  HandleTableMouse(map ? &*map : nullptr);
+
+  PanelContext ctx{
+      session_, [this](Command c) { Do(c); }, source_name_, fps_, vision_ms_, big_font_, selected_};
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
+  ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
+  ImGui::Begin("Referee", nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoSavedSettings);
+  if (ImGui::Button(st.top_view() ? "Camera view  [V]" : "Top view  [V]")) Do(Command::kToggleView);
+  ImGui::SameLine();
+  if (ImGui::Button("Help  [F1]")) Do(Command::kToggleHelp);
+  DrawCalibrationPanel(ctx);
+  DrawShotPanel(ctx);
+  DrawOverrulePanel(ctx);
+  ImGui::End();
+  DrawHelpWindow(ctx);
+  DrawStatusBar(ctx, ImVec2(0, io.DisplaySize.y - status_h), ImVec2(io.DisplaySize.x, status_h));
+  notes["display"] = {io.DisplaySize.x, io.DisplaySize.y};
+  notes["framebuffer_scale"] = {io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y};
+  notes["phase"] = PhaseName(st.phase());
+}
+
+void LiveApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
+  const auto& st = session_.state();
+  if (shots_.Wants("calibration") && session_.accepted_calibration() && notes.contains("grid")) {
+    shots_.Save("calibration", fb_w, fb_h, notes);
+  }
+  if (shots_.Wants("stands") && notes.contains("stands") && !notes["stands"].empty()) {
+    shots_.Save("stands", fb_w, fb_h, notes);
+  }
+  if (shots_.Wants("verdict") && st.verdict() && notes.contains("impact")) {
+    shots_.Save("verdict", fb_w, fb_h, notes);
+  }
+}
+
+int LiveApp::Loop() {
+  auto last = std::chrono::steady_clock::now();
+  while (!glfwWindowShouldClose(window_) && !session_.state().quit_requested()) {
+    glfwPollEvents();
+    TakeVisionResult();
+    if (autoplay_) Autoplay();
+    if (session_.state().retry_requested()) {
+      worker_.RequestCalibration();
+      session_.state().ClearRetryRequest();
+    }
+    session_.Step();
+
+    int fb_w = 0, fb_h = 0;
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    HandleKeys();
+    nlohmann::json notes = nlohmann::json::object();
+    DrawUi(notes);
+    ImGui::Render();
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    MaybeScreenshot(fb_w, fb_h, notes);
+    glfwSwapBuffers(window_);
+
+    ++rendered_;
+    const auto now = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    if (dt > 0) fps_ = fps_ == 0 ? 1 / dt : 0.9 * fps_ + 0.1 / dt;
+    if (opt_.frames > 0 && rendered_ >= opt_.frames) break;
+  }
+  return 0;
+}
+
+// Fonts sized for the screen: readable from two metres on 1080p, not huge on a laptop.
+ImFont* LoadFonts(float scale) {
+  ImGuiIO& io = ImGui::GetIO();
+  const char* ttf = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+  ImFont* big = nullptr;
+  if (fs::is_regular_file(ttf)) {
+    io.Fonts->AddFontFromFileTTF(ttf, 18.0f * scale);
+    big = io.Fonts->AddFontFromFileTTF(ttf, 34.0f * scale);
+  } else {
+    ImFontConfig cfg;
+    cfg.SizePixels = 13.0f * scale;
+    io.Fonts->AddFontDefault(&cfg);
+    cfg.SizePixels = 26.0f * scale;
+    big = io.Fonts->AddFontDefault(&cfg);
+  }
+  return big;
+}
+
+}  // namespace
+
+void LiveOptions::Check() const {
+  const int sources = (camera ? 1 : 0) + (!video.empty()) + (!images.empty()) + (demo ? 1 : 0);
+  if (sources != 1) {
+    throw InputError("referee live", "", "give exactly one of --camera, --video, --images, --demo");
+  }
+  if (camera && *camera < 0) throw InputError("referee live", "--camera", "must be >= 0");
+  if (!log.empty() && !resume.empty()) {
+    throw InputError("referee live", "--resume", "give either --log (new) or --resume (continue)");
+  }
+  if (frames < 0) throw InputError("referee live", "--frames", "must be >= 0");
+  if (width_px < 320 || height_px < 240) {
+    throw InputError("referee live", "--width/--height", "window must be at least 320x240");
+  }
+  if (!calibration.empty() && !fs::is_regular_file(calibration)) {
+    throw InputError(calibration, "", "no such calibration file");
+  }
+  if (!lens.empty()) {
+    throw InputError(lens, "", "lens files are not read by `live` yet: calibrate on screen");
+  }
+}
+
+int RunLive(const LiveOptions& o) {
+  o.Check();
+  std::optional<DemoData> demo;
+  if (o.demo) demo = FindDemoData(DatasetsDir() / "sample");
+
+  BoardFile board;
+  if (!o.board.empty()) {
+    board = LoadBoardFile(o.board);
+  } else if (demo && demo->board) {
+    board = LoadBoardFile(*demo->board);
+  } else {
+    board.side_colors_srgb = DefaultSideColors();
+  }
+  SessionConfig config{board, LoadStandKinds(), LoadShotOptions(o.ruleset), std::nullopt, false};
+  if (!o.log.empty()) config.log_path = o.log;
+  if (!o.resume.empty()) {
+    config.log_path = o.resume;
+    config.resume = true;
+  }
+  PipelineConfig pipeline;
+  pipeline.board = board.board.grid;
+  pipeline.catalog = config.catalog;
+  for (const auto& [side, rgb] : board.side_colors_srgb) {
+    pipeline.colors.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
+  }
+  FrameSource source = o.camera            ? FrameSource::OpenCamera(*o.camera)
+                       : !o.video.empty()  ? FrameSource::OpenVideo(o.video)
+                       : !o.images.empty() ? FrameSource::OpenImages(o.images)
+                                           : FrameSource::OpenImages(demo->frames_dir);
+
+  if (!glfwInit()) {
+    throw std::runtime_error(
+        "cannot start GLFW: no display? (headless: xvfb-run -a referee live ...)");
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  GLFWwindow* window =
+      glfwCreateWindow(o.width_px, o.height_px, "Tabletop Referee", nullptr, nullptr);
+  if (!window) {
+    glfwTerminate();
+    throw std::runtime_error("cannot open an OpenGL 3 window");
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(o.frames > 0 ? 0 : 1);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // the layout is computed, nothing to remember
+  ImGui::StyleColorsDark();
+  int fb_w = 0, fb_h = 0;
+  glfwGetFramebufferSize(window, &fb_w, &fb_h);
+  float xscale = 1, yscale = 1;
+  glfwGetWindowContentScale(window, &xscale, &yscale);
+  const float scale =
+      o.ui_scale > 0 ? o.ui_scale
+                     : std::clamp(static_cast<float>(o.height_px) / 900.0f, 0.85f, 2.5f) * yscale;
+  ImFont* big = LoadFonts(scale);
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 130");
+
+  int rc = 0;
+  {
+    LiveApp app(o, window, std::move(config), std::move(source), std::move(pipeline));
+    app.SetScale(scale, big);
+    rc = app.Loop();
+  }
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return rc;
+}
+
+}  // namespace referee::live

@@ -1,0 +1,61 @@
+// The overlay on the camera picture, drawn with ImGui draw lists in screen pixels mapped from
+// table inches (ViewMapping). Each function may also note where it drew things (screen px) in a
+// JSON object, which --screenshot-dir saves beside the PNGs so tests can check the pixels.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/grid.hpp"
+#include "ui/live/live_session.hpp"
+#include "ui/live/view_mapping.hpp"
+
+namespace referee::live {
+
+// Overlay colours: chosen to stand out against green/tan/grey mats and the side colours.
+struct OverlayColours {
+  std::array<int, 3> grid_rgb{0, 255, 255};       // cyan grid lines
+  std::array<int, 3> circle_rgb{255, 0, 255};     // magenta hit circle
+  std::array<int, 3> candidate_rgb{255, 200, 0};  // amber candidates
+  std::array<int, 3> arc_rgb{255, 255, 255};      // white firing arc
+};
+ImU32 Colour(const std::array<int, 3>& rgb, int alpha = 255);
+
+struct OverlayStyle {
+  OverlayColours colours;
+  float line_px = 3.0f;  // overlay line thickness at scale 1; scaled with the UI
+  float font_px = 20.0f;
+};
+
+void DrawGridOverlay(ImDrawList* dl, const ViewMapping& map, const Grid& grid,
+                     const OverlayStyle& style, nlohmann::json* notes);
+
+// Crossings found by the calibration (green) and predicted but missing (red), for the wizard.
+void DrawCalibrationFixes(ImDrawList* dl, const ViewMapping& map,
+                          const std::vector<IntersectionFix>& fixes, const OverlayStyle& style);
+
+// Every stand outlined in its side colour with unit label and facing arrow; candidates of the
+// verdict highlighted with their distance; the selected one thicker.
+void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
+                       const std::vector<ShownStand>& stands,
+                       const std::map<std::string, std::array<int, 3>>& side_rgb,
+                       const std::optional<VerdictView>& verdict, const std::string& selected,
+                       const OverlayStyle& style, nlohmann::json* notes);
+
+// The +/-45 degree arc of `shooter` with the range in squares (engine RangeSquares) in each
+// square of the arc.
+void DrawFiringArc(ImDrawList* dl, const ViewMapping& map, const Grid& grid, const Stand& shooter,
+                   const OverlayStyle& style);
+
+// The impact point and its hit circle (radius_in around it on the mat, drawn through the
+// camera so it is an ellipse when the camera looks obliquely).
+void DrawImpact(ImDrawList* dl, const ViewMapping& map, Vec2 impact_in, double radius_in,
+                const OverlayStyle& style, nlohmann::json* notes);
+
+}  // namespace referee::live
