@@ -94,9 +94,8 @@ std::vector<Stand> ParseStands(const nlohmann::json& j, const Board& board,
     st.facing_known = GetBoolOr(s, "facing_known", true, file, field);
     if (!board.grid.ContainsPoint(st.footprint.center)) {
       throw InputError(file, FieldPath(field, "center"),
-                       "stand '" + st.id + "' at " + Fmt(st.footprint.center) +
-                           " is outside the board (0..." + std::to_string(board.grid.Width()) +
-                           ", 0..." + std::to_string(board.grid.Height()) + " in)");
+                       "stand '" + st.id + "' at " + Fmt(st.footprint.center) + " is outside the " +
+                           Fmt({board.grid.Width(), board.grid.Height()}) + " in board");
     }
     for (size_t k = 0; k < stands.size(); ++k) {
       if (RectPenetrationDepth(stands[k].footprint, st.footprint) > kStandOverlapToleranceIn) {

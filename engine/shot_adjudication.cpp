@@ -166,6 +166,7 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
   v.firer_side = shot.firer_side;
   v.impact_square = board.grid.SquareOf(shot.point);
   v.impact_terrain = v.impact_square ? board.TerrainAt(*v.impact_square) : Terrain::kOpen;
+  v.protected_square = v.impact_square && SquareIsProtected(board, *v.impact_square);
   v.hit_radius_in = o.hit_radius_in;
   v.report_radius_in = o.report_radius_in;
   v.touch_tolerance_mm = o.equipment_touch_tolerance_mm;
