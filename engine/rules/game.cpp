@@ -16,8 +16,6 @@ namespace {
 
 constexpr double kEps = 1e-9;
 
-
-
 ActionResult Refuse(std::string why) {
   ActionResult r;
   r.refusal = std::move(why);
@@ -28,20 +26,28 @@ ActionResult Refuse(std::string why) {
 
 std::string PhaseName(Phase p) {
   switch (p) {
-    case Phase::kArtillery: return "artillery";
-    case Phase::kMusketry: return "musketry";
-    case Phase::kAttackerMoves: return "attacker_moves";
-    case Phase::kHeldCanister: return "held_canister";
-    case Phase::kMelees: return "melees";
-    case Phase::kEndOfTurn: return "end_of_turn";
-    case Phase::kGameOver: return "game_over";
+    case Phase::kArtillery:
+      return "artillery";
+    case Phase::kMusketry:
+      return "musketry";
+    case Phase::kAttackerMoves:
+      return "attacker_moves";
+    case Phase::kHeldCanister:
+      return "held_canister";
+    case Phase::kMelees:
+      return "melees";
+    case Phase::kEndOfTurn:
+      return "end_of_turn";
+    case Phase::kGameOver:
+      return "game_over";
   }
   return "?";
 }
 
 std::string ActionName(const Action& a) {
-  static const char* kNames[] = {"artillery_casualty", "hold_canister", "fire_canister", "fire_musketry", "move",
-                                 "declare_support",   "fight_melee",   "end_phase",     "surrender"};
+  static const char* kNames[] = {"artillery_casualty", "hold_canister", "fire_canister",
+                                 "fire_musketry",      "move",          "declare_support",
+                                 "fight_melee",        "end_phase",     "surrender"};
   return kNames[a.index()];
 }
 
@@ -53,7 +59,8 @@ Game::Game(const RulesetData& rules, GameSetup setup) : rules_(rules), setup_(st
     if (!ids.insert(u.id).second) throw std::invalid_argument("duplicate unit id " + u.id);
     if (SideIndex(u.side) < 0) throw std::invalid_argument(u.id + ": unknown side " + u.side);
     rules_.Unit(u.type);  // throws on unknown type
-    if (!setup_.board.grid.Contains(u.square)) throw std::invalid_argument(u.id + " is off the board");
+    if (!setup_.board.grid.Contains(u.square))
+      throw std::invalid_argument(u.id + " is off the board");
     for (const auto& k : u.stands) initial_points_[u.side] += rules_.Stand(k).points;
     u.facing_at_turn_start = u.facing;
     u.stands_at_phase_start = static_cast<int>(u.stands.size());
@@ -71,7 +78,9 @@ int Game::SideIndex(const std::string& side) const {
     if (setup_.sides[i].name == side) return i;
   return -1;
 }
-const std::string& Game::Enemy(const std::string& side) const { return setup_.sides[1 - SideIndex(side)].name; }
+const std::string& Game::Enemy(const std::string& side) const {
+  return setup_.sides[1 - SideIndex(side)].name;
+}
 
 const GameUnit* Game::FindUnit(const std::string& id) const {
   for (const auto& u : units_)
@@ -95,7 +104,9 @@ const GameUnit* Game::UnitAt(Square s, const std::string& side) const {
   return nullptr;
 }
 
-bool Game::IsEnemyAt(Square s, const std::string& side) const { return UnitAt(s, Enemy(side)) != nullptr; }
+bool Game::IsEnemyAt(Square s, const std::string& side) const {
+  return UnitAt(s, Enemy(side)) != nullptr;
+}
 
 std::vector<Square> Game::PendingMelees() const {
   std::vector<Square> out;
@@ -114,9 +125,12 @@ Points Game::PointsOf(const std::string& side) const {
     if (u.side != side) continue;
     double v = 0;
     for (const auto& k : u.stands) v += rules_.Stand(k).points;
-    if (u.status == UnitStatus::kOnTable) p.on_table += v;
-    else if (u.status == UnitStatus::kOffTable) p.off_table += v;
-    else p.destroyed += v;  // a destroyed unit keeps no stands; kept for safety
+    if (u.status == UnitStatus::kOnTable)
+      p.on_table += v;
+    else if (u.status == UnitStatus::kOffTable)
+      p.off_table += v;
+    else
+      p.destroyed += v;  // a destroyed unit keeps no stands; kept for safety
   }
   auto d = destroyed_points_.find(side);
   if (d != destroyed_points_.end()) p.destroyed += d->second;
@@ -140,12 +154,15 @@ void Game::Log(ActionResult& r, std::string text, DiceSource& dice, size_t dice_
 
 void Game::RemoveStand(GameUnit& u, size_t index, bool captured_by_enemy) {
   const double pts = rules_.Stand(u.stands[index]).points;
-  if (captured_by_enemy) captured_from_[u.side] += pts;
-  else destroyed_points_[u.side] += pts;
+  if (captured_by_enemy)
+    captured_from_[u.side] += pts;
+  else
+    destroyed_points_[u.side] += pts;
   u.stands.erase(u.stands.begin() + static_cast<long>(index));
   bool fighting = false;
   for (const auto& k : u.stands) fighting = fighting || rules_.Stand(k).melee > 0;
-  if (u.stands.empty()) u.status = UnitStatus::kDestroyed;
+  if (u.stands.empty())
+    u.status = UnitStatus::kDestroyed;
   else if (!fighting && rules_.Unit(u.type).arm != "catapult") {
     // Equipment with no one left to move or man it: it stays where it is, owned by nobody.
     for (const auto& k : u.stands) destroyed_points_[u.side] += rules_.Stand(k).points;
@@ -180,7 +197,8 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
   if (const auto* h = std::get_if<HoldCanister>(&action)) {
     if (phase_ != Phase::kArtillery) return Refuse("canister is held during the artillery phase");
     GameUnit* b = Unit(h->battery_unit);
-    if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty()) return Refuse("no such battery");
+    if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
+      return Refuse("no such battery");
     if (shots_used_[b->id] > 0) return Refuse("if held, no other shot can be fired (2H)");
     if (!rules_.artillery.canister_range) return Refuse("this ruleset has no canister");
     b->holding_canister = true;
@@ -193,7 +211,8 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
   if (const auto* f = std::get_if<FireMusketry>(&action)) return DoMusketry(*f, dice);
   if (const auto* m = std::get_if<MoveUnit>(&action)) return DoMove(*m, dice);
   if (const auto* s = std::get_if<DeclareSupport>(&action)) {
-    if (phase_ != Phase::kAttackerMoves && phase_ != Phase::kHeldCanister && phase_ != Phase::kMelees)
+    if (phase_ != Phase::kAttackerMoves && phase_ != Phase::kHeldCanister &&
+        phase_ != Phase::kMelees)
       return Refuse("supports are declared after movement, before melees are fought");
     if (auto why = WhyCannotSupport(*s)) return Refuse(*why);
     GameUnit* u = Unit(s->unit);
@@ -228,8 +247,8 @@ void Game::AdvancePhase(ActionResult& r, DiceSource& dice) {
   }
   std::string next = (idx == seq.end() || idx + 1 == seq.end()) ? "end_of_turn" : *(idx + 1);
   if (phase_ == Phase::kEndOfTurn) next = "artillery";
-  for (Phase p : {Phase::kArtillery, Phase::kMusketry, Phase::kAttackerMoves, Phase::kHeldCanister, Phase::kMelees,
-                  Phase::kEndOfTurn})
+  for (Phase p : {Phase::kArtillery, Phase::kMusketry, Phase::kAttackerMoves, Phase::kHeldCanister,
+                  Phase::kMelees, Phase::kEndOfTurn})
     if (PhaseName(p) == next) phase_ = p;
   fired_at_.clear();
   has_fired_.clear();
@@ -240,8 +259,10 @@ void Game::AdvancePhase(ActionResult& r, DiceSource& dice) {
     if (phase_ == Phase::kGameOver) return;
     Log(r, "end of turn " + std::to_string(turn_), dice, before);
   }
-  if (phase_ == Phase::kArtillery) StartTurn(r, dice);
-  else Log(r, "phase: " + PhaseName(phase_), dice, before);
+  if (phase_ == Phase::kArtillery)
+    StartTurn(r, dice);
+  else
+    Log(r, "phase: " + PhaseName(phase_), dice, before);
 }
 
 void Game::StartTurn(ActionResult& r, DiceSource& dice) {
@@ -267,10 +288,13 @@ void Game::CheckEnd(ActionResult& r) {
   for (const auto& u : units_)
     if (u.status == UnitStatus::kOnTable && !u.stands.empty()) any[SideIndex(u.side)] = true;
   std::string reason;
-  if (!any[0] || !any[1]) reason = "a side has no units left on the table";
-  else if (turn_ >= setup_.agreed_turns) reason = "the agreed " + std::to_string(setup_.agreed_turns) + " turns are played";
+  if (!any[0] || !any[1])
+    reason = "a side has no units left on the table";
+  else if (turn_ >= setup_.agreed_turns)
+    reason = "the agreed " + std::to_string(setup_.agreed_turns) + " turns are played";
   if (reason.empty()) return;
-  const double a = PointsOf(setup_.sides[0].name).Score(), b = PointsOf(setup_.sides[1].name).Score();
+  const double a = PointsOf(setup_.sides[0].name).Score(),
+               b = PointsOf(setup_.sides[1].name).Score();
   winner_ = std::abs(a - b) < kEps ? "draw" : (a > b ? setup_.sides[0].name : setup_.sides[1].name);
   end_reason_ = reason;
   LogEntry e;
@@ -294,7 +318,8 @@ void Game::MoraleRetreats(ActionResult& r, DiceSource& dice) {
     if (rules_.morale.attached_commander_exempts) {
       bool attached = false;
       for (const auto* o : UnitsAt(u.square))
-        attached = attached || (o != &u && o->side == u.side && rules_.Unit(o->type).arm == "commander");
+        attached =
+            attached || (o != &u && o->side == u.side && rules_.Unit(o->type).arm == "commander");
       if (attached) continue;
     }
     const size_t before = dice.Events().size();
@@ -311,7 +336,8 @@ void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
     q.budget = rules_.melee.retreat_squares;
     q.diagonal_cost = 1.0;  // "For retreats only, diagonal moves are counted 1"
     if (u.came_from && *u.came_from != u.square) {
-      q.direction = {double(u.came_from->col - u.square.col), double(u.came_from->row - u.square.row)};
+      q.direction = {double(u.came_from->col - u.square.col),
+                     double(u.came_from->row - u.square.row)};
     } else {
       q.direction = FacingVector(Opposite(u.facing));  // defender: toward the rear
     }

@@ -199,9 +199,9 @@ class Game {
   std::map<std::string, double> captured_from_;
   std::map<std::string, double> destroyed_points_;
   std::vector<Melee> melees_;
-  std::map<std::string, int> fired_at_;    // target unit -> units that fired at it this phase
-  std::map<std::string, int> shots_used_;  // battery -> shots fired this turn
-  std::map<std::string, bool> has_fired_;  // unit -> fired this phase
+  std::map<std::string, int> fired_at_;     // target unit -> units that fired at it this phase
+  std::map<std::string, int> shots_used_;   // battery -> shots fired this turn
+  std::map<std::string, bool> has_fired_;   // unit -> fired this phase
   std::map<std::string, int> shots_total_;  // battery -> shots this turn, fixed at turn start (2A)
   std::set<std::string> moved_;             // units that moved this turn
   Phase phase_ = Phase::kArtillery;

@@ -19,11 +19,15 @@ ActionResult Refuse(std::string why) {
   return r;
 }
 
+const char* kRelNames[8] = {"front", "front_right", "right", "rear_right",
+                            "rear",  "rear_left",   "left",  "front_left"};
 
-const char* kRelNames[8] = {"front", "front_right", "right", "rear_right", "rear", "rear_left", "left", "front_left"};
-
-bool IsMounted(const std::string& arm) { return arm == "cavalry" || arm == "chariot" || arm == "elephant"; }
-bool IsFoot(const std::string& arm) { return arm == "infantry" || arm == "crew" || arm == "artillery"; }
+bool IsMounted(const std::string& arm) {
+  return arm == "cavalry" || arm == "chariot" || arm == "elephant";
+}
+bool IsFoot(const std::string& arm) {
+  return arm == "infantry" || arm == "crew" || arm == "artillery";
+}
 
 int CountKind(const GameUnit& u, const std::string& kind) {
   return static_cast<int>(std::count(u.stands.begin(), u.stands.end(), kind));
@@ -36,8 +40,10 @@ double Game::MeleeValue(const GameUnit& u) const {
   for (const auto& k : u.stands) {
     const StandValue& s = rules_.Stand(k);
     double x = s.melee;
-    if (s.melee_reduced && static_cast<int>(u.stands.size()) <= s.reduced_at_stands) x = *s.melee_reduced;
-    if (s.charge_melee && u.charged) x = *s.charge_melee;  // "2/3*": charging into the contact square
+    if (s.melee_reduced && static_cast<int>(u.stands.size()) <= s.reduced_at_stands)
+      x = *s.melee_reduced;
+    if (s.charge_melee && u.charged)
+      x = *s.charge_melee;  // "2/3*": charging into the contact square
     v += x;
   }
   return v;
@@ -76,7 +82,8 @@ void Game::ComputeShots() {
         const std::string& arm = rules_.Unit(o->type).arm;
         const auto& mk = rules_.artillery.manning_kinds;
         bool mans = std::find(mk.begin(), mk.end(), arm) != mk.end();
-        for (const auto& k : o->stands) mans = mans || std::find(mk.begin(), mk.end(), k) != mk.end();
+        for (const auto& k : o->stands)
+          mans = mans || std::find(mk.begin(), mk.end(), k) != mk.end();
         if (mans) shots = rules_.artillery.catapult_shots;
       }
     }
@@ -93,7 +100,8 @@ int Game::ShotsAvailable(const GameUnit& battery) const {
 
 void Game::CheckBrokenSquares() {
   for (auto& u : units_)
-    if (u.formed_square && (u.status != UnitStatus::kOnTable || u.stands.size() < 4)) u.formed_square = false;
+    if (u.formed_square && (u.status != UnitStatus::kOnTable || u.stands.size() < 4))
+      u.formed_square = false;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,17 +111,20 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
   if (phase_ != Phase::kArtillery) return Refuse("artillery fires in the artillery phase");
   GameUnit* f = Unit(a.firer_unit);
   if (!f) return Refuse("no such firing unit " + a.firer_unit);
-  if (f->holding_canister) return Refuse(f->id + " is holding canister: no other shot can be fired");
+  if (f->holding_canister)
+    return Refuse(f->id + " is holding canister: no other shot can be fired");
   if (ShotsAvailable(*f) <= 0) return Refuse(f->id + " has no shot left this turn");
   GameUnit* t = Unit(a.target_unit);
-  if (!t || t->status != UnitStatus::kOnTable) return Refuse("no such target on the table: " + a.target_unit);
+  if (!t || t->status != UnitStatus::kOnTable)
+    return Refuse("no such target on the table: " + a.target_unit);
   auto it = std::find(t->stands.begin(), t->stands.end(), a.stand_kind);
   if (it == t->stands.end()) return Refuse(t->id + " has no " + a.stand_kind + " stand");
   const size_t before = dice.Events().size();
   ++shots_used_[f->id];
   ActionResult r;
   r.ok = true;
-  const bool equipment = rules_.Stand(a.stand_kind).melee == 0 && rules_.Stand(a.stand_kind).target_class == "equipment";
+  const bool equipment = rules_.Stand(a.stand_kind).melee == 0 &&
+                         rules_.Stand(a.stand_kind).target_class == "equipment";
   RemoveStand(*t, static_cast<size_t>(it - t->stands.begin()), false);
   std::string text = f->id + " hits " + t->id + ": one " + a.stand_kind + " stand destroyed";
   if (equipment && rules_.Unit(t->type).battery.size()) {
@@ -132,18 +143,24 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
 
 ActionResult Game::DoCanister(const FireCanister& c, DiceSource& dice) {
   const bool held_phase = phase_ == Phase::kHeldCanister;
-  if (phase_ != Phase::kArtillery && !held_phase) return Refuse("canister is fired in the artillery or held-canister phase");
+  if (phase_ != Phase::kArtillery && !held_phase)
+    return Refuse("canister is fired in the artillery or held-canister phase");
   GameUnit* b = Unit(c.battery_unit);
-  if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty()) return Refuse("no such battery");
+  if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
+    return Refuse("no such battery");
   if (held_phase != b->holding_canister)
-    return Refuse(held_phase ? b->id + " did not hold canister" : b->id + " is holding canister for later");
+    return Refuse(held_phase ? b->id + " did not hold canister"
+                             : b->id + " is holding canister for later");
   const int shots = ShotsAvailable(*b);
   if (shots <= 0) return Refuse(b->id + " has no shot left");
-  if (RangeSquares(b->square, c.target) > rules_.artillery.canister_range + kEps || b->square == c.target)
+  if (RangeSquares(b->square, c.target) > rules_.artillery.canister_range + kEps ||
+      b->square == c.target)
     return Refuse("canister reaches adjacent squares only");
-  if (!InArc(b->square, b->facing, c.target)) return Refuse("target square is outside +/-45 degrees of the gun's facing");
+  if (!InArc(b->square, b->facing, c.target))
+    return Refuse("target square is outside +/-45 degrees of the gun's facing");
   for (const auto* o : UnitsAt(c.target))
-    if (o->side == b->side) return Refuse("canister cannot be fired into a square containing friendly troops");
+    if (o->side == b->side)
+      return Refuse("canister cannot be fired into a square containing friendly troops");
   GameUnit* t = Unit(c.target_unit);
   if (!t || t->status != UnitStatus::kOnTable || t->square != c.target || t->side == b->side)
     return Refuse("no enemy unit " + c.target_unit + " in " + SquareName(c.target));
@@ -172,8 +189,9 @@ ActionResult Game::DoCanister(const FireCanister& c, DiceSource& dice) {
   CheckBrokenSquares();
   ActionResult r;
   r.ok = true;
-  Log(r, b->id + " fires canister at " + t->id + " (" + n.breakdown + "): " + std::to_string(removed) + " " + best_kind +
-             " stand(s) destroyed",
+  Log(r,
+      b->id + " fires canister at " + t->id + " (" + n.breakdown + "): " + std::to_string(removed) +
+          " " + best_kind + " stand(s) destroyed",
       dice, before);
   return r;
 }
@@ -189,7 +207,8 @@ std::optional<std::string> Game::WhyCannotFire(const FireMusketry& f) const {
   if (!t || t->status != UnitStatus::kOnTable) return "no such target on the table";
   if (u->side == t->side) return "cannot fire at your own side";
   const UnitType& ut = rules_.Unit(u->type);
-  if (ut.firing_range <= 0 || ut.fire_arc == FireArc::kNone || !ut.battery.empty() || ut.arm == "catapult")
+  if (ut.firing_range <= 0 || ut.fire_arc == FireArc::kNone || !ut.battery.empty() ||
+      ut.arm == "catapult")
     return u->id + " does not fire musketry";
   if (has_fired_.count(u->id)) return u->id + " has already fired this phase";
   const double range = RangeSquares(u->square, t->square);
@@ -216,7 +235,8 @@ ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
   req.firer_type = u->type;
   req.firing_stands = u->stands_at_phase_start;  // musketry is simultaneous (4A)
   for (const auto* o : UnitsAt(u->square))
-    req.commander_present = req.commander_present || (o != u && o->side == u->side && rules_.Unit(o->type).arm == "commander");
+    req.commander_present = req.commander_present || (o != u && o->side == u->side &&
+                                                      rules_.Unit(o->type).arm == "commander");
   req.earlier_units_on_target = fired_at_[t->id];
   req.target_protected = setup_.board.IsProtected(t->square);
   std::string kind;
@@ -230,7 +250,8 @@ ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
   has_fired_[u->id] = true;
   ++fired_at_[t->id];
   if (kind.empty()) {
-    Log(r, u->id + " fires at " + t->id + ": only equipment there, musketry cannot harm it", dice, before);
+    Log(r, u->id + " fires at " + t->id + ": only equipment there, musketry cannot harm it", dice,
+        before);
     return r;
   }
   req.target_kind = kind;
@@ -245,8 +266,9 @@ ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
     ++removed;
   }
   CheckBrokenSquares();
-  Log(r, u->id + " fires at " + t->id + " (" + n.breakdown + ", range " + h.band + ": '" + h.cell + "'): " +
-             std::to_string(removed) + " " + kind + " stand(s) destroyed",
+  Log(r,
+      u->id + " fires at " + t->id + " (" + n.breakdown + ", range " + h.band + ": '" + h.cell +
+          "'): " + std::to_string(removed) + " " + kind + " stand(s) destroyed",
       dice, before);
   return r;
 }
@@ -268,7 +290,8 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
   if (m.form_square || m.break_square) {
     if (!m.path.empty()) return "forming or breaking a square takes one entire move";
     if (!t.can_form_square) return t.name + " cannot form a square";
-    if (m.form_square && u->stands.size() < 4) return "a square needs a stand on each of its four faces";
+    if (m.form_square && u->stands.size() < 4)
+      return "a square needs a stand on each of its four faces";
     return std::nullopt;
   }
   if (u->formed_square) return "squares cannot move";
@@ -288,7 +311,8 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
     if (!setup_.board.grid.Contains(s)) return SquareName(s) + " is off the board";
     if (!AreAdjacent(cur, s)) return SquareName(s) + " is not adjacent to " + SquareName(cur);
     if (setup_.board.TerrainAt(s) == Terrain::kWater) return SquareName(s) + " is water";
-    if (s.col != cur.col && s.row != cur.row && UnitAt({cur.col, s.row}, enemy) && UnitAt({s.col, cur.row}, enemy))
+    if (s.col != cur.col && s.row != cur.row && UnitAt({cur.col, s.row}, enemy) &&
+        UnitAt({s.col, cur.row}, enemy))
       return "cannot pass between two diagonally adjacent enemy units";
     const bool last = i + 1 == m.path.size();
     if (!last && UnitAt(s, enemy)) {
@@ -303,7 +327,8 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
   }
   const double allowance = t.move + (all_road ? 1 : 0);
   if (cost > allowance + kEps)
-    return "the path costs " + std::to_string(cost) + " squares; " + u->id + " moves " + std::to_string(allowance);
+    return "the path costs " + std::to_string(cost) + " squares; " + u->id + " moves " +
+           std::to_string(allowance);
   const Square end = m.path.back();
   const GameUnit* target = UnitAt(end, enemy);
   const bool is_commander = t.arm == "commander";
@@ -315,7 +340,8 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
       return "no two units of one side in the same square";
   }
   if (target) {
-    if (u->stands.size() < 2 && !is_commander) return "a unit of one stand cannot attack";
+    if (u->stands.size() < 2 && t.StandCount() > 1 && !is_commander)
+      return "a unit of one stand cannot attack (5B)";
     if (t.arm == "catapult" || !t.battery.empty()) return "artillery does not charge";
     if (t.arm == "cavalry" && !rules_.melee.cavalry_may_melee_unbroken_square) {
       for (const auto* o : UnitsAt(end))
@@ -326,7 +352,8 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
         const auto& barred = rules_.melee.cavalry_barred_by_full_units;
         if (o->side == enemy && std::find(barred.begin(), barred.end(), o->type) != barred.end() &&
             static_cast<int>(o->stands.size()) >= rules_.melee.cavalry_barred_stands)
-          return "cavalry cannot charge into a square containing 4 stands of legionaries or phalangites";
+          return "cavalry cannot charge into a square containing 4 stands of legionaries or "
+                 "phalangites";
       }
     }
   }
@@ -352,7 +379,8 @@ ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
     const int roll = dice.RollDie("elephant charge: " + u->id + " (stays on 5 or 6)");
     const auto& stay = rules_.melee.elephant_charge_stays_on;
     if (std::find(stay.begin(), stay.end(), roll) != stay.end()) {
-      Log(r, u->id + " rolls " + std::to_string(roll) + ": the elephant remains stationary", dice, before);
+      Log(r, u->id + " rolls " + std::to_string(roll) + ": the elephant remains stationary", dice,
+          before);
       return r;
     }
   }
@@ -420,19 +448,32 @@ std::optional<std::string> Game::WhyCannotSupport(const DeclareSupport& s) const
   // A commander supports as the unit it is with (7 / type C).
   if (t->arm == "commander")
     for (const auto* o : UnitsAt(u->square))
-      if (o != u && o->side == u->side && rules_.Unit(o->type).arm != "commander") t = &rules_.Unit(o->type);
+      if (o != u && o->side == u->side && rules_.Unit(o->type).arm != "commander")
+        t = &rules_.Unit(o->type);
   auto st = rules_.support_types.find(t->support);
-  if (st == rules_.support_types.end() || st->second.directions.empty()) return t->name + " may not support melees";
+  if (st == rules_.support_types.end() || st->second.directions.empty())
+    return t->name + " may not support melees";
   // The friendly unit in the contact square: mounted troops support foot from the side only.
   const GameUnit* friend_in_contact = nullptr;
   for (const auto& id : is_attacker ? mel->attackers : mel->defenders)
     if (const GameUnit* f = FindUnit(id)) friend_in_contact = f;
   if (!friend_in_contact) return "no friendly unit in the contact square";
   const std::string& friend_arm = rules_.Unit(friend_in_contact->type).arm;
-  int turn = is_attacker ? rules_.melee.attacker_support_turn_eighths : rules_.melee.defender_support_turn_eighths;
+  if (rules_.melee.mounted_supports_foot_only_from_side && IsMounted(t->arm) &&
+      IsFoot(friend_arm)) {
+    // Ancient 4: mounted troops support foot only from directly beside it.
+    const int side_rel = (static_cast<int>(*DirectionTo(s.contact, u->square)) -
+                          static_cast<int>(friend_in_contact->facing) + 8) %
+                         8;
+    if (side_rel != 2 && side_rel != 6)
+      return "cavalry, chariots and elephants support infantry or crews only from directly to the "
+             "side";
+  }
+  int turn = is_attacker ? rules_.melee.attacker_support_turn_eighths
+                         : rules_.melee.defender_support_turn_eighths;
   Facing base = u->facing;
-  if (!is_attacker && rules_.melee.defending_cavalry_support_needs_start_facing && t->arm == "cavalry" &&
-      (friend_arm == "infantry" || friend_arm == "artillery")) {
+  if (!is_attacker && rules_.melee.defending_cavalry_support_needs_start_facing &&
+      t->arm == "cavalry" && (friend_arm == "infantry" || friend_arm == "artillery")) {
     turn = 0;  // 5A: a defending cavalry unit cannot wheel to support infantry or artillery
     base = u->facing_at_turn_start;
   }
@@ -444,18 +485,17 @@ std::optional<std::string> Game::WhyCannotSupport(const DeclareSupport& s) const
     const std::string name = kRelNames[rel];
     const auto& dirs = st->second.directions;
     if (std::find(dirs.begin(), dirs.end(), name) == dirs.end()) continue;
-    if (rules_.melee.mounted_supports_foot_only_from_side && IsMounted(t->arm) && IsFoot(friend_arm) &&
-        name != "left" && name != "right")
-      continue;
     return std::nullopt;
   }
-  return t->name + " cannot support toward " + SquareName(s.contact) + " from " + SquareName(u->square) +
-         " with its facing (support type " + std::string(1, t->support) + ")";
+  return t->name + " cannot support toward " + SquareName(s.contact) + " from " +
+         SquareName(u->square) + " with its facing (support type " + std::string(1, t->support) +
+         ")";
 }
 
 ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
   if (phase_ != Phase::kMelees) return Refuse("melees are fought in the melee phase");
-  auto it = std::find_if(melees_.begin(), melees_.end(), [&](const Melee& m) { return m.contact == f.contact; });
+  auto it = std::find_if(melees_.begin(), melees_.end(),
+                         [&](const Melee& m) { return m.contact == f.contact; });
   if (it == melees_.end()) return Refuse("no melee at " + SquareName(f.contact));
   const Melee mel = *it;
   melees_.erase(it);
@@ -463,12 +503,14 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
   ActionResult r;
   r.ok = true;
   // Contact-square units first, then supports clockwise round the contact square (5E).
-  auto side_units = [&](const std::vector<std::string>& contact, std::vector<std::string> supports) {
+  auto side_units = [&](const std::vector<std::string>& contact,
+                        std::vector<std::string> supports) {
     std::vector<GameUnit*> out;
     for (const auto& id : contact)
       if (GameUnit* u = Unit(id); u && u->status == UnitStatus::kOnTable) out.push_back(u);
     std::sort(supports.begin(), supports.end(), [&](const std::string& a, const std::string& b) {
-      return static_cast<int>(*DirectionTo(f.contact, Unit(a)->square)) < static_cast<int>(*DirectionTo(f.contact, Unit(b)->square));
+      return static_cast<int>(*DirectionTo(f.contact, Unit(a)->square)) <
+             static_cast<int>(*DirectionTo(f.contact, Unit(b)->square));
     });
     for (const auto& id : supports)
       if (GameUnit* u = Unit(id); u && u->status == UnitStatus::kOnTable) out.push_back(u);
@@ -488,8 +530,9 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
       while (!u->stands.empty()) RemoveStand(*u, 0, strength[1 - loser] > kEps);
       u->status = UnitStatus::kDestroyed;
     }
-    Log(r, std::string("melee at ") + SquareName(f.contact) + ": the " + kSideName[loser] +
-               " has nothing able to fight; its equipment is taken",
+    Log(r,
+        std::string("melee at ") + SquareName(f.contact) + ": the " + kSideName[loser] +
+            " has nothing able to fight; its equipment is taken",
         dice, before);
     return r;
   }
@@ -500,7 +543,8 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
   in.defender_mdi = f.defender_mdi;
   in.protected_contact = setup_.board.IsProtected(f.contact);
   const MeleeOutcome out = ResolveMelee(rules_, in);
-  std::string text = "melee at " + SquareName(f.contact) + " (" + out.clause + "): " + out.explanation;
+  std::string text =
+      "melee at " + SquareName(f.contact) + " (" + out.clause + "): " + out.explanation;
   // Losses in points -> stands.
   const double loss[2] = {out.attacker_loss, out.defender_loss};
   for (int s = 0; s < 2; ++s) {
@@ -515,7 +559,8 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
         const StandValue& sv = rules_.Stand(u->stands[i]);
         if (sv.melee <= 0) continue;  // equipment is captured, not killed
         double v = sv.melee;
-        if (sv.melee_reduced && static_cast<int>(u->stands.size()) <= sv.reduced_at_stands) v = *sv.melee_reduced;
+        if (sv.melee_reduced && static_cast<int>(u->stands.size()) <= sv.reduced_at_stands)
+          v = *sv.melee_reduced;
         if (sv.charge_melee && u->charged) v = *sv.charge_melee;
         l.stand_values.push_back(v);
         idx.push_back(i);
@@ -523,22 +568,30 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
       lu.push_back(l);
       index.push_back(idx);
     }
-    const LossResult lr = AllocateLosses(lu, loss[s], dice, std::string("melee loss of the ") + kSideName[s]);
+    const LossResult lr =
+        AllocateLosses(lu, loss[s], dice, std::string("melee loss of the ") + kSideName[s]);
     // Remove from the back so earlier indices stay valid.
     std::vector<std::pair<int, size_t>> rm;
     for (const auto& x : lr.removed) rm.push_back({x.unit, index[x.unit][x.stand]});
-    std::sort(rm.begin(), rm.end(), [](auto a, auto b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
+    std::sort(rm.begin(), rm.end(), [](auto a, auto b) {
+      return a.first != b.first ? a.first < b.first : a.second > b.second;
+    });
     for (const auto& [ui, si] : rm) RemoveStand(*side[s][ui], si, false);
-    text += std::string("; ") + kSideName[s] + " loses " + std::to_string(lr.removed.size()) + " stand(s) (" +
-            std::to_string(lr.removed_points) + " points" + (lr.coin_flipped ? lr.coin_heads ? ", coin: heads" : ", coin: tails" : "") + ")";
+    text += std::string("; ") + kSideName[s] + " loses " + std::to_string(lr.removed.size()) +
+            " stand(s) (" + std::to_string(lr.removed_points) + " points" +
+            (lr.coin_flipped ? lr.coin_heads ? ", coin: heads" : ", coin: tails" : "") + ")";
   }
   // Equipment capture (5H / catapults).
-  const int captor = out.captures_equipment == Who::kAttacker ? 0 : out.captures_equipment == Who::kDefender ? 1 : -1;
+  const int captor = out.captures_equipment == Who::kAttacker   ? 0
+                     : out.captures_equipment == Who::kDefender ? 1
+                                                                : -1;
   if (captor >= 0) {
-    const bool retreating_keeps = rules_.melee.equipment_capture == "catapult_retreats_with_friends_else_captured";
+    const bool retreating_keeps =
+        rules_.melee.equipment_capture == "catapult_retreats_with_friends_else_captured";
     for (auto* u : side[1 - captor]) {
       if (u->status != UnitStatus::kOnTable) continue;
-      if (retreating_keeps && out.destroyed != (captor == 0 ? Who::kDefender : Who::kAttacker)) continue;
+      if (retreating_keeps && out.destroyed != (captor == 0 ? Who::kDefender : Who::kAttacker))
+        continue;
       for (size_t i = u->stands.size(); i-- > 0;)
         if (rules_.Stand(u->stands[i]).melee <= 0 && u->status == UnitStatus::kOnTable) {
           text += "; " + u->stands[i] + " of " + u->id + " captured";
@@ -560,7 +613,8 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
         if (u->status != UnitStatus::kOnTable) continue;
         if (u->square != f.contact) {
           // Supports retreat directly away from the contact square.
-          u->came_from = Square{2 * u->square.col - f.contact.col, 2 * u->square.row - f.contact.row};
+          u->came_from =
+              Square{2 * u->square.col - f.contact.col, 2 * u->square.row - f.contact.row};
         } else if (s == 1) {
           u->came_from.reset();  // the defender retreats toward its rear
         }

@@ -24,10 +24,13 @@ RetreatPlan PlanRetreat(const Grid& grid, const RetreatQuery& q) {
         const double cost = (dc && dr) ? q.diagonal_cost : 1.0;
         if (cost > left + 1e-9) continue;
         const double c = (dc * q.direction.x + dr * q.direction.y) / (dlen * std::hypot(dc, dr));
-        if (c <= 1e-9) continue;  // never backwards or sideways-only: "as much as possible in the correct direction"
+        if (c <= 1e-9)
+          continue;  // never backwards or sideways-only: "as much as possible in the correct
+                     // direction"
         cands.push_back({{cur.col + dc, cur.row + dr}, c, cost});
       }
-    std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.cos > b.cos; });
+    std::stable_sort(cands.begin(), cands.end(),
+                     [](const Cand& a, const Cand& b) { return a.cos > b.cos; });
     bool stepped = false;
     for (const auto& c : cands) {
       if (!grid.Contains(c.s)) {
@@ -36,7 +39,8 @@ RetreatPlan PlanRetreat(const Grid& grid, const RetreatQuery& q) {
         plan.end = cur;
         return plan;
       }
-      if (!q.passable(c.s) || (c.s.col != cur.col && c.s.row != cur.row && q.gap_blocked(cur, c.s))) continue;
+      if (!q.passable(c.s) || (c.s.col != cur.col && c.s.row != cur.row && q.gap_blocked(cur, c.s)))
+        continue;
       const bool last = left - c.cost < 1.0 - 1e-9;
       if (last && !q.can_end(c.s)) continue;
       cur = c.s;

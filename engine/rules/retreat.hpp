@@ -20,12 +20,12 @@ struct RetreatPlan {
 
 struct RetreatQuery {
   Square start;
-  Vec2 direction;              // preferred direction in squares (col, row)
-  double budget = 2;           // squares of retreat
-  double diagonal_cost = 1;    // 1 in melee retreats, 1.5 in a morale "full move"
-  std::function<bool(Square)> passable;                // not enemy, not impassable
-  std::function<bool(Square, Square)> gap_blocked;     // diagonal between two enemy units
-  std::function<bool(Square)> can_end;                 // no other friendly unit there
+  Vec2 direction;                        // preferred direction in squares (col, row)
+  double budget = 2;                     // squares of retreat
+  double diagonal_cost = 1;              // 1 in melee retreats, 1.5 in a morale "full move"
+  std::function<bool(Square)> passable;  // not enemy, not impassable
+  std::function<bool(Square, Square)> gap_blocked;  // diagonal between two enemy units
+  std::function<bool(Square)> can_end;              // no other friendly unit there
 };
 
 RetreatPlan PlanRetreat(const Grid& grid, const RetreatQuery& q);

@@ -22,7 +22,8 @@ GameSetup MakeSetup(const RulesetData& rules, SeededDice& rng, int agreed_turns)
   g.agreed_turns = agreed_turns;
   g.first_attacker = rng.Choose(2);
   // A little terrain in the middle rows: woods/houses protect, water blocks, roads speed.
-  const Terrain kinds[] = {Terrain::kWoods, Terrain::kHouse, Terrain::kWater, Terrain::kRoad, Terrain::kRocks};
+  const Terrain kinds[] = {Terrain::kWoods, Terrain::kHouse, Terrain::kWater, Terrain::kRoad,
+                           Terrain::kRocks};
   const int features = rng.Choose(6);
   for (int i = 0; i < features; ++i) {
     const Square s{rng.Choose(g.board.grid.cols), 2 + rng.Choose(g.board.grid.rows - 4)};
@@ -31,12 +32,14 @@ GameSetup MakeSetup(const RulesetData& rules, SeededDice& rng, int agreed_turns)
   std::vector<std::string> army_names;
   for (const auto& [name, a] : rules.armies) army_names.push_back(name);
   for (int side = 0; side < 2; ++side) {
-    const ArmyList& army = rules.armies.at(army_names[rng.Choose(static_cast<int>(army_names.size()))]);
+    const ArmyList& army =
+        rules.armies.at(army_names[rng.Choose(static_cast<int>(army_names.size()))]);
     std::vector<Square> free;
     const int r0 = side == 0 ? g.board.grid.rows - 2 : 0;
     for (int r = r0; r < r0 + 2; ++r)
       for (int c = 0; c < g.board.grid.cols; ++c) free.push_back({c, r});
-    for (size_t i = free.size(); i > 1; --i) std::swap(free[i - 1], free[rng.Choose(static_cast<int>(i))]);
+    for (size_t i = free.size(); i > 1; --i)
+      std::swap(free[i - 1], free[rng.Choose(static_cast<int>(i))]);
     std::vector<Square> manned;  // squares of units that can man a catapult
     int n = 0;
     for (const auto& e : army.units) {
@@ -113,8 +116,10 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
         }
         std::vector<std::string> targets;
         for (const auto* o : units)
-          if (o->side != u->side && !game.WhyCannotFire(FireMusketry{u->id, o->id})) targets.push_back(o->id);
-        if (!targets.empty() && rng.Choose(4) != 0) out.push_back(FireMusketry{u->id, Pick(rng, targets)});
+          if (o->side != u->side && !game.WhyCannotFire(FireMusketry{u->id, o->id}))
+            targets.push_back(o->id);
+        if (!targets.empty() && rng.Choose(4) != 0)
+          out.push_back(FireMusketry{u->id, Pick(rng, targets)});
       }
       break;
     }
@@ -142,7 +147,8 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
             m.path.push_back(cur);
           }
           if (m.path.empty()) continue;
-          auto f = DirectionTo(m.path.size() > 1 ? m.path[m.path.size() - 2] : u->square, m.path.back());
+          auto f =
+              DirectionTo(m.path.size() > 1 ? m.path[m.path.size() - 2] : u->square, m.path.back());
           m.facing = f ? *f : u->facing;
           if (rules.melee.type_a_faces_sides_only && t.support == 'A' && IsCornerFacing(m.facing))
             m.facing = Turn(m.facing, 1);
@@ -159,15 +165,19 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
         const std::string sides[2] = {game.attacker(), game.defender()};
         for (const auto& side : sides)
           for (const auto* u : units)
-            if (u->side == side && rng.Choose(3) != 0 && !game.WhyCannotSupport(DeclareSupport{u->id, contact}))
+            if (u->side == side && rng.Choose(3) != 0 &&
+                !game.WhyCannotSupport(DeclareSupport{u->id, contact}))
               out.push_back(DeclareSupport{u->id, contact});
-        out.push_back(FightMelee{contact, static_cast<Mdi>(rng.Choose(kMdiCount)), static_cast<Mdi>(rng.Choose(kMdiCount))});
+        out.push_back(FightMelee{contact, static_cast<Mdi>(rng.Choose(kMdiCount)),
+                                 static_cast<Mdi>(rng.Choose(kMdiCount))});
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
-  if (game.phase() == Phase::kMelees && rng.Choose(200) == 0) out.push_back(Surrender{game.defender()});
+  if (game.phase() == Phase::kMelees && rng.Choose(200) == 0)
+    out.push_back(Surrender{game.defender()});
   out.push_back(EndPhase{});
   return out;
 }
@@ -183,10 +193,12 @@ std::vector<std::string> CheckInvariants(const Game& game) {
     if (game.MeleeValue(u) < -kEps) v.push_back(u.id + " has negative melee strength");
     if (u.status == UnitStatus::kOnTable) {
       if (u.stands.empty()) v.push_back(u.id + " is on the table with no stands");
-      if (!game.board().grid.Contains(u.square)) v.push_back(u.id + " is on the table but off the board");
+      if (!game.board().grid.Contains(u.square))
+        v.push_back(u.id + " is on the table but off the board");
       sides_at[u.square].insert(u.side);
     }
-    if (u.status == UnitStatus::kDestroyed && !u.stands.empty()) v.push_back(u.id + " is destroyed but keeps stands");
+    if (u.status == UnitStatus::kDestroyed && !u.stands.empty())
+      v.push_back(u.id + " is destroyed but keeps stands");
     for (const auto& k : u.stands)
       if (!rules.stand_values.count(k)) v.push_back(u.id + " holds an unknown stand kind " + k);
   }
@@ -201,7 +213,8 @@ std::vector<std::string> CheckInvariants(const Game& game) {
     if (p.on_table < -kEps || p.off_table < -kEps || p.destroyed < -kEps)
       v.push_back(side + " has negative points");
     if (std::abs(total - game.InitialPoints(side)) > 1e-6)
-      v.push_back(side + " points not conserved: " + std::to_string(total) + " vs " + std::to_string(game.InitialPoints(side)));
+      v.push_back(side + " points not conserved: " + std::to_string(total) + " vs " +
+                  std::to_string(game.InitialPoints(side)));
   }
   return v;
 }
@@ -224,19 +237,22 @@ SelfPlayReport RunSelfPlay(const RulesetData& rules, const SelfPlayOptions& opti
         if (!r.ok) ++rep.refused;
         if (std::holds_alternative<FightMelee>(a) && r.ok) ++rep.melees;
         for (const auto& msg : CheckInvariants(game))
-          rep.violations.push_back("seed " + std::to_string(seed) + " action " + std::to_string(actions) + " (" +
-                                   ActionName(a) + "): " + msg);
+          rep.violations.push_back("seed " + std::to_string(seed) + " action " +
+                                   std::to_string(actions) + " (" + ActionName(a) + "): " + msg);
         progressed = progressed || game.phase() != before;
       }
       if (actions > options.max_actions || !progressed) {
-        rep.violations.push_back("seed " + std::to_string(seed) + ": game stuck in phase " + PhaseName(game.phase()));
+        rep.violations.push_back("seed " + std::to_string(seed) + ": game stuck in phase " +
+                                 PhaseName(game.phase()));
         break;
       }
     }
     rep.dice_events += static_cast<long>(rng.Events().size());
     ++rep.games;
-    if (game.EndReason().find("agreed") != std::string::npos) ++rep.ended_by_turns;
-    else ++rep.ended_by_destruction;
+    if (game.EndReason().find("agreed") != std::string::npos)
+      ++rep.ended_by_turns;
+    else
+      ++rep.ended_by_destruction;
     if (game.Winner() == "draw") ++rep.draws;
     if (rep.violations.size() > 50) break;
   }

@@ -13,15 +13,15 @@ namespace referee::rules {
 
 struct SelfPlayOptions {
   int games = 1000;
-  std::uint64_t seed = 1;  // game g uses seed + g
-  int agreed_turns = 12;   // game length when nobody is destroyed
+  std::uint64_t seed = 1;   // game g uses seed + g
+  int agreed_turns = 12;    // game length when nobody is destroyed
   int max_actions = 20000;  // per game; exceeding it is a violation (a game that does not end)
 };
 
 struct SelfPlayReport {
   int games = 0;
   long actions = 0;
-  long refused = 0;        // actions the engine refused (random choices are only mostly legal)
+  long refused = 0;  // actions the engine refused (random choices are only mostly legal)
   long dice_events = 0;
   long melees = 0;
   int ended_by_turns = 0;

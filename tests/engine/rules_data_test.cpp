@@ -15,9 +15,9 @@ namespace {
 
 TEST(RulesData, AncientArmiesTotalAsPrintedOrDocumentWhyNot) {
   const RulesetData r = LoadRuleset("ancient");
-  const std::map<std::string, double> printed = {{"egyptian", 200}, {"assyrian", 200}, {"macedonian", 200},
-                                                 {"indian", 201},   {"roman", 200},    {"carthaginian", 200},
-                                                 {"generic", 200}};
+  const std::map<std::string, double> printed = {
+      {"egyptian", 200}, {"assyrian", 200},     {"macedonian", 200}, {"indian", 201},
+      {"roman", 200},    {"carthaginian", 200}, {"generic", 200}};
   ASSERT_EQ(r.armies.size(), 7u);
   for (const auto& [name, pts] : printed) {
     const ArmyList& a = r.armies.at(name);
@@ -73,14 +73,20 @@ TEST(RulesData, StandKindsAreTheSharedCatalogueNames) {
   std::ifstream in(RulesetDir() / "stand_kinds.json");
   const auto kinds = nlohmann::json::parse(in).at("kinds");
   for (const char* rs : {"napoleonic", "ancient"})
-    for (const auto& [kind, v] : LoadRuleset(rs).stand_values) EXPECT_TRUE(kinds.contains(kind)) << rs << ": " << kind;
+    for (const auto& [kind, v] : LoadRuleset(rs).stand_values)
+      EXPECT_TRUE(kinds.contains(kind)) << rs << ": " << kind;
 }
 
 TEST(RulesData, NapoleonicDefaultsAreMarkedAsNotPublished) {
   std::ifstream in(RulesetDir() / "napoleonic.json");
   const auto j = nlohmann::json::parse(in);
-  EXPECT_NE(j.at("fire").at("source").get<std::string>().find("default, not from the published rules"), std::string::npos);
-  EXPECT_NE(j.at("stand_values").at("source").get<std::string>().find("default, not from the published rules"),
+  EXPECT_NE(
+      j.at("fire").at("source").get<std::string>().find("default, not from the published rules"),
+      std::string::npos);
+  EXPECT_NE(j.at("stand_values")
+                .at("source")
+                .get<std::string>()
+                .find("default, not from the published rules"),
             std::string::npos);
 }
 
@@ -108,26 +114,40 @@ class BrokenFile : public ::testing::Test {
 };
 
 TEST_F(BrokenFile, NamesFileAndField) {
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["fire"]["table"]["heavy_cavalry"][1] = "double seven"; })).find("fire.table.heavy_cavalry[1]"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["fire"]["table"]["heavy_cavalry"][1] = "double seven";
+            })).find("fire.table.heavy_cavalry[1]"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["unit_types"]["light_infantry"]["move"] = -1; })).find("unit_types.light_infantry.move"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["unit_types"]["light_infantry"]["move"] = -1;
+            })).find("unit_types.light_infantry.move"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["mdi"]["superior_to"]["line"] = {"column"}; })).find("mdi.superior_to"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["mdi"]["superior_to"]["line"] = {"column"};
+            })).find("mdi.superior_to"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["options"]["withdrawal_vs_square"]["value"] = "maybe"; }))
-                .find("options.withdrawal_vs_square.value"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["options"]["withdrawal_vs_square"]["value"] = "maybe";
+            })).find("options.withdrawal_vs_square.value"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["armies"]["roman"]["units"][0]["type"] = "tank"; })).find("armies.roman.units[0].type"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["armies"]["roman"]["units"][0]["type"] = "tank";
+            })).find("armies.roman.units[0].type"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["armies"]["indian"]["printed_points"] = 202; })).find("armies.indian"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["armies"]["indian"]["printed_points"] = 202;
+            })).find("armies.indian"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(Write([](auto& j) { j["stand_values"]["heavy_cavalry"]["target_class"] = "ghosts"; }))
-                .find("stand_values.heavy_cavalry.target_class"),
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["stand_values"]["heavy_cavalry"]["target_class"] = "ghosts";
+            })).find("stand_values.heavy_cavalry.target_class"),
             std::string::npos);
   EXPECT_EQ(ErrorOf(Write([](auto&) {})), "no error");
 }
 
-TEST(RulesData, UnknownRulesetNameIsAnInputError) { EXPECT_THROW(LoadRuleset("chess"), InputError); }
+TEST(RulesData, UnknownRulesetNameIsAnInputError) {
+  EXPECT_THROW(LoadRuleset("chess"), InputError);
+}
 
 }  // namespace
 }  // namespace referee::rules

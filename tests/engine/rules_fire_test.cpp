@@ -28,16 +28,17 @@ TEST(RulesFire, ParsesThePrintedCells) {
 TEST(RulesFire, HitsFromTheAncientTable) {
   const FireRules& f = LoadRuleset("ancient").fire;
   const std::vector<int> all = {1, 2, 3, 4, 5, 6};
-  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 1, all).hits, 3);    // 1, 2 or 3
-  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 2, all).hits, 2);    // 1 or 2
-  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 3, all).hits, 1);    // 1
-  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1, {1, 1, 1, 2}).hits, 3);      // 1
-  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1.5, {1, 1, 1, 2}).hits, 1);    // double 1: one pair
-  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1.5, {1, 1, 1, 1}).hits, 2);    // two pairs
-  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 3, {1, 1, 2, 6}).hits, 0);      // triple 1
-  EXPECT_EQ(HitsFromDice(f, "chariot_elephant", 1, {1, 1, 2, 2, 3}).hits, 2);  // double 1 or double 2
-  EXPECT_EQ(HitsFromDice(f, "chariot_elephant", 2, {2, 2, 2, 1}).hits, 1);     // triple 2
-  EXPECT_EQ(HitsFromDice(f, "commander", 4, {1, 1, 1, 1, 1, 1}).hits, 0);     // impossible
+  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 1, all).hits, 3);  // 1, 2 or 3
+  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 2, all).hits, 2);  // 1 or 2
+  EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 3, all).hits, 1);  // 1
+  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1, {1, 1, 1, 2}).hits, 3);    // 1
+  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1.5, {1, 1, 1, 2}).hits, 1);  // double 1: one pair
+  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 1.5, {1, 1, 1, 1}).hits, 2);  // two pairs
+  EXPECT_EQ(HitsFromDice(f, "heavy_cavalry", 3, {1, 1, 2, 6}).hits, 0);    // triple 1
+  EXPECT_EQ(HitsFromDice(f, "chariot_elephant", 1, {1, 1, 2, 2, 3}).hits,
+            2);                                                             // double 1 or double 2
+  EXPECT_EQ(HitsFromDice(f, "chariot_elephant", 2, {2, 2, 2, 1}).hits, 1);  // triple 2
+  EXPECT_EQ(HitsFromDice(f, "commander", 4, {1, 1, 1, 1, 1, 1}).hits, 0);   // impossible
   EXPECT_EQ(HitsFromDice(f, "commander", 1, {1, 1, 4}).hits, 1);
   // Low rolls are good: sixes never hit.
   EXPECT_EQ(HitsFromDice(f, "light_infantry_foot_crew", 1, {6, 6, 6, 5, 4}).hits, 0);
@@ -73,7 +74,8 @@ TEST(RulesFire, AncientDicePerUnit) {
   // Heavy Chariots get two shots per stand.
   EXPECT_EQ(CountFireDice(r, {"heavy_chariot", 1, false, 0, "heavy_infantry", false}).dice, 2);
   // Assyrian heavy archers always count as in a protected square when shot at.
-  EXPECT_EQ(CountFireDice(r, {"light_infantry", 3, false, 0, "assyrian_heavy_archer", false}).dice, 2);
+  EXPECT_EQ(CountFireDice(r, {"light_infantry", 3, false, 0, "assyrian_heavy_archer", false}).dice,
+            2);
   // No guards or commander dice in the Ancient rules.
   EXPECT_EQ(CountFireDice(r, {"light_infantry", 3, true, 0, "heavy_infantry", false}).dice, 3);
   EXPECT_EQ(CountFireDice(r, {"light_infantry", 3, false, 2, "heavy_infantry", false}).dice, 5);

@@ -15,8 +15,9 @@ namespace {
 
 // The MDI list as printed (001 and the Ancient table agree on these lines).
 const std::map<std::string, std::set<std::string>> kSuperiorTo = {
-    {"column", {"flanking", "pincers"}}, {"line", {"column", "square"}},   {"square", {"pincers", "column"}},
-    {"flanking", {"line", "square"}},    {"pincers", {"flanking", "line"}},
+    {"column", {"flanking", "pincers"}}, {"line", {"column", "square"}},
+    {"square", {"pincers", "column"}},   {"flanking", {"line", "square"}},
+    {"pincers", {"flanking", "line"}},
 };
 const std::set<std::string> kWithdrawalSucceedsAgainst = {"line", "square"};  // default options
 const char* kMdis[] = {"line", "column", "square", "flanking", "pincers", "withdrawal"};
@@ -43,13 +44,15 @@ Expected ExpectedFor(const std::string& a, const std::string& d, bool ancient) {
     return equal;
   }
   if (aw) {
-    if (kWithdrawalSucceedsAgainst.count(d)) return {0, 0, Who::kAttacker, Who::kNone, "withdrawal_succeeds"};
+    if (kWithdrawalSucceedsAgainst.count(d))
+      return {0, 0, Who::kAttacker, Who::kNone, "withdrawal_succeeds"};
     Expected e = def_sup;
     e.clause = "withdrawal_fails";
     return e;
   }
   if (dw) {
-    if (kWithdrawalSucceedsAgainst.count(a)) return {0, 0, Who::kDefender, Who::kNone, "withdrawal_succeeds"};
+    if (kWithdrawalSucceedsAgainst.count(a))
+      return {0, 0, Who::kDefender, Who::kNone, "withdrawal_succeeds"};
     Expected e = att_sup;
     e.clause = "withdrawal_fails";
     return e;
@@ -100,7 +103,8 @@ TEST(RulesMelee, EqualDeploymentDestructionIsMoreThanThreeTimesInNapoleonic) {
   const MeleeOutcome anc = ResolveMelee(LoadRuleset("ancient"), in);
   EXPECT_EQ(anc.destroyed, Who::kDefender) << "Ancient: 'three times stronger (or more)'";
   // 5 vs 2: each loses 1; 4 > 3 x 1: destroyed in both.
-  const MeleeOutcome nap5 = ResolveMelee(LoadRuleset("napoleonic"), {5, 2, Mdi::kSquare, Mdi::kSquare, false});
+  const MeleeOutcome nap5 =
+      ResolveMelee(LoadRuleset("napoleonic"), {5, 2, Mdi::kSquare, Mdi::kSquare, false});
   EXPECT_EQ(nap5.destroyed, Who::kDefender);
   EXPECT_DOUBLE_EQ(nap5.attacker_loss, 1);
   EXPECT_DOUBLE_EQ(nap5.defender_loss, 1);
@@ -110,7 +114,8 @@ TEST(RulesMelee, UnequalDeploymentDestroysAtExactlyThreeToOne) {
   // Column (1) superior to pincers (2.5): pincers loses 1 for the first point = 1, column loses
   // 0.5; 1.5 left against 0.5 is '3 or more times': the (superior but weaker) attacker dies.
   for (const char* rs : {"napoleonic", "ancient"}) {
-    const MeleeOutcome o = ResolveMelee(LoadRuleset(rs), {1, 2.5, Mdi::kColumn, Mdi::kPincers, false});
+    const MeleeOutcome o =
+        ResolveMelee(LoadRuleset(rs), {1, 2.5, Mdi::kColumn, Mdi::kPincers, false});
     EXPECT_DOUBLE_EQ(o.defender_loss, 1) << rs;
     EXPECT_DOUBLE_EQ(o.attacker_loss, 0.5) << rs;
     EXPECT_EQ(o.destroyed, Who::kAttacker) << rs;
@@ -118,7 +123,8 @@ TEST(RulesMelee, UnequalDeploymentDestroysAtExactlyThreeToOne) {
 }
 
 TEST(RulesMelee, EqualNumbersBothLoseHalfAndRetreat) {
-  const MeleeOutcome o = ResolveMelee(LoadRuleset("napoleonic"), {3, 3, Mdi::kPincers, Mdi::kPincers, false});
+  const MeleeOutcome o =
+      ResolveMelee(LoadRuleset("napoleonic"), {3, 3, Mdi::kPincers, Mdi::kPincers, false});
   EXPECT_DOUBLE_EQ(o.attacker_loss, 1.5);
   EXPECT_DOUBLE_EQ(o.defender_loss, 1.5);
   EXPECT_EQ(o.retreats, Who::kBoth);
@@ -127,13 +133,15 @@ TEST(RulesMelee, EqualNumbersBothLoseHalfAndRetreat) {
 
 TEST(RulesMelee, ProtectedContactSquareFollowsEachText) {
   // Napoleonic 6A: the attacker destroys one less. Line (4) beats column (3): 2.5 - 1 = 1.5.
-  const MeleeOutcome nap = ResolveMelee(LoadRuleset("napoleonic"), {4, 3, Mdi::kLine, Mdi::kColumn, true});
+  const MeleeOutcome nap =
+      ResolveMelee(LoadRuleset("napoleonic"), {4, 3, Mdi::kLine, Mdi::kColumn, true});
   EXPECT_DOUBLE_EQ(nap.defender_loss, 1.5);
   EXPECT_DOUBLE_EQ(nap.attacker_loss, 1.25);
   EXPECT_EQ(nap.destroyed, Who::kNone);  // 2.75 vs 1.5 is under 3:1 now
   EXPECT_EQ(nap.retreats, Who::kDefender);
   // Ancient 8: the attackers are worth one point less: 4 -> 3 against 3, equal numbers.
-  const MeleeOutcome anc = ResolveMelee(LoadRuleset("ancient"), {4, 3, Mdi::kLine, Mdi::kLine, true});
+  const MeleeOutcome anc =
+      ResolveMelee(LoadRuleset("ancient"), {4, 3, Mdi::kLine, Mdi::kLine, true});
   EXPECT_DOUBLE_EQ(anc.attacker_strength_used, 3);
   EXPECT_DOUBLE_EQ(anc.attacker_loss, 1.5);
   EXPECT_EQ(anc.retreats, Who::kBoth);
@@ -142,8 +150,10 @@ TEST(RulesMelee, ProtectedContactSquareFollowsEachText) {
 TEST(RulesMelee, WithdrawalOptionsAreData) {
   RulesetData rules = LoadRuleset("napoleonic");
   // Default: succeeds against SQUARE (001), fails against FLANKING (not listed).
-  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kWithdrawal, Mdi::kSquare, false}).clause, "withdrawal_succeeds");
-  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kWithdrawal, Mdi::kFlanking, false}).clause, "withdrawal_fails");
+  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kWithdrawal, Mdi::kSquare, false}).clause,
+            "withdrawal_succeeds");
+  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kWithdrawal, Mdi::kFlanking, false}).clause,
+            "withdrawal_fails");
   // A club reading 000's 'fails against ... SQUARE' sets the option.
   rules.mdi.withdrawal_succeeds[static_cast<int>(Mdi::kSquare)] = false;
   const MeleeOutcome o = ResolveMelee(rules, {4, 3, Mdi::kWithdrawal, Mdi::kSquare, false});
@@ -154,11 +164,14 @@ TEST(RulesMelee, WithdrawalOptionsAreData) {
 TEST(RulesMelee, SuperiorDeploymentCapturesEquipmentUnlessDestroyed) {
   const RulesetData rules = LoadRuleset("napoleonic");
   // Defender superior (line beats column) and survives: defender captures.
-  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kColumn, Mdi::kLine, false}).captures_equipment, Who::kDefender);
+  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kColumn, Mdi::kLine, false}).captures_equipment,
+            Who::kDefender);
   // Column (1) superior but destroyed: nobody captures from the superior side.
-  EXPECT_EQ(ResolveMelee(rules, {1, 2.5, Mdi::kColumn, Mdi::kPincers, false}).captures_equipment, Who::kNone);
+  EXPECT_EQ(ResolveMelee(rules, {1, 2.5, Mdi::kColumn, Mdi::kPincers, false}).captures_equipment,
+            Who::kNone);
   // Equal deployment: the stronger side captures.
-  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kLine, Mdi::kLine, false}).captures_equipment, Who::kAttacker);
+  EXPECT_EQ(ResolveMelee(rules, {4, 3, Mdi::kLine, Mdi::kLine, false}).captures_equipment,
+            Who::kAttacker);
 }
 
 TEST(RulesMelee, WorkedExampleNapoleonic5F) {
@@ -174,7 +187,8 @@ TEST(RulesMelee, WorkedExampleNapoleonic5F) {
     ASSERT_TRUE(r.coin_flipped);
     ASSERT_EQ(coin.Events().size(), 1u);
     EXPECT_EQ(coin.Events()[0].kind, DiceEvent::Kind::kCoin);
-    EXPECT_NE(coin.Events()[0].purpose.find("line_infantry"), std::string::npos) << coin.Events()[0].purpose;
+    EXPECT_NE(coin.Events()[0].purpose.find("line_infantry"), std::string::npos)
+        << coin.Events()[0].purpose;
     ASSERT_EQ(r.removed.size(), heads ? 3u : 2u);
     EXPECT_EQ(r.removed[0].unit, 0);  // first a line infantry stand (the contact square)
     EXPECT_EQ(r.removed[1].unit, 1);  // then a guards cavalry stand
@@ -187,7 +201,8 @@ TEST(RulesMelee, WorkedExampleNapoleonic5F) {
 
 TEST(RulesMelee, LossesSpreadClockwiseAndExactLossesNeedNoCoin) {
   PhysicalDice none;  // any coin flip would throw DiceExhausted
-  const LossResult r = AllocateLosses({{"a", {1, 1, 1}}, {"b", {1, 1}}, {"c", {0.5}}}, 3.5, none, "spread");
+  const LossResult r =
+      AllocateLosses({{"a", {1, 1, 1}}, {"b", {1, 1}}, {"c", {0.5}}}, 3.5, none, "spread");
   ASSERT_EQ(r.removed.size(), 4u);
   EXPECT_EQ(r.removed[0].unit, 0);
   EXPECT_EQ(r.removed[1].unit, 1);
@@ -197,7 +212,8 @@ TEST(RulesMelee, LossesSpreadClockwiseAndExactLossesNeedNoCoin) {
 }
 
 TEST(RulesMelee, RejectsNonPositiveStrength) {
-  EXPECT_THROW(ResolveMelee(LoadRuleset("ancient"), {0, 3, Mdi::kLine, Mdi::kLine, false}), std::invalid_argument);
+  EXPECT_THROW(ResolveMelee(LoadRuleset("ancient"), {0, 3, Mdi::kLine, Mdi::kLine, false}),
+               std::invalid_argument);
 }
 
 }  // namespace

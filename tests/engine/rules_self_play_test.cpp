@@ -15,7 +15,8 @@ void RunAndCheck(const std::string& ruleset, int games, std::uint64_t seed) {
   o.seed = seed;
   const SelfPlayReport r = RunSelfPlay(rules, o);
   EXPECT_EQ(r.games, games);
-  for (size_t i = 0; i < std::min<size_t>(r.violations.size(), 10); ++i) ADD_FAILURE() << ruleset << ": " << r.violations[i];
+  for (size_t i = 0; i < std::min<size_t>(r.violations.size(), 10); ++i)
+    ADD_FAILURE() << ruleset << ": " << r.violations[i];
   EXPECT_TRUE(r.violations.empty()) << r.violations.size() << " violations (seed " << seed << ")";
   EXPECT_EQ(r.ended_by_turns + r.ended_by_destruction, games);
   // The games must actually exercise the rules, not idle to the end.

@@ -17,6 +17,7 @@ std::span<const Command> Commands() {
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
               RunAdjudicateScene},
       Command{"live", "the live overlay on a camera, video, image folder or --demo", RunLive},
+      Command{"rules", "the rules engine without a camera: melee CASE.json, fire ..., army [NAME]", RunRules},
   };
   return kCommands;
 }

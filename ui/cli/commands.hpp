@@ -14,6 +14,8 @@ int RunCalibrate(const std::vector<std::string>& args);
 int RunCalibrateLens(const std::vector<std::string>& args);
 int RunRectify(const std::vector<std::string>& args);
 int RunLive(const std::vector<std::string>& args);
+int RunRules(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
+int RunBenchRules(const std::vector<std::string>& args);
 
 }  // namespace referee::cli
