@@ -196,14 +196,33 @@ cv::Mat LineEvidence(const cv::Mat& gray, const GridLineOptions& options) {
   int k = std::max(5, static_cast<int>(std::lround(options.blackhat_kernel_px * scale)));
   k |= 1;
   const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, {k, k});
+  // A light blur first: sensor noise and mat grain must not pass as thin dark lines.
+  cv::Mat smooth;
+  cv::GaussianBlur(gray, smooth, {0, 0}, std::max(0.8, scale));
   cv::Mat closed;
-  cv::morphologyEx(gray, closed, cv::MORPH_CLOSE, kernel);
+  cv::morphologyEx(smooth, closed, cv::MORPH_CLOSE, kernel);
   cv::Mat bh, closed_f, rel;
-  cv::subtract(closed, gray, bh, cv::noArray(), CV_32F);
+  cv::subtract(closed, smooth, bh, cv::noArray(), CV_32F);
   closed.convertTo(closed_f, CV_32F);
   cv::max(closed_f, 20.0, closed_f);
   cv::divide(bh, closed_f, rel);
   cv::Mat evidence = (rel > options.min_relative_darkness) & (bh > 6.0);
+  // Keep only long connected structures: the grid is one large network of lines.
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(evidence, labels, stats, centroids, 8, CV_32S);
+  const int min_extent = static_cast<int>(0.04 * std::max(gray.cols, gray.rows));
+  std::vector<uchar> keep(static_cast<size_t>(n), 0);
+  for (int i = 1; i < n; ++i) {
+    keep[static_cast<size_t>(i)] = std::max(stats.at<int>(i, cv::CC_STAT_WIDTH),
+                                            stats.at<int>(i, cv::CC_STAT_HEIGHT)) >= min_extent;
+  }
+  for (int y = 0; y < evidence.rows; ++y) {
+    uchar* e = evidence.ptr<uchar>(y);
+    const int* l = labels.ptr<int>(y);
+    for (int x = 0; x < evidence.cols; ++x) {
+      if (e[x] && !keep[static_cast<size_t>(l[x])]) e[x] = 0;
+    }
+  }
   return evidence;
 }
 
@@ -263,6 +282,48 @@ std::optional<GridLineFamilies> FindGridLines(const cv::Mat& gray, const GridLin
   };
   drop_weak(fam1);
   drop_weak(fam2);
+  // A grid line crosses many lines of the other direction where both show evidence; floor
+  // boards, table edges and room clutter do not (the grid lines end at the board's border).
+  const int probe = std::max(3, static_cast<int>(std::lround(5 * scale)));
+  auto has_evidence = [&](cv::Point2d p) {
+    const int x = static_cast<int>(std::lround(p.x)), y = static_cast<int>(std::lround(p.y));
+    if (x < 1 || y < 1 || x >= gray.cols - 1 || y >= gray.rows - 1) return false;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (out.evidence.at<uchar>(y + dy, x + dx)) return true;
+      }
+    }
+    return false;
+  };
+  auto support = [&](const HoughLine& l, const std::vector<HoughLine>& other) {
+    const cv::Point2d d1(-std::sin(l.theta), std::cos(l.theta));
+    int n = 0;
+    for (const auto& o : other) {
+      auto p = IntersectLines(l.rho, l.theta, o.rho, o.theta);
+      if (!p) continue;
+      const cv::Point2d d2(-std::sin(o.theta), std::cos(o.theta));
+      int arms = 0;
+      for (int sgn : {-1, 1}) {
+        if (has_evidence(*p + sgn * probe * d1)) ++arms;
+        if (has_evidence(*p + sgn * probe * d2)) ++arms;
+      }
+      if (arms >= 3) ++n;  // a + or a T (border) crossing
+    }
+    return n;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (auto* fam : {&fam1, &fam2}) {
+      const auto& other = fam == &fam1 ? fam2 : fam1;
+      std::vector<int> sup;
+      for (const auto& l : *fam) sup.push_back(support(l, other));
+      const int best = sup.empty() ? 0 : *std::max_element(sup.begin(), sup.end());
+      std::vector<HoughLine> keep;
+      for (size_t i = 0; i < fam->size(); ++i) {
+        if (sup[i] >= 2 && sup[i] >= 0.25 * best) keep.push_back((*fam)[i]);
+      }
+      *fam = keep;
+    }
+  }
   if (fam1.size() < 3 || fam2.size() < 3) return std::nullopt;
 
   // Transversal through the centre of the strongest crossings.
