@@ -19,6 +19,7 @@ struct Bench {
 // One line per benchmark; each lives in its own bench_<name>.cpp.
 const std::vector<Bench>& Benches() {
   static const std::vector<Bench> kBenches = {
+      {"accuracy", "vision over a synth set DIR: impact, stands, verdicts, refusals", RunBenchAccuracy},
       {"rules", "self-play of both rulesets (1,000 games each), games/second", RunBenchRules},
   };
   return kBenches;

@@ -16,6 +16,7 @@ std::span<const Command> Commands() {
       Command{"log", "check a game log: bad lines with their line numbers", RunLog},
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
               RunAdjudicateScene},
+      Command{"adjudicate", "rule on a shot from before/after camera frames (vision)", RunAdjudicate},
       Command{"live", "the live overlay on a camera, video, image folder or --demo", RunLive},
       Command{"rules", "the rules engine without a camera: melee CASE.json, fire ..., army [NAME]", RunRules},
   };

@@ -1,0 +1,113 @@
+// Projectile detection on top views drawn directly: a Q-tip's painted tip and a shell's dot
+// found to sub-millimetre, and everything else (a hand, nothing, two things) refused.
+#include "vision/projectile_detector.hpp"
+
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+namespace {
+
+TableCalibration OverheadCalibration() {
+  TableCalibration cal;
+  cal.board = Grid{12, 8, 4.0};
+  cal.camera.image_size = {1280, 720};
+  cal.camera.camera_matrix = cv::Matx33d(800, 0, 640, 0, 800, 360, 0, 0, 1);
+  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};  // 40" above the board centre
+  return cal;
+}
+
+class ProjectileDetectorTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    view_ = new TopView(OverheadCalibration(), {.px_per_inch = 40, .margin_in = 1});
+  }
+  static void TearDownTestSuite() { delete view_; }
+  void SetUp() override {
+    before = cv::Mat(view_->size(), CV_8UC3, cv::Scalar(62, 88, 110));  // brown mat
+    cv::RNG rng(11);
+    cv::Mat noise(before.size(), CV_8UC3);
+    rng.fill(noise, cv::RNG::NORMAL, 0, 3);
+    before += noise;
+    after = before.clone();
+  }
+  cv::Point S(Vec2 p) const {  // table inches -> top-view px, 4 fractional bits
+    const cv::Point2d q = view_->RectifiedFromTable(p);
+    return {cvRound(q.x * 16), cvRound(q.y * 16)};
+  }
+  // A Q-tip from `plain` toward `painted_tip` (outer ends), heads 5 x 12 mm.
+  void DrawQtip(Vec2 plain, Vec2 tip) {
+    const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
+    const double head = MmToInches(12), r = MmToInches(2.5);
+    const double ppi = view_->px_per_inch();
+    cv::line(after, S(plain + head * dir), S(tip - head * dir), cv::Scalar(245, 245, 245),
+             std::max(1, cvRound(MmToInches(2.5) * ppi)), cv::LINE_AA, 4);
+    const double ang = RadToDeg(std::atan2(dir.y, dir.x));
+    const cv::Size axes(cvRound(0.5 * head * ppi * 16), cvRound(r * ppi * 16));
+    cv::ellipse(after, S(plain + 0.5 * head * dir), axes, ang, 0, 360, cv::Scalar(250, 250, 250),
+                cv::FILLED, cv::LINE_AA, 4);
+    cv::ellipse(after, S(tip - 0.5 * head * dir), axes, ang, 0, 360, cv::Scalar(20, 20, 20),
+                cv::FILLED, cv::LINE_AA, 4);
+  }
+  static TopView* view_;
+  cv::Mat before, after;
+};
+TopView* ProjectileDetectorTest::view_ = nullptr;
+
+TEST_F(ProjectileDetectorTest, FindsTheQtipTipToASubMillimetre) {
+  for (const auto& [plain, tip] : {std::pair{Vec2{10.0, 10.0}, Vec2{12.5, 11.2}},
+                                   std::pair{Vec2{30.3, 20.1}, Vec2{28.0, 18.2}}}) {
+    SetUp();
+    DrawQtip(plain, tip);
+    const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+    ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+    const auto& o = std::get<ProjectileObservation>(r);
+    EXPECT_EQ(o.kind, "qtip");
+    // The drawing is flat on the mat; the detector assumes the head's axis 2.5 mm up.
+    const Vec2 expected = view_->TableAtHeight(tip, MmToInches(2.5));
+    EXPECT_LT(InchesToMm(Distance(o.point, expected)), 0.6) << o.point.x << "," << o.point.y;
+    EXPECT_LT(InchesToMm(Distance(o.other_end, view_->TableAtHeight(plain, MmToInches(2.5)))), 2.0);
+  }
+}
+
+TEST_F(ProjectileDetectorTest, FindsTheShellDot) {
+  const Vec2 c{20.4, 12.7};
+  const double half = MmToInches(6);
+  std::vector<cv::Point> sq;
+  for (const Vec2& k : OrientedRect{c, 2 * half, 2 * half, 25}.Corners()) sq.push_back(S(k));
+  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
+             cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA, 4);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.kind, "shell");
+  EXPECT_LT(InchesToMm(Distance(o.point, view_->TableAtHeight(c, MmToInches(5)))), 0.5);
+}
+
+TEST_F(ProjectileDetectorTest, RefusesAHandFromTheEdge) {
+  DrawQtip({10, 10}, {12.5, 11.2});
+  // An arm reaching in from the bottom edge.
+  cv::ellipse(after, view_->RectifiedFromTable({20, 33}), {90, 260}, 10, 0, 360,
+              cv::Scalar(120, 150, 205), cv::FILLED);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
+  EXPECT_NE(std::get<Refusal>(r).reason.find("hand"), std::string::npos);
+}
+
+TEST_F(ProjectileDetectorTest, RefusesWhenNothingChangedEvenUnderNewLight) {
+  cv::Mat dimmer;
+  after.convertTo(dimmer, -1, 0.8, 0);  // the room got darker: still nothing to adjudicate
+  const ProjectileResult r = DetectProjectile(before, dimmer, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
+  EXPECT_NE(std::get<Refusal>(r).reason.find("no projectile"), std::string::npos);
+}
+
+TEST_F(ProjectileDetectorTest, RefusesABlobNoModelExplains) {
+  cv::circle(after, view_->RectifiedFromTable({24, 16}), 30, cv::Scalar(200, 40, 200), cv::FILLED);
+  EXPECT_TRUE(std::holds_alternative<Refusal>(DetectProjectile(before, after, *view_, {})));
+}
+
+}  // namespace
+}  // namespace referee

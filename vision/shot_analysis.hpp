@@ -1,0 +1,36 @@
+// One shot from two camera frames: rectify both, find the stands in `before`, find the
+// projectile in the change to `after`. Shared by `referee adjudicate`, the benchmarks and the
+// live overlay so they all run the same pipeline.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "engine/board.hpp"
+#include "engine/stand.hpp"
+#include "vision/projectile_detector.hpp"
+#include "vision/side_color_model.hpp"
+#include "vision/stand_detector.hpp"
+#include "vision/top_view.hpp"
+
+namespace referee {
+
+struct ShotAnalysis {
+  cv::Mat top_before, top_after;  // rectified frames
+  StandDetection stands;
+  std::optional<ProjectileObservation> projectile;
+  std::string refusal;  // why no projectile was accepted (empty when one was)
+};
+
+ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,
+                         const SideColorModel& colors, const StandKindCatalog& catalog,
+                         const Board* board, const StandDetectorOptions& stand_options = {},
+                         const ProjectileOptions& projectile_options = {});
+
+// Stands as the engine takes them.
+std::vector<Stand> StandsOf(const StandDetection& detection);
+
+}  // namespace referee

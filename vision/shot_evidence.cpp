@@ -1,0 +1,65 @@
+#include "vision/shot_evidence.hpp"
+
+#include <cstdio>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+// The top view around `center`, resampled to the evidence scale.
+cv::Mat Crop(const cv::Mat& top, const TopView& view, Vec2 center, const EvidenceOptions& o) {
+  const double s = o.px_per_inch / view.px_per_inch();
+  const int size = static_cast<int>(2 * o.half_size_in * o.px_per_inch);
+  const cv::Point2d c = view.RectifiedFromTable(center);
+  // evidence_from_rectified: scale about the impact, which lands in the middle.
+  const cv::Matx23d m(s, 0, size / 2.0 - s * c.x, 0, s, size / 2.0 - s * c.y);
+  cv::Mat out;
+  cv::warpAffine(top, out, m, {size, size}, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  return out;
+}
+}  // namespace
+
+cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdict& v,
+                         const EvidenceOptions& o) {
+  const Vec2 center = v.point;
+  cv::Mat before = Crop(a.top_before, view, center, o);
+  cv::Mat after = Crop(a.top_after, view, center, o);
+  const double half = o.half_size_in;
+  auto to_px = [&](Vec2 p) {
+    return cv::Point(cvRound((p.x - center.x + half) * o.px_per_inch * 16),
+                     cvRound((p.y - center.y + half) * o.px_per_inch * 16));
+  };
+  constexpr int kShift = 4;
+  cv::circle(after, to_px(center), cvRound(v.hit_radius_in * o.px_per_inch * 16),
+             cv::Scalar(0, 255, 255), 2, cv::LINE_AA, kShift);
+  cv::drawMarker(after, to_px(center) / 16, cv::Scalar(0, 255, 255), cv::MARKER_CROSS, 12, 1);
+  for (const auto& near : v.stands_near) {
+    const DetectedStand* ds = nullptr;
+    for (const auto& s : a.stands.stands) {
+      if (s.stand.id == near.id) ds = &s;
+    }
+    if (!ds) continue;
+    std::vector<cv::Point> poly;
+    for (const Vec2& k : ds->stand.footprint.Corners()) poly.push_back(to_px(k));
+    const cv::Scalar col =
+        near.candidate || near.destroyed ? cv::Scalar(0, 0, 255) : cv::Scalar(255, 255, 255);
+    cv::polylines(after, poly, true, col, 2, cv::LINE_AA, kShift);
+    char label[128];
+    std::snprintf(label, sizeof label, "%s %.1fmm %.2fin m%+.1fmm", near.id.c_str(),
+                  near.distance_mm, near.distance_in, InchesToMm(near.margin_in));
+    const cv::Point at = to_px(ds->stand.footprint.center) / 16;
+    cv::putText(after, label, at + cv::Point(-60, 0), cv::FONT_HERSHEY_SIMPLEX, 0.4,
+                cv::Scalar(0, 0, 0), 3, cv::LINE_AA);
+    cv::putText(after, label, at + cv::Point(-60, 0), cv::FONT_HERSHEY_SIMPLEX, 0.4, col, 1,
+                cv::LINE_AA);
+  }
+  cv::putText(before, "before", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255),
+              2);
+  cv::putText(after, "after", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255), 2);
+  cv::Mat out;
+  cv::hconcat(before, after, out);
+  return out;
+}
+
+}  // namespace referee
