@@ -164,6 +164,7 @@ Scenario ParseScenario(const std::string& json_text, const std::filesystem::path
   r.OnlyKeys(j, "",
              {"name",
               "description",
+              "ruleset",
               "board",
               "grid_line_mm",
               "mat_colours",
@@ -188,6 +189,12 @@ Scenario ParseScenario(const std::string& json_text, const std::filesystem::path
   sc.file = file;
   sc.name = file.stem().string();
   if (j.contains("name")) sc.name = r.String(j["name"], "name");
+  if (j.contains("ruleset")) {
+    sc.ruleset = r.String(j["ruleset"], "ruleset");
+    if (sc.ruleset != "napoleonic" && sc.ruleset != "ancient") {
+      r.Fail("ruleset", "expected \"napoleonic\" or \"ancient\", got \"" + sc.ruleset + "\"");
+    }
+  }
   if (j.contains("board")) {
     const json& b = j["board"];
     r.Object(b, "board");

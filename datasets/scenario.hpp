@@ -46,8 +46,9 @@ struct Scenario {
   std::string name;
   std::filesystem::path file;  // where it was loaded from (for error messages)
 
-  Grid grid;                     // cols, rows, square_size (inches)
-  Range grid_line_mm{1.5, 3.0};  // width of the dark grid lines, including the border
+  std::string ruleset = "napoleonic";  // shot rules for the expected verdict ("ancient")
+  Grid grid;                           // cols, rows, square_size (inches)
+  Range grid_line_mm{1.5, 3.0};        // width of the dark grid lines, including the border
   std::vector<Rgb> mat_colours{{74, 110, 58}, {176, 152, 108}, {128, 128, 122}, {110, 88, 62}};
   bool markers = true;              // ArUco 4x4_50 ids 0-3 outside the corners
   double marker_probability = 1.0;  // chance markers are present when `markers` is on

@@ -28,6 +28,12 @@ struct Solid {
     cv::Scalar bgr;
   };
   std::vector<Face> faces;
+  // Convex overlays drawn over the hull before the faces (e.g. the paint on a Q-tip head).
+  struct Overlay {
+    std::vector<cv::Point3d> points;
+    cv::Scalar bgr;
+  };
+  std::vector<Overlay> overlays;
   bool casts_shadow = true;
   double sort_bias_in = 0.0;  // added to the painter's depth (negative: drawn later)
 };
@@ -119,6 +125,9 @@ struct SceneLayout {
 SceneLayout SampleLayout(const Scenario& scenario, const StandKindCatalog& kinds,
                          cv::Size image_size, SynthRandom& rng);
 
+// A hand reaching toward `target` (table inches) from the nearest side of the table.
+HandPose SampleHand(const SceneLayout& layout, Vec2 target, SynthRandom& rng);
+
 // Q-tip dimensions (TABLE_KIT): ~75 mm long, stick 2.5 mm, heads ~5 x 12 mm.
 constexpr double kQtipLengthIn = 75.0 / 25.4;
 constexpr double kQtipStickDiaIn = 2.5 / 25.4;
@@ -134,8 +143,5 @@ std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr);
 std::vector<Solid> ShellSolids(const ShellPose& pose, cv::Scalar shell_bgr);
 std::vector<Solid> HandSolids(const HandPose& hand);
 std::vector<Solid> StandSolids(const StandLook& look);
-
-// Reads stand kinds (name -> category, base mm) from engine/rulesets/stand_kinds.json.
-StandKindCatalog LoadSynthStandKinds();
 
 }  // namespace referee

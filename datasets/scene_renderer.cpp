@@ -15,10 +15,9 @@ namespace {
 
 constexpr int kShift = 4;
 constexpr double kOne = 1 << kShift;
-constexpr int kMapStep = 8;  // exact inverse mapping every kMapStep supersampled pixels
+constexpr int kMapStep = 8;  // exact inverse mapping every kMapStep output pixels
 
-// Output-pixel coordinate of the centre of supersampled pixel i (and back).
-double OutFromSs(double i, int ss) { return (i + 0.5) / ss - 0.5; }
+// Supersampled pixel coordinate (pixel centres at integers) of an output pixel coordinate.
 double SsFromOut(double u, int ss) { return (u + 0.5) * ss - 0.5; }
 
 struct CameraGeometry {
@@ -52,98 +51,122 @@ SceneRenderer::SceneRenderer(const SceneLayout& layout, int supersample)
   out_size_ = cam.image_size;
   ss_size_ = cv::Size(out_size_.width * ss_, out_size_.height * ss_);
 
-  // 1. Exact inverse mapping (pixel -> table plane) on a coarse lattice of supersampled pixels.
-  const int nx = (ss_size_.width - 1) / kMapStep + 2;
-  const int ny = (ss_size_.height - 1) / kMapStep + 2;
-  std::vector<cv::Point2d> px(static_cast<size_t>(nx) * ny), norm;
-  for (int j = 0; j < ny; ++j) {
-    for (int i = 0; i < nx; ++i) {
-      px[static_cast<size_t>(j) * nx + i] = {OutFromSs(i * kMapStep, ss_),
-                                             OutFromSs(j * kMapStep, ss_)};
-    }
-  }
-  cv::undistortPoints(
-      px, norm, cam.camera_matrix, cam.distortion, cv::noArray(), cv::noArray(),
-      cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 100, 1e-14));
+  // 1. Exact inverse mapping (pixel -> table plane) on a lattice every kMapStep output pixels.
+  const int nx = (out_size_.width - 1) / kMapStep + 2;
+  const int ny = (out_size_.height - 1) / kMapStep + 2;
   const CameraGeometry geo = Geometry(cam);
   const cv::Matx33d rt = geo.r.t();
+  const auto table_of = [&](const std::vector<cv::Point2d>& pixels) {
+    std::vector<cv::Point2d> norm;
+    cv::undistortPoints(pixels, norm, cam.camera_matrix, cam.distortion, cv::noArray(),
+                        cv::noArray(), cv::TermCriteria(cv::TermCriteria::COUNT, 40, 0));
+    std::vector<cv::Vec2d> out(pixels.size());
+    for (size_t k = 0; k < pixels.size(); ++k) {
+      const cv::Vec3d d = rt * cv::Vec3d(norm[k].x, norm[k].y, 1.0);
+      out[k] = {1e6, 1e6};  // looking above the horizon: far away
+      if (d[2] > 1e-6) {
+        const double s = -geo.c[2] / d[2];
+        out[k] = {geo.c[0] + s * d[0], geo.c[1] + s * d[1]};
+      }
+    }
+    return out;
+  };
+  std::vector<cv::Point2d> px(static_cast<size_t>(nx) * ny);
+  for (int j = 0; j < ny; ++j) {
+    for (int i = 0; i < nx; ++i)
+      px[static_cast<size_t>(j) * nx + i] = {1.0 * i * kMapStep, 1.0 * j * kMapStep};
+  }
+  const std::vector<cv::Vec2d> lattice = table_of(px);
   cv::Mat coarse(ny, nx, CV_64FC2);
-  double min_in_per_ss = 1e9;
+  double min_in_per_px = 1e9;
   double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {
-      const cv::Point2d n = norm[static_cast<size_t>(j) * nx + i];
-      const cv::Vec3d d = rt * cv::Vec3d(n.x, n.y, 1.0);
-      cv::Vec2d p(1e6, 1e6);  // looking above the horizon: far away
-      if (d[2] > 1e-6) {
-        const double s = -geo.c[2] / d[2];
-        p = {geo.c[0] + s * d[0], geo.c[1] + s * d[1]};
-      }
+      const cv::Vec2d p = lattice[static_cast<size_t>(j) * nx + i];
       coarse.at<cv::Vec2d>(j, i) = p;
       bx0 = std::min(bx0, p[0]);
       by0 = std::min(by0, p[1]);
       bx1 = std::max(bx1, p[0]);
       by1 = std::max(by1, p[1]);
-      if (i > 0) {
-        const cv::Vec2d q = coarse.at<cv::Vec2d>(j, i - 1);
-        min_in_per_ss = std::min(min_in_per_ss, cv::norm(p - q) / kMapStep);
+      if (i > 0 && j > 0) {
+        const double dx = cv::norm(p - coarse.at<cv::Vec2d>(j, i - 1));
+        const double dy = cv::norm(p - coarse.at<cv::Vec2d>(j - 1, i));
+        min_in_per_px = std::min({min_in_per_px, dx / kMapStep, dy / kMapStep});
       }
     }
   }
-  // Check the inverse by projecting the lattice back (distortion included).
+  // Check the interpolated mapping where it is worst, half-way between lattice points, by
+  // projecting its table point forward through the camera (distortion included).
   {
+    std::vector<cv::Point2d> mid;
     std::vector<cv::Point3d> obj;
-    std::vector<cv::Point2d> back;
-    for (int j = 0; j < ny; j += 7) {
-      for (int i = 0; i < nx; i += 7) {
-        const cv::Vec2d p = coarse.at<cv::Vec2d>(j, i);
+    for (int j = 0; j + 1 < ny; j += 5) {
+      for (int i = 0; i + 1 < nx; i += 5) {
+        const cv::Vec2d p =
+            0.25 * (coarse.at<cv::Vec2d>(j, i) + coarse.at<cv::Vec2d>(j, i + 1) +
+                    coarse.at<cv::Vec2d>(j + 1, i) + coarse.at<cv::Vec2d>(j + 1, i + 1));
+        if (std::abs(p[0]) > 1e5) continue;
+        mid.emplace_back((i + 0.5) * kMapStep, (j + 0.5) * kMapStep);
         obj.emplace_back(p[0], p[1], 0.0);
       }
     }
-    cv::projectPoints(obj, cam.rvec_cam_from_table, cam.tvec_cam_from_table, cam.camera_matrix,
-                      cam.distortion, back);
-    size_t k = 0;
-    for (int j = 0; j < ny; j += 7) {
-      for (int i = 0; i < nx; i += 7, ++k) {
-        const cv::Point2d e = back[k] - px[static_cast<size_t>(j) * nx + i];
-        max_map_error_px_ = std::max(max_map_error_px_, std::hypot(e.x, e.y));
-      }
+    std::vector<cv::Point2d> back;
+    if (!obj.empty()) {
+      cv::projectPoints(obj, cam.rvec_cam_from_table, cam.tvec_cam_from_table, cam.camera_matrix,
+                        cam.distortion, back);
+    }
+    for (size_t k = 0; k < back.size(); ++k) {
+      max_map_error_px_ = std::max(max_map_error_px_, cv::norm(back[k] - mid[k]));
     }
   }
 
-  // 2. Paint the visible part of the table plane at a bit above the finest sampling density.
+  // 2. Paint the visible table plane: the floor and table at a quarter of the density (they only
+  // need to look like a room), the mat and everything on it at 1.25x the finest density the
+  // camera samples it at, so bilinear sampling integrates each pixel without aliasing.
   const Grid& g = layout.board.grid;
   const double lim = 80.0;
   bx0 = std::max(bx0, -lim) - 1;
   by0 = std::max(by0, -lim) - 1;
   bx1 = std::min(bx1, g.Width() + lim) + 1;
   by1 = std::min(by1, g.Height() + lim) + 1;
-  double ppi = 1.25 / std::max(min_in_per_ss, 1e-4);
-  const double max_px = 40e6;
-  ppi = std::min(ppi, std::sqrt(max_px / ((bx1 - bx0) * (by1 - by0))));
-  const TableTexture tex = PaintTable(layout, bx0, by0, bx1, by1, ppi);
+  double ppi = 1.25 / std::max(min_in_per_px, 1e-4);
+  const double m = layout.mat_margin_in;
+  const double mx0 = std::max(bx0, -m), my0 = std::max(by0, -m);
+  const double mx1 = std::min(bx1, g.Width() + m), my1 = std::min(by1, g.Height() + m);
+  const double max_px = 30e6;
+  ppi = std::min(ppi, std::sqrt(max_px / std::max(1.0, (mx1 - mx0) * (my1 - my0))));
+  const double low_ppi = std::min(0.25 * ppi, std::sqrt(max_px / ((bx1 - bx0) * (by1 - by0))));
+  const TableTexture room = PaintTable(layout, bx0, by0, bx1, by1, low_ppi, true);
+  const bool mat_visible = mx1 > mx0 && my1 > my0;
+  const TableTexture mat = mat_visible ? PaintTable(layout, mx0, my0, mx1, my1, ppi, false) : room;
 
-  // 3. Per-pixel map: bilinear between lattice points (smooth, sub-0.01 px), then remap.
-  cv::Mat map(ss_size_, CV_32FC2);
-  cv::parallel_for_(cv::Range(0, ss_size_.height), [&](const cv::Range& rows) {
+  // 3. Per-pixel maps: bilinear between lattice points, then remap.
+  cv::Mat map_room(out_size_, CV_32FC2), map_mat(out_size_, CV_32FC2);
+  cv::parallel_for_(cv::Range(0, out_size_.height), [&](const cv::Range& rows) {
     for (int y = rows.start; y < rows.end; ++y) {
       const int j = y / kMapStep;
       const double fy = static_cast<double>(y % kMapStep) / kMapStep;
-      auto* out = map.ptr<cv::Vec2f>(y);
+      auto* out_room = map_room.ptr<cv::Vec2f>(y);
+      auto* out_mat = map_mat.ptr<cv::Vec2f>(y);
       const auto* r0 = coarse.ptr<cv::Vec2d>(j);
       const auto* r1 = coarse.ptr<cv::Vec2d>(j + 1);
-      for (int x = 0; x < ss_size_.width; ++x) {
+      for (int x = 0; x < out_size_.width; ++x) {
         const int i = x / kMapStep;
         const double fx = static_cast<double>(x % kMapStep) / kMapStep;
         const cv::Vec2d p = (1 - fy) * ((1 - fx) * r0[i] + fx * r0[i + 1]) +
                             fy * ((1 - fx) * r1[i] + fx * r1[i + 1]);
-        const cv::Point2d t = tex.PixelOf(p[0], p[1]);
-        out[x] = cv::Vec2f(static_cast<float>(t.x), static_cast<float>(t.y));
+        const cv::Point2d a = room.PixelOf(p[0], p[1]);
+        const cv::Point2d b = mat.PixelOf(p[0], p[1]);
+        out_room[x] = cv::Vec2f(static_cast<float>(a.x), static_cast<float>(a.y));
+        out_mat[x] = cv::Vec2f(static_cast<float>(b.x), static_cast<float>(b.y));
       }
     }
   });
-  cv::remap(tex.bgr, ground_ss_, map, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_CONSTANT,
+  cv::remap(room.bgr, ground_, map_room, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_CONSTANT,
             layout.floor_bgr);
+  if (mat_visible) {
+    cv::remap(mat.bgr, ground_, map_mat, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_TRANSPARENT);
+  }
 
   // 4. Lighting gain at output size: a broad lamp gradient, vignetting and a colour cast.
   const PhotoParams& ph = layout.photo;
@@ -171,10 +194,12 @@ SceneRenderer::SceneRenderer(const SceneLayout& layout, int supersample)
 cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   const CameraModel& cam = layout_.camera;
   const CameraGeometry geo = Geometry(cam);
-  cv::Mat img = ground_ss_.clone();
+  cv::Mat img = ground_.clone();
 
-  // Projects table points to fixed-point supersampled pixels; false if any is behind the lens.
-  const auto project = [&](const std::vector<cv::Point3d>& pts, std::vector<cv::Point>& out) {
+  // Projects table points to fixed-point pixels at `scale` x the output size; false if any
+  // point is behind the lens.
+  const auto project = [&](const std::vector<cv::Point3d>& pts, int scale,
+                           std::vector<cv::Point>& out) {
     for (const auto& p : pts) {
       const cv::Vec3d pc = geo.r * (cv::Vec3d(p.x, p.y, p.z) - geo.c);
       if (pc[2] < 1.0) return false;
@@ -184,15 +209,17 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
                       cam.distortion, px);
     out.clear();
     for (const auto& q : px) {
-      out.emplace_back(cvRound(SsFromOut(q.x, ss_) * kOne), cvRound(SsFromOut(q.y, ss_) * kOne));
+      out.emplace_back(cvRound(SsFromOut(q.x, scale) * kOne),
+                       cvRound(SsFromOut(q.y, scale) * kOne));
     }
     return true;
   };
 
-  // Shadows of every solid from the lamp, cast onto the table plane.
-  cv::Mat shadow = cv::Mat::zeros(ss_size_, CV_8U);
+  // Shadows of every solid from the lamp, cast onto the table plane (soft, so 1x suffices).
+  cv::Mat shadow = cv::Mat::zeros(out_size_, CV_8U);
   const cv::Vec3d lamp(layout_.lamp.x, layout_.lamp.y, layout_.lamp.z);
   bool any_shadow = false;
+  std::vector<cv::Point> px, hull;
   for (const auto& s : solids) {
     if (!s.casts_shadow) continue;
     std::vector<cv::Point3d> on_table;
@@ -207,15 +234,14 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
       const cv::Vec3d q = lamp + t * (v - lamp);
       on_table.emplace_back(q[0], q[1], 0.0);
     }
-    std::vector<cv::Point> px, hull;
-    if (on_table.size() < 3 || !project(on_table, px)) continue;
+    if (on_table.size() < 3 || !project(on_table, 1, px)) continue;
     cv::convexHull(px, hull);
     cv::fillConvexPoly(shadow, hull, cv::Scalar(255), cv::LINE_AA, kShift);
     any_shadow = true;
   }
   if (any_shadow) {
-    const double sigma = 1.2 * ss_ * out_size_.width / 1920.0;  // soft penumbra
-    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), std::max(1.0, sigma));
+    const double sigma = 1.2 * out_size_.width / 1920.0;  // penumbra of a room lamp
+    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), std::max(0.8, sigma));
     const float k = static_cast<float>(layout_.shadow_strength / 255.0);
     cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
       for (int y = rows.start; y < rows.end; ++y) {
@@ -230,7 +256,11 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
     });
   }
 
-  // Painter's algorithm: far solids first (distance from the lens to the solid's centroid).
+  // Solids on a supersampled layer with its coverage, far solids first (painter's algorithm by
+  // distance from the lens to the solid's centroid); the box-filtered layer is then composited.
+  if (solids.empty()) return img;
+  cv::Mat layer = cv::Mat::zeros(ss_size_, CV_8UC3);
+  cv::Mat cover = cv::Mat::zeros(ss_size_, CV_8U);
   std::vector<double> depth(solids.size());
   for (size_t i = 0; i < solids.size(); ++i) {
     cv::Vec3d c(0, 0, 0);
@@ -242,12 +272,20 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return depth[a] > depth[b]; });
-  std::vector<cv::Point> px, hull;
+  const auto fill_convex = [&](const std::vector<cv::Point>& poly, const cv::Scalar& bgr) {
+    cv::fillConvexPoly(layer, poly, bgr, cv::LINE_8, kShift);
+    cv::fillConvexPoly(cover, poly, cv::Scalar(255), cv::LINE_8, kShift);
+  };
   for (const size_t i : order) {
     const Solid& s = solids[i];
-    if (s.points.size() >= 3 && project(s.points, px)) {
+    if (s.points.size() >= 3 && project(s.points, ss_, px)) {
       cv::convexHull(px, hull);
-      cv::fillConvexPoly(img, hull, s.side_bgr, cv::LINE_8, kShift);
+      fill_convex(hull, s.side_bgr);
+      for (const auto& o : s.overlays) {
+        if (o.points.size() < 3 || !project(o.points, ss_, px)) continue;
+        cv::convexHull(px, hull);
+        fill_convex(hull, o.bgr);
+      }
     }
     // Faces far-to-near so the visible roof plane ends on top.
     std::vector<std::pair<double, size_t>> faces;
@@ -259,14 +297,28 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
     }
     std::stable_sort(faces.begin(), faces.end());
     for (const auto& [d, f] : faces) {
-      if (!project(s.faces[f].polygon, px)) continue;
+      if (!project(s.faces[f].polygon, ss_, px)) continue;
       const std::vector<std::vector<cv::Point>> polys{px};
-      cv::fillPoly(img, polys, s.faces[f].bgr, cv::LINE_8, kShift);
+      cv::fillPoly(layer, polys, s.faces[f].bgr, cv::LINE_8, kShift);
+      cv::fillPoly(cover, polys, cv::Scalar(255), cv::LINE_8, kShift);
     }
   }
-  cv::Mat out;
-  cv::resize(img, out, out_size_, 0, 0, cv::INTER_AREA);
-  return out;
+  cv::Mat layer_small, cover_small;
+  cv::resize(layer, layer_small, out_size_, 0, 0, cv::INTER_AREA);  // premultiplied by coverage
+  cv::resize(cover, cover_small, out_size_, 0, 0, cv::INTER_AREA);
+  cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
+    for (int y = rows.start; y < rows.end; ++y) {
+      auto* p = img.ptr<cv::Vec3b>(y);
+      const auto* l = layer_small.ptr<cv::Vec3b>(y);
+      const uchar* a = cover_small.ptr<uchar>(y);
+      for (int x = 0; x < img.cols; ++x) {
+        if (!a[x]) continue;
+        const float keep = 1.0f - a[x] / 255.0f;
+        for (int c = 0; c < 3; ++c) p[x][c] = cv::saturate_cast<uchar>(p[x][c] * keep + l[x][c]);
+      }
+    }
+  });
+  return img;
 }
 
 cv::Mat SceneRenderer::ApplyPhoto(const cv::Mat& clean, SynthRandom& rng) const {

@@ -25,15 +25,16 @@ class SceneRenderer {
     return ApplyPhoto(RenderClean(solids), rng);
   }
 
-  // Max pixel error of the ground warp's inverse mapping, re-projected (for reports/tests).
+  // Max pixel error of the ground warp's interpolated inverse mapping, checked half-way between
+  // lattice points by projecting forward (for reports and tests).
   double max_map_error_px() const { return max_map_error_px_; }
 
  private:
   const SceneLayout& layout_;
   int ss_;
   cv::Size out_size_, ss_size_;
-  cv::Mat ground_ss_;  // CV_8UC3 at supersampled size: the bare table plane
-  cv::Mat gain_;       // CV_32FC3 at output size: lighting x vignetting x colour cast
+  cv::Mat ground_;  // CV_8UC3 at output size: the bare table plane with its lighting-free albedo
+  cv::Mat gain_;    // CV_32FC3 at output size: lighting x vignetting x colour cast
   double max_map_error_px_ = 0.0;
 };
 

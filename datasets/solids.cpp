@@ -133,12 +133,11 @@ std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr) {
   // The paint covers the outer ~70% of the head; the inner part stays white cotton.
   AddSpheroid(painted_head.points, painted_in, painted, 0.5 * kQtipHeadDiaIn, 0.0, 1.0);
   painted_head.side_bgr = cv::Scalar(228, 232, 236);
-  Solid paint;
+  Solid::Overlay paint;
   AddSpheroid(paint.points, painted_in, painted, 0.5 * kQtipHeadDiaIn * 1.01, 0.3, 1.0);
-  paint.side_bgr = paint_bgr;
-  paint.sort_bias_in = -0.001;
-  paint.casts_shadow = false;
-  return {stick, plain_head, painted_head, paint};
+  paint.bgr = paint_bgr;
+  painted_head.overlays.push_back(paint);
+  return {stick, plain_head, painted_head};
 }
 
 std::vector<Solid> ShellSolids(const ShellPose& pose, cv::Scalar shell_bgr) {

@@ -442,40 +442,31 @@ void AddRoomClutter(SceneLayout& L, SynthRandom& rng) {
 
 }  // namespace
 
-StandKindCatalog LoadSynthStandKinds() {
-  const auto path = RulesetDir() / "stand_kinds.json";
-  std::ifstream in(path);
-  if (!in) throw InputError(path.string(), "", "cannot open stand kinds file");
-  nlohmann::json j;
-  try {
-    in >> j;
-  } catch (const std::exception& e) {
-    throw InputError(path.string(), "", std::string("invalid JSON: ") + e.what());
-  }
-  StandKindCatalog cat;
-  if (!j.contains("kinds") || !j["kinds"].is_object()) {
-    throw InputError(path.string(), "kinds", "expected an object");
-  }
-  for (auto it = j["kinds"].begin(); it != j["kinds"].end(); ++it) {
-    const std::string field = "kinds." + it.key();
-    StandKind k;
-    k.name = it.key();
-    const auto& v = it.value();
-    if (!v.contains("category") || !v["category"].is_string()) {
-      throw InputError(path.string(), field + ".category", "expected a string");
-    }
-    const auto c = ParseCategory(v["category"].get<std::string>());
-    if (!c) throw InputError(path.string(), field + ".category", "unknown category");
-    k.category = *c;
-    if (!v.contains("base_mm") || !v["base_mm"].is_array() || v["base_mm"].size() != 2 ||
-        !v["base_mm"][0].is_number() || !v["base_mm"][1].is_number()) {
-      throw InputError(path.string(), field + ".base_mm", "expected [width, depth]");
-    }
-    k.width_mm = v["base_mm"][0].get<double>();
-    k.depth_mm = v["base_mm"][1].get<double>();
-    cat.kinds[k.name] = k;
-  }
-  return cat;
+HandPose SampleHand(const SceneLayout& L, Vec2 target, SynthRandom& rng) {
+  const Grid& g = L.board.grid;
+  HandPose hand;
+  const double dl = target.x, dr = g.Width() - target.x, dt = target.y, db = g.Height() - target.y;
+  Vec2 out_dir{-1, 0};
+  const double mn = std::min({dl, dr, dt, db});
+  if (mn == dr) out_dir = {1, 0};
+  if (mn == dt) out_dir = {0, -1};
+  if (mn == db) out_dir = {0, 1};
+  out_dir = Rotate(out_dir, DegToRad(rng.Uniform(-30, 30)));
+  const Vec2 palm = target + rng.Uniform(1.0, 3.0) * out_dir +
+                    Vec2{rng.Uniform(-1.0, 1.0), rng.Uniform(-1.0, 1.0)};
+  const double palm_h = rng.Uniform(1.5, 4.0);
+  const Vec2 wrist = palm + 3.5 * out_dir;
+  const Vec2 shoulder = palm + (mn + L.mat_margin_in + rng.Uniform(14, 22)) * out_dir;
+  hand.palm = {palm.x, palm.y, -palm_h};
+  hand.wrist = {wrist.x, wrist.y, -(palm_h + 0.8)};
+  hand.shoulder = {shoulder.x, shoulder.y, -(palm_h + rng.Uniform(5, 10))};
+  static const cv::Scalar kSkin[] = {{150, 180, 225}, {120, 150, 200}, {90, 120, 170},
+                                     {60, 85, 125},   {45, 60, 90},    {170, 195, 235}};
+  hand.skin_bgr = Jitter(kSkin[rng.Int(0, 5)], rng, 0.08);
+  hand.sleeve_bgr = Jitter(
+      cv::Scalar(rng.Uniform(20, 200), rng.Uniform(20, 200), rng.Uniform(20, 200)), rng, 0.1);
+  hand.finger_spread = rng.Uniform(0.0, 1.0);
+  return hand;
 }
 
 SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::Size size,
@@ -626,32 +617,7 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
   // Hand reaching for the projectile, from the nearest side of the table.
   const Vec2 target = L.projectile_kind == "qtip" ? Vec2{L.qtip.painted_end.x, L.qtip.painted_end.y}
                                                   : Vec2{L.shell.dot.x, L.shell.dot.y};
-  if (rng.Chance(sc.difficulty.hand_probability)) {
-    HandPose hand;
-    const double dl = target.x, dr = g.Width() - target.x, dt = target.y,
-                 db = g.Height() - target.y;
-    Vec2 out_dir{-1, 0};
-    const double mn = std::min({dl, dr, dt, db});
-    if (mn == dr) out_dir = {1, 0};
-    if (mn == dt) out_dir = {0, -1};
-    if (mn == db) out_dir = {0, 1};
-    out_dir = Rotate(out_dir, DegToRad(rng.Uniform(-30, 30)));
-    const Vec2 palm = target + rng.Uniform(1.0, 3.0) * out_dir +
-                      Vec2{rng.Uniform(-1.0, 1.0), rng.Uniform(-1.0, 1.0)};
-    const double palm_h = rng.Uniform(1.5, 4.0);
-    const Vec2 wrist = palm + 3.5 * out_dir;
-    const Vec2 shoulder = palm + (mn + L.mat_margin_in + rng.Uniform(14, 22)) * out_dir;
-    hand.palm = {palm.x, palm.y, -palm_h};
-    hand.wrist = {wrist.x, wrist.y, -(palm_h + 0.8)};
-    hand.shoulder = {shoulder.x, shoulder.y, -(palm_h + rng.Uniform(5, 10))};
-    static const cv::Scalar kSkin[] = {{150, 180, 225}, {120, 150, 200}, {90, 120, 170},
-                                       {60, 85, 125},   {45, 60, 90},    {170, 195, 235}};
-    hand.skin_bgr = Jitter(kSkin[rng.Int(0, 5)], rng, 0.08);
-    hand.sleeve_bgr = Jitter(
-        cv::Scalar(rng.Uniform(20, 200), rng.Uniform(20, 200), rng.Uniform(20, 200)), rng, 0.1);
-    hand.finger_spread = rng.Uniform(0.0, 1.0);
-    L.hand = hand;
-  }
+  if (rng.Chance(sc.difficulty.hand_probability)) L.hand = SampleHand(L, target, rng);
 
   // Photographic effects, scaled from 1080p to the output size.
   const auto& d = sc.difficulty;

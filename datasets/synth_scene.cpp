@@ -9,7 +9,11 @@
 
 #include "datasets/scene_layout.hpp"
 #include "datasets/scene_renderer.hpp"
+#include "datasets/scene_truth.hpp"
 #include "engine/input_error.hpp"
+#include "engine/shot_adjudication.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "engine/verdict.hpp"
 
 namespace referee {
 
@@ -20,35 +24,55 @@ using Json = nlohmann::ordered_json;
 Json J(Vec2 p) { return Json::array({p.x, p.y}); }
 Json J(cv::Point2d p) { return Json::array({p.x, p.y}); }
 
-ExpectedVerdict ComputeVerdict(const SynthScene& s) {
+ExpectedVerdict ComputeVerdict(const SynthScene& s, const Scenario& scenario,
+                               const StandKindCatalog& catalog, SynthRandom& rng) {
   ExpectedVerdict v;
   if (!s.projectile) return v;
-  const Vec2 p = s.projectile->point;
+  const ShotOptions options = LoadShotOptions(scenario.ruleset);
+  v.ruleset = scenario.ruleset;
+  v.hit_radius_in = options.hit_radius_in;
+  Shot shot;
+  if (s.projectile->kind == "qtip") {
+    shot.kind = rng.Chance(0.5) ? ShotKind::kField : ShotKind::kHorse;
+  } else {
+    shot.kind = scenario.ruleset == "ancient" ? ShotKind::kCatapult : ShotKind::kHowitzer;
+  }
+  shot.point = s.projectile->point;
+  shot.firer_side = scenario.sides[rng.Int(0, 1)].name;
+  v.shot_kind = ShotKindName(shot.kind);
+  v.firer_side = shot.firer_side;
+  const double touch_in = MmToInches(options.equipment_touch_tolerance_mm);
+  const double decisive_in = MmToInches(2.0);
   for (const auto& st : s.stands) {
+    const StandKind* kind = catalog.Find(st.kind);
     StandMargin m;
     m.stand_id = st.id;
-    m.distance_in = DistanceToRect(p, st.footprint);
-    m.margin_in = m.distance_in - v.hit_radius_in;
+    m.distance_in = TargetDistance(shot.point, st, kind->category, options);
+    m.margin_in = v.hit_radius_in - m.distance_in;
     v.margins.push_back(m);
-    if (m.margin_in <= 0) v.hit_ids.push_back(st.id);
-    if (std::abs(m.margin_in) <= MmToInches(2.0)) v.decisive = false;
+    if (m.margin_in >= 0) v.hit_ids.push_back(st.id);
+    if (std::abs(m.margin_in) <= decisive_in) v.decisive = false;
+    const bool touch_only = std::find(options.touch_only.begin(), options.touch_only.end(),
+                                      kind->category) != options.touch_only.end();
+    if (touch_only && std::abs(m.distance_in - touch_in) <= decisive_in) v.decisive = false;
   }
   std::stable_sort(
       v.margins.begin(), v.margins.end(),
       [](const StandMargin& a, const StandMargin& b) { return a.distance_in < b.distance_in; });
-  v.over_water = s.board.IsOverWater(p);
-  // TODO(synth): fill verdict_json from engine/shot_adjudication.hpp (AdjudicateShot,
-  // VerdictToJson) once the shot engineer commits it.
+  v.over_water = s.board.IsOverWater(shot.point);
+  // The engine's own ruling on the true scene: what a perfect referee would say.
+  const Verdict verdict = AdjudicateShot(s.board, s.stands, shot, catalog, options);
+  v.verdict_json = VerdictToJson(verdict).dump();
   return v;
 }
 
 }  // namespace
 
-SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, int index) {
+LaidOutScene LayOutScene(const Scenario& scenario, const SynthOptions& options, int index) {
   if (options.size.width < 64 || options.size.height < 64) {
     throw InputError(scenario.file.string(), "size", "image size too small");
   }
-  const StandKindCatalog kinds = LoadSynthStandKinds();
+  const StandKindCatalog kinds = LoadStandKinds();
   for (size_t i = 0; i < scenario.kinds.size(); ++i) {
     if (!kinds.Find(scenario.kinds[i])) {
       throw InputError(scenario.file.string(), "kinds[" + std::to_string(i) + "]",
@@ -56,9 +80,9 @@ SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, 
     }
   }
   SynthRandom rng(options.seed, static_cast<uint64_t>(index));
-  const SceneLayout L = SampleLayout(scenario, kinds, options.size, rng);
-
-  SynthScene s;
+  LaidOutScene out{SampleLayout(scenario, kinds, options.size, rng), {}, rng};
+  const SceneLayout& L = out.layout;
+  SynthScene& s = out.truth;
   s.index = index;
   s.seed = options.seed;
   s.scenario_name = scenario.name;
@@ -88,7 +112,8 @@ SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, 
     p.angle_deg = L.shell.angle_deg;
   }
   s.projectile = p;
-  s.verdict = ComputeVerdict(s);
+  SynthRandom verdict_rng = rng.Fork();
+  s.verdict = ComputeVerdict(s, scenario, kinds, verdict_rng);
   const Grid& g = L.board.grid;
   for (int r = 0; r <= g.rows; ++r) {
     for (int c = 0; c <= g.cols; ++c) {
@@ -97,6 +122,16 @@ SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, 
     }
   }
 
+  out.rng = rng;
+  return out;
+}
+
+SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, int index) {
+  LaidOutScene laid = LayOutScene(scenario, options, index);
+  const SceneLayout& L = laid.layout;
+  SynthScene& s = laid.truth;
+  SynthRandom& rng = laid.rng;
+  const ProjectileTruth& p = *s.projectile;
   const SceneRenderer renderer(L, options.supersample);
   SynthRandom photo = rng.Fork();
   std::vector<Solid> solids = StaticSolids(L, false);
@@ -112,7 +147,7 @@ SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, 
     solids.insert(solids.end(), hand.begin(), hand.end());
     s.after_hand = renderer.Render(solids, photo);
   }
-  return s;
+  return std::move(laid.truth);
 }
 
 std::string TruthJson(const SynthScene& s) {
@@ -224,6 +259,9 @@ std::string TruthJson(const SynthScene& s) {
 
   const ExpectedVerdict& v = s.verdict;
   Json vj;
+  vj["ruleset"] = v.ruleset;
+  vj["shot_kind"] = v.shot_kind;
+  vj["firer_side"] = v.firer_side;
   vj["hit_radius_in"] = v.hit_radius_in;
   vj["hit_ids"] = v.hit_ids;
   vj["over_water"] = v.over_water;
@@ -251,7 +289,7 @@ std::string TruthJson(const SynthScene& s) {
 
 void WriteScene(const SynthScene& s, const std::filesystem::path& dir) {
   std::filesystem::create_directories(dir);
-  const std::vector<int> png{cv::IMWRITE_PNG_COMPRESSION, 3};
+  const std::vector<int> png{cv::IMWRITE_PNG_COMPRESSION, 1};
   const std::vector<int> jpg{cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality};
   const auto write = [&](const std::string& name, const cv::Mat& img,
                          const std::vector<int>& params) {

@@ -50,17 +50,24 @@ struct ProjectileTruth {
 // The engine's expected verdict for the projectile at rest.
 struct StandMargin {
   std::string stand_id;
-  double distance_in = 0.0;  // from the impact point to the stand's footprint (0 inside)
-  double margin_in = 0.0;    // distance_in - hit radius: negative = hit; |margin| = how decisive
+  // From the impact point to what the ruleset measures (the footprint, or the front edge for
+  // Ancient chariots/elephants/catapults); 0 when inside.
+  double distance_in = 0.0;
+  double margin_in = 0.0;  // hit radius - distance_in (engine convention): > 0 inside the circle
 };
 
 struct ExpectedVerdict {
+  std::string ruleset = "napoleonic";
+  std::string shot_kind;  // engine ShotKind name: field | horse | howitzer | catapult
+  std::string firer_side;
   double hit_radius_in = 1.0;        // "a 1\" radius circle ... centred on the tip"
   std::vector<StandMargin> margins;  // every stand, nearest first
-  std::vector<std::string> hit_ids;  // stands touched by the circle
+  std::vector<std::string> hit_ids;  // stands inside the circle (margin >= 0)
   bool over_water = false;
-  bool decisive = true;      // every |margin| > 2 mm
-  std::string verdict_json;  // engine's VerdictToJson once available (else empty)
+  // Every |margin| > 2 mm (and, for touch-only equipment, the tip is > 2 mm from the touch
+  // tolerance): a referee within 2 mm of the truth must agree with this verdict.
+  bool decisive = true;
+  std::string verdict_json;  // the engine's VerdictToJson(AdjudicateShot(...)) on the truth
 };
 
 struct SynthScene {

@@ -81,7 +81,7 @@ void DrawMarker(TableTexture& t, int id, Vec2 centre, double side_in) {
 }  // namespace
 
 TableTexture PaintTable(const SceneLayout& L, double x0, double y0, double x1, double y1,
-                        double ppi) {
+                        double ppi, bool surroundings) {
   TableTexture t;
   t.x0_in = x0;
   t.y0_in = y0;
@@ -90,15 +90,16 @@ TableTexture PaintTable(const SceneLayout& L, double x0, double y0, double x1, d
   const int h = static_cast<int>(std::ceil((y1 - y0) * ppi));
   t.bgr.create(h, w, CV_8UC3);
   t.bgr.setTo(L.floor_bgr);
-  cv::RNG rng(L.texture_seed);
-  Modulate(t.bgr, cv::Rect(0, 0, w, h), 0.25, 6.0 * ppi, rng);
-
+  cv::RNG rng(L.texture_seed + (surroundings ? 0 : 1));
   const Grid& g = L.board.grid;
   const double W = g.Width(), H = g.Height();
-  const double tm = L.mat_margin_in + L.table_margin_in;
-  FillRect(t, -tm, -tm, W + tm, H + tm, L.table_bgr);
-  // Wood grain: long streaks along x.
-  Modulate(t.bgr, PixelRect(t, -tm, -tm, W + tm, H + tm), 0.12, 0.25 * ppi, rng, 24.0);
+  if (surroundings) {
+    Modulate(t.bgr, cv::Rect(0, 0, w, h), 0.25, 6.0 * ppi, rng);
+    const double tm = L.mat_margin_in + L.table_margin_in;
+    FillRect(t, -tm, -tm, W + tm, H + tm, L.table_bgr);
+    // Wood grain: long streaks along x.
+    Modulate(t.bgr, PixelRect(t, -tm, -tm, W + tm, H + tm), 0.12, 0.25 * ppi, rng, 24.0);
+  }
   const double m = L.mat_margin_in;
   FillRect(t, -m, -m, W + m, H + m, L.mat_bgr);
   const cv::Rect mat = PixelRect(t, -m, -m, W + m, H + m);

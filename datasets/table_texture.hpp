@@ -19,8 +19,9 @@ struct TableTexture {
   }
 };
 
-// Paints the region [x0, x1] x [y0, y1] (inches) at px_per_in.
+// Paints the region [x0, x1] x [y0, y1] (inches) at px_per_in. Without `surroundings` only the
+// mat and what lies on it are painted (for a high-resolution texture of the mat alone).
 TableTexture PaintTable(const SceneLayout& layout, double x0_in, double y0_in, double x1_in,
-                        double y1_in, double px_per_in);
+                        double y1_in, double px_per_in, bool surroundings = true);
 
 }  // namespace referee
