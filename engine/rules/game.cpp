@@ -175,6 +175,41 @@ void Game::RemoveStand(GameUnit& u, size_t index, bool captured_by_enemy) {
 // Phases
 
 ActionResult Game::Apply(const Action& action, DiceSource& dice) {
+  // With physical dice the players may not have typed enough values: then the action is not
+  // applied at all (DiceExhausted propagates with the state untouched; type the roll, retry).
+  auto units = units_;
+  auto melees = melees_;
+  auto fired_at = fired_at_;
+  auto shots_used = shots_used_;
+  auto has_fired = has_fired_;
+  auto shots_total = shots_total_;
+  auto moved = moved_;
+  auto captured = captured_from_;
+  auto destroyed = destroyed_points_;
+  const Phase phase = phase_;
+  const int turn = turn_, attacker = attacker_;
+  const size_t log_size = log_.size();
+  try {
+    return ApplyUnchecked(action, dice);
+  } catch (const DiceExhausted&) {
+    units_ = std::move(units);
+    melees_ = std::move(melees);
+    fired_at_ = std::move(fired_at);
+    shots_used_ = std::move(shots_used);
+    has_fired_ = std::move(has_fired);
+    shots_total_ = std::move(shots_total);
+    moved_ = std::move(moved);
+    captured_from_ = std::move(captured);
+    destroyed_points_ = std::move(destroyed);
+    phase_ = phase;
+    turn_ = turn;
+    attacker_ = attacker;
+    log_.resize(log_size);
+    throw;
+  }
+}
+
+ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
   if (phase_ == Phase::kGameOver) return Refuse("the game is over");
   const size_t before = dice.Events().size();
   if (const auto* s = std::get_if<Surrender>(&action)) {

@@ -146,6 +146,8 @@ class Game {
   // Contact squares of melees waiting in this turn.
   std::vector<Square> PendingMelees() const;
 
+  // Applies one action. Illegal actions are refused (ok = false, state unchanged). With
+  // PhysicalDice short of values, DiceExhausted is thrown and the state is left unchanged.
   ActionResult Apply(const Action& action, DiceSource& dice);
 
   Points PointsOf(const std::string& side) const;
@@ -169,6 +171,7 @@ class Game {
     std::vector<std::string> attacker_supports;
     std::vector<std::string> defender_supports;
   };
+  ActionResult ApplyUnchecked(const Action& action, DiceSource& dice);
   GameUnit* Unit(const std::string& id);
   const GameUnit* UnitAt(Square s, const std::string& side) const;
   std::vector<const GameUnit*> UnitsAt(Square s) const;

@@ -151,3 +151,29 @@ TEST(RulesData, UnknownRulesetNameIsAnInputError) {
 
 }  // namespace
 }  // namespace referee::rules
+
+#include "engine/rules/ruleset.hpp"
+
+namespace referee::rules {
+namespace {
+
+TEST(RulesInterface, DeGreSweetThroughTheRulesetInterface) {
+  const std::unique_ptr<Ruleset> r = MakeRuleset("napoleonic");
+  EXPECT_EQ(r->geometry(), Geometry::kGridded);
+  EXPECT_EQ(r->TurnPhases().size(), 6u);
+  Placement a{Square{5, 6}, Facing::kN, {}, 0}, b{Square{5, 4}, Facing::kS, {}, 0},
+      c{Square{6, 4}, Facing::kS, {}, 0};
+  EXPECT_DOUBLE_EQ(r->Range(a, b), 2);
+  EXPECT_DOUBLE_EQ(r->Range(a, c), 2.5);
+  EXPECT_TRUE(r->InFireArc("line_infantry", a, b));
+  EXPECT_FALSE(r->InFireArc("line_infantry", a, c));  // straight ahead only
+  EXPECT_TRUE(r->InFireArc("light_infantry", a, c));
+  EXPECT_FALSE(r->InFireArc("line_cavalry", a, b));  // does not fire
+  EXPECT_DOUBLE_EQ(r->ArmyPoints("division"), r->PrintedArmyPoints("division"));
+  const std::unique_ptr<Ruleset> anc = MakeRuleset("ancient");
+  EXPECT_EQ(anc->TurnPhases().size(), 5u);
+  EXPECT_EQ(anc->ArmyNames().size(), 7u);
+}
+
+}  // namespace
+}  // namespace referee::rules

@@ -398,3 +398,27 @@ TEST(RulesGame, CanisterAdjacentInArcNotIntoFriends) {
 
 }  // namespace
 }  // namespace referee::rules
+
+namespace referee::rules {
+namespace {
+
+TEST(RulesGame, PhysicalDiceShortOfValuesLeaveTheStateUnchanged) {
+  const RulesetData nap = LoadRuleset("napoleonic");
+  SeededDice d(1);
+  Game g(nap, TwoSides({MakeUnit(nap, "att", "red", "guards_infantry", {5, 5}, Facing::kN),
+                        MakeUnit(nap, "def", "blue", "line_infantry", {5, 4}, Facing::kS)}));
+  ToMoves(g, d);
+  ASSERT_TRUE(g.Apply(MoveUnit{"att", {{5, 4}}, Facing::kN}, d).ok);
+  while (g.phase() != Phase::kMelees) ASSERT_TRUE(g.Apply(EndPhase{}, d).ok);
+  PhysicalDice one({}, {1});  // the melee needs two flips (see MeleeLossesTakeStandsAndLogTheCoin)
+  EXPECT_THROW(g.Apply(FightMelee{{5, 4}, Mdi::kColumn, Mdi::kLine}, one), DiceExhausted);
+  EXPECT_EQ(g.FindUnit("att")->stands.size(), 4u);
+  EXPECT_EQ(g.FindUnit("def")->stands.size(), 4u);
+  ASSERT_EQ(g.PendingMelees().size(), 1u);
+  PhysicalDice two({}, {1, 0});
+  EXPECT_TRUE(g.Apply(FightMelee{{5, 4}, Mdi::kColumn, Mdi::kLine}, two).ok);
+  EXPECT_EQ(g.FindUnit("att")->stands.size(), 2u);
+}
+
+}  // namespace
+}  // namespace referee::rules
