@@ -85,7 +85,19 @@ void LiveSession::OnFrame(const FrameResult& result) {
     RebuildShown();
     RefreshBatteries();
   }
+  const ShotWatch& w = result.shot;
+  const bool watching = state_.phase() == Phase::kArmed || state_.phase() == Phase::kWaitingForRest;
+  state_.SetHandInFrame(watching && w.armed && w.hand_in_frame);
+  if (!watching || !w.armed) return;
+  shot_refusal_ = w.refusal;
+  if (w.moving) state_.OnProjectileMoving();
+  if (w.rest) {
+    projectile_ = *w.rest;
+    OnProjectileAtRest(w.rest->point);
+  }
 }
+
+void LiveSession::OnProjectileAtRest(Vec2 impact_in) { state_.OnRest(impact_in); }
 
 bool LiveSession::AcceptCalibration(VisionWorker& worker) {
   if (!pending_) return state_.AcceptCalibration();
@@ -254,6 +266,15 @@ void LiveSession::Step() {
   }
   RebuildShown();
   WriteEvents();
+  if (writer_ && snapshot_due_ && !shown_.empty()) {
+    Snapshot snap;
+    for (const auto& s : shown_) {
+      if (!s.removed) snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
+    }
+    writer_->Append(snap);
+    ++events_written_;
+    snapshot_due_ = false;
+  }
 }
 
 bool LiveSession::MoveStandTo(const std::string& id, Vec2 center_in) {
@@ -282,6 +303,12 @@ bool LiveSession::CycleUnit(const std::string& id) {
   const bool ok = state_.ReassignUnit(id, s->unit, next);
   RebuildShown();
   return ok;
+}
+
+std::string LiveSession::ExpectedProjectile() const {
+  const auto kind = ParseShotKind(state_.shot_type());
+  if (!kind) return "any";
+  return IsQtipShot(*kind) ? "qtip" : "shell";
 }
 
 std::string LiveSession::log_status() const {
@@ -314,9 +341,7 @@ void LiveSession::Append(const LiveEvent& e) {
   const auto& d = e.data;
   if (e.type == "calibration_accepted" && accepted_) {
     write(Calibration{CalibrationJson(*accepted_), ""});
-    Snapshot snap;
-    for (const auto& s : shown_) snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
-    write(snap);
+    snapshot_due_ = true;  // once the stands have been seen through the new calibration
   } else if (e.type == "shot_armed") {
     shot_id_ = "shot-" + std::to_string(++shot_counter_);
     ShotArmed a;
@@ -351,6 +376,7 @@ void LiveSession::Append(const LiveEvent& e) {
     const int verdict_seq = d["verdict_seq"].get<int>();
     r.cause_seq = log_seq_of_.contains(verdict_seq) ? log_seq_of_[verdict_seq] : 0;
     removal_log_seq_of_[verdict_seq] = write(r);
+    snapshot_due_ = true;
   } else if (e.type == "verdict_undone") {
     const int target = d["undoes"].get<int>();
     if (auto it = removal_log_seq_of_.find(target); it != removal_log_seq_of_.end()) {

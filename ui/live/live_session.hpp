@@ -65,6 +65,11 @@ class LiveSession {
   const std::vector<ShownStand>& stands() const { return shown_; }
   const ShownStand* FindStand(const std::string& id) const;
   const std::optional<Verdict>& engine_verdict() const { return engine_verdict_; }
+  // What the projectile detector last said while a shot was armed.
+  const std::string& shot_refusal() const { return shot_refusal_; }
+  const std::optional<ProjectileObservation>& projectile() const { return projectile_; }
+  // "qtip" or "shell": what the detector should look for with the chosen shot type.
+  std::string ExpectedProjectile() const;
   // The gun firing the armed shot (chosen, or inferred from the nearest gun facing the impact).
   std::optional<std::string> firing_stand() const;
 
@@ -96,11 +101,14 @@ class LiveSession {
   std::vector<DetectedStand> detected_;
   std::vector<ShownStand> shown_;
   std::optional<Verdict> engine_verdict_;
+  std::optional<ProjectileObservation> projectile_;
+  std::string shot_refusal_;
   std::string verdict_firer_side_;
 
   std::unique_ptr<GameLogWriter> writer_;
   int64_t events_written_ = 0;
   int shot_counter_ = 0;
+  bool snapshot_due_ = false;  // write where the stands are at the next chance
   std::string shot_id_;
   std::map<int, int64_t> log_seq_of_;          // LiveEvent seq -> game log seq
   std::map<int, int64_t> removal_log_seq_of_;  // verdict LiveEvent seq -> removal log seq

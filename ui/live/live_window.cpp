@@ -101,6 +101,7 @@ class LiveApp {
   void HandleTableMouse(const ViewMapping* map);
   void SampleColourAt(cv::Point2d image_px, bool top);
   void Autoplay();
+  void WatchArming();
   void DrawUi(nlohmann::json& notes);
   void DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& notes);
   void MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes);
@@ -125,6 +126,7 @@ class LiveApp {
   int rendered_ = 0;
   int phase_frames_ = 0;  // frames spent in the current phase (autoplay pacing)
   Phase last_phase_ = Phase::kCalibrating;
+  bool worker_armed_ = false;
   std::string selected_;
   std::string dragging_;
   bool sample_requested_ = false;
@@ -277,6 +279,19 @@ void LiveApp::HandleTableMouse(const ViewMapping* map) {
     session_.MoveStandTo(dragging_, p);
     selected_ = dragging_;
     dragging_.clear();
+  }
+}
+
+// The worker watches for a shot exactly while the state is armed or waiting for rest.
+void LiveApp::WatchArming() {
+  const Phase p = session_.state().phase();
+  const bool watching = p == Phase::kArmed || p == Phase::kWaitingForRest;
+  if (watching && !worker_armed_ && !session_.state().needs_ruling()) {
+    worker_.Arm(session_.ExpectedProjectile());
+    worker_armed_ = true;
+  } else if (!watching && worker_armed_) {
+    worker_.Disarm();
+    worker_armed_ = false;
   }
 }
 
@@ -454,6 +469,7 @@ int LiveApp::Loop() {
     glfwPollEvents();
     TakeVisionResult();
     if (autoplay_) Autoplay();
+    WatchArming();
     if (session_.state().retry_requested()) {
       worker_.RequestCalibration();
       session_.state().ClearRetryRequest();

@@ -84,6 +84,10 @@ void DrawShotPanel(PanelContext& ctx) {
   CommandButton(ctx, "Cancel", Command::kCancelShot,
                 st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest);
   if (st.phase() == Phase::kArmed) ImGui::TextWrapped("Armed: fire when ready.");
+  if ((st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest) &&
+      !ctx.session.shot_refusal().empty()) {
+    ImGui::TextWrapped("Not adjudicated: %s", ctx.session.shot_refusal().c_str());
+  }
   if (st.phase() == Phase::kWaitingForRest) {
     ImGui::TextWrapped(st.needs_ruling() ? "At rest: asking the rules..."
                                          : "In flight: waiting for it to come to rest.");

@@ -1,6 +1,8 @@
 #include "ui/live/vision_worker.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 namespace referee::live {
 
@@ -53,6 +55,19 @@ void VisionWorker::SetSideColours(const SideColorModel& colors) {
   config_.colors = colors;
 }
 
+void VisionWorker::Arm(const std::string& expect) {
+  std::lock_guard lock(mutex_);
+  arm_request_ = true;
+  disarm_request_ = false;
+  expect_ = expect;
+}
+
+void VisionWorker::Disarm() {
+  std::lock_guard lock(mutex_);
+  disarm_request_ = true;
+  arm_request_ = false;
+}
+
 FrameResult VisionWorker::Process(cv::Mat frame, int index) {
   const auto start = std::chrono::steady_clock::now();
   FrameResult r;
@@ -61,23 +76,74 @@ FrameResult VisionWorker::Process(cv::Mat frame, int index) {
   bool calibrate = false;
   std::shared_ptr<const TopView> view;
   PipelineConfig config;
+  bool arm = false, disarm = false;
+  std::string expect;
   {
     std::lock_guard lock(mutex_);
     calibrate = calibrate_next_;
     calibrate_next_ = false;
     view = top_view_;
     config = config_;
+    arm = arm_request_;
+    disarm = disarm_request_;
+    arm_request_ = disarm_request_ = false;
+    expect = expect_;
   }
+  if (disarm) watch_ = {};
   if (calibrate) {
     r.calibration = CalibrateTable(r.frame, config.board, config.lens);
   }
   if (view && view->calibration().camera.image_size == r.frame.size()) {
     r.top_view = view->Rectify(r.frame);
-    r.stands = DetectStands(r.top_view, *view, config.colors, config.catalog, config.stands).stands;
+    if (arm) {
+      watch_ = {};
+      watch_.armed = true;
+      before_top_ = r.top_view;
+      prev_top_ = r.top_view;
+    }
+    if (watch_.armed) {
+      // Stands do not move during a shot: keep the ones seen at arming, spend the time on
+      // watching the projectile.
+      r.stands = watch_stands_;
+      Watch(r.top_view, *view, config, expect);
+    } else {
+      r.stands =
+          DetectStands(r.top_view, *view, config.colors, config.catalog, config.stands).stands;
+      watch_stands_ = r.stands;
+    }
+    r.shot = watch_;
+    if (watch_.rest) watch_ = {};  // reported once; the UI re-arms for the next shot
   }
   r.process_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+void VisionWorker::Watch(const cv::Mat& top, const TopView& view, const PipelineConfig& config,
+                         const std::string& expect) {
+  const double mm2_per_px = view.MmPerPx() * view.MmPerPx();
+  const cv::Mat step = ChangeMask(prev_top_, top, config.projectile.min_change);
+  prev_top_ = top;
+  watch_.moving = cv::countNonZero(step) * mm2_per_px > config.still_area_mm2;
+  watch_.still_frames = watch_.moving ? 0 : watch_.still_frames + 1;
+  const int rest_frames =
+      std::max(1, static_cast<int>(std::ceil(config.rest_seconds * source_.fps())));
+  if (watch_.still_frames < rest_frames) return;
+  if (watch_.still_frames > rest_frames && !watch_.hand_in_frame && !watch_.refusal.empty()) {
+    return;  // this still picture was already judged; wait for the next change
+  }
+  ProjectileOptions options = config.projectile;
+  options.expect = expect;
+  const ProjectileResult found = DetectProjectile(before_top_, top, view, watch_stands_, options);
+  if (const auto* obs = std::get_if<ProjectileObservation>(&found)) {
+    watch_.rest = *obs;
+    watch_.refusal.clear();
+    watch_.hand_in_frame = false;
+  } else {
+    watch_.refusal = std::get<Refusal>(found).reason;
+    // The detector names hands and arms in its refusals; those pause the referee.
+    watch_.hand_in_frame = watch_.refusal.find("hand") != std::string::npos;
+  }
 }
 
 void VisionWorker::Run() {

@@ -16,6 +16,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "engine/stand.hpp"
 #include "vision/frame_source.hpp"
+#include "vision/projectile_detector.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/stand_detector.hpp"
 #include "vision/top_view.hpp"
@@ -29,6 +30,24 @@ struct PipelineConfig {
   StandDetectorOptions stands;
   TopViewOptions top_view;
   std::optional<LensModel> lens;
+  ProjectileOptions projectile;
+  // Stillness before a shot is adjudicated, seconds of source time. Default 0.5; raise for
+  // bouncy tables or projectiles that roll slowly.
+  double rest_seconds = 0.5;
+  // Change between consecutive frames below this counts as still, mm^2 of table. Default 20
+  // (JPEG noise and a flicker stay below it; a rolling Q-tip does not).
+  double still_area_mm2 = 20.0;
+};
+
+// The armed shot as the worker watches it: the top view at arming is `before`; once the view
+// holds still for rest_seconds the projectile detector explains the change since `before`.
+struct ShotWatch {
+  bool armed = false;
+  bool moving = false;         // something changed since the previous frame
+  bool hand_in_frame = false;  // the detector refused the frame as a hand or an arm
+  int still_frames = 0;
+  std::optional<ProjectileObservation> rest;  // set once, on the frame it came to rest
+  std::string refusal;                        // why the last still frame was not adjudicated
 };
 
 // What the pipeline saw in one frame.
@@ -40,6 +59,7 @@ struct FrameResult {
   std::vector<DetectedStand> stands;             // empty until calibrated
   double process_ms = 0;                         // pipeline time for this frame
   bool end_of_source = false;                    // the file or folder has no more frames
+  ShotWatch shot;                                // the armed shot, as of this frame
 };
 
 class VisionWorker {
@@ -59,11 +79,16 @@ class VisionWorker {
   void RequestCalibration();                         // look for the grid on the next frame
   void SetCalibration(const TableCalibration& cal);  // accepted: detect stands from now on
   void SetSideColours(const SideColorModel& colors);
+  // Start watching for a shot ("qtip", "shell" or "any") from the next frame; Disarm stops.
+  void Arm(const std::string& expect);
+  void Disarm();
   bool finished() const { return finished_; }
 
  private:
   void Run();
   FrameResult Process(cv::Mat frame, int index);
+  void Watch(const cv::Mat& top, const TopView& view, const PipelineConfig& config,
+             const std::string& expect);
 
   FrameSource source_;
   bool lockstep_;
@@ -73,6 +98,13 @@ class VisionWorker {
   std::shared_ptr<const TopView> top_view_;  // guarded by mutex_
   bool calibrate_next_ = true;               // guarded by mutex_
   std::optional<FrameResult> latest_;        // guarded by mutex_
+  bool arm_request_ = false;                 // guarded by mutex_
+  bool disarm_request_ = false;              // guarded by mutex_
+  std::string expect_ = "any";               // guarded by mutex_
+  // Worker-thread only: the watch in progress.
+  ShotWatch watch_;
+  cv::Mat before_top_, prev_top_;
+  std::vector<DetectedStand> watch_stands_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> finished_{false};
   std::thread thread_;
