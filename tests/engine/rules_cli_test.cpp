@@ -3,6 +3,7 @@
 // fire command with typed-in dice, the army lists, and one-line errors with exit code 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -12,14 +13,14 @@
 
 namespace {
 
-struct Run {
+struct CliRun {
   int code = -1;
   std::string out;
 };
 
-Run Referee(const std::string& args) {
+CliRun Referee(const std::string& args) {
   const std::string cmd = std::string(REFEREE_BINARY) + " " + args + " 2>&1";
-  Run r;
+  CliRun r;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf{};
@@ -40,7 +41,7 @@ TEST(RulesCli, EveryCaseFileGivesItsExpectedOutcome) {
     ++files;
     std::ifstream in(e.path());
     const auto c = nlohmann::json::parse(in);
-    const Run r = Referee("rules melee " + e.path().string() + " --json");
+    const CliRun r = Referee("rules melee " + e.path().string() + " --json");
     ASSERT_EQ(r.code, 0) << e.path() << "\n" << r.out;
     const auto o = nlohmann::json::parse(r.out);
     const auto& x = c.at("expect");
@@ -55,7 +56,7 @@ TEST(RulesCli, EveryCaseFileGivesItsExpectedOutcome) {
 }
 
 TEST(RulesCli, FiveFExampleLosesThreeStandsOnHeads) {
-  const Run r =
+  const CliRun r =
       Referee("rules melee " + (kCases / "napoleonic_5f_example.json").string() + " --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto o = nlohmann::json::parse(r.out);
@@ -69,7 +70,7 @@ TEST(RulesCli, FiveFExampleLosesThreeStandsOnHeads) {
 TEST(RulesCli, FireWithTypedDice) {
   // Guards infantry, 4 stands + guards die + commander = 6 dice at line cavalry (heavy
   // cavalry row) 1.5 squares away: "double 1" -> the pair of ones is one hit.
-  const Run r = Referee(
+  const CliRun r = Referee(
       "rules fire --ruleset napoleonic --firer guards_infantry --stands 4 --commander --target "
       "line_cavalry "
       "--range 1.5 --dice 1,1,3,4,5,6 --json");
@@ -79,13 +80,13 @@ TEST(RulesCli, FireWithTypedDice) {
   EXPECT_EQ(o.at("hits"), 1);
   EXPECT_EQ(o.at("band"), "1.5-2");
   // Wrong number of dice typed in: one line, exit 2.
-  const Run bad = Referee(
+  const CliRun bad = Referee(
       "rules fire --ruleset napoleonic --firer guards_infantry --stands 4 --target line_cavalry "
       "--range 1 --dice 1,2");
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.out.find("--dice"), std::string::npos) << bad.out;
   // Canister: 3 dice per field gun shot, kill as musketry at range 1.
-  const Run can = Referee(
+  const CliRun can = Referee(
       "rules fire --ruleset napoleonic --canister field_gun --shots 2 --target light_infantry "
       "--range 1 --dice 1,2,3,4,5,6 --json");
   ASSERT_EQ(can.code, 0) << can.out;
@@ -93,17 +94,17 @@ TEST(RulesCli, FireWithTypedDice) {
 }
 
 TEST(RulesCli, ArmyListsAndPoints) {
-  const Run list = Referee("rules army");
+  const CliRun list = Referee("rules army");
   ASSERT_EQ(list.code, 0) << list.out;
   for (const char* a : {"division", "egyptian", "assyrian", "macedonian", "indian", "roman",
                         "carthaginian", "generic"})
     EXPECT_NE(list.out.find(a), std::string::npos) << a;
-  const Run indian = Referee("rules army indian --json");
+  const CliRun indian = Referee("rules army indian --json");
   ASSERT_EQ(indian.code, 0) << indian.out;
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(indian.out).at("points").get<double>(), 201);
-  const Run div = Referee("rules army division --json");
+  const CliRun div = Referee("rules army division --json");
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(div.out).at("points").get<double>(), 180);
-  const Run none = Referee("rules army atlantean");
+  const CliRun none = Referee("rules army atlantean");
   EXPECT_EQ(none.code, 2);
 }
 
@@ -113,7 +114,7 @@ TEST(RulesCli, BadCaseIsOneLineNamingTheField) {
   const auto p = dir / "bad.json";
   std::ofstream(p)
       << R"({"ruleset": "napoleonic", "attacker": {"strength": 4, "mdi": "hedgehog"}, "defender": {"strength": 3, "mdi": "line"}})";
-  const Run r = Referee("rules melee " + p.string());
+  const CliRun r = Referee("rules melee " + p.string());
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("attacker.mdi"), std::string::npos) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
