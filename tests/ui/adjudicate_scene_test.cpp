@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -123,6 +124,7 @@ std::map<std::string, double> BruteDistances(const json& scene, const std::strin
 
 TEST(AdjudicateScene, BundledScenesPrintDistancesThatAgreeWithBruteForce) {
   int scenes = 0, compared = 0;
+  double max_deviation_in = 0.0;
   for (const auto& e : fs::directory_iterator(ScenesDir())) {
     if (e.path().extension() != ".json") continue;
     SCOPED_TRACE(e.path().string());
@@ -138,6 +140,8 @@ TEST(AdjudicateScene, BundledScenesPrintDistancesThatAgreeWithBruteForce) {
       }
       if (listed) {
         EXPECT_NEAR(verdict["distances"][id].get<double>(), d, 1e-9) << id;
+        max_deviation_in =
+            std::max(max_deviation_in, std::abs(verdict["distances"][id].get<double>() - d));
         ++compared;
       }
     }
@@ -145,6 +149,8 @@ TEST(AdjudicateScene, BundledScenesPrintDistancesThatAgreeWithBruteForce) {
   }
   EXPECT_GE(scenes, 11);
   EXPECT_GE(compared, 20);
+  std::cout << "adjudicate-scene: " << scenes << " scenes, " << compared
+            << " distances, max |engine - brute force| = " << max_deviation_in << " in\n";
 }
 
 std::set<std::string> Ids(const json& arr) {
