@@ -224,7 +224,7 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
     if (border[k] < 0.15 * typical) {
       return Refuse("wrong_size", "the grid found has fewer lines than the board's " + size_text);
     }
-    if (beyond[k] > 0.6 * typical) {
+    if (beyond[k] > 0.85 * typical) {
       return Refuse("wrong_size", "the grid found has more lines than the board's " + size_text);
     }
   }

@@ -98,14 +98,31 @@ std::optional<CameraFit> FitCamera(const std::vector<cv::Point2d>& table_in,
   int flags = cv::CALIB_USE_INTRINSIC_GUESS | cv::CALIB_FIX_PRINCIPAL_POINT |
               cv::CALIB_FIX_ASPECT_RATIO | cv::CALIB_ZERO_TANGENT_DIST | cv::CALIB_FIX_K3;
   if (fix_focal) flags |= cv::CALIB_FIX_FOCAL_LENGTH;
-  if (static_cast<int>(px.size()) < options.min_points_for_k2) flags |= cv::CALIB_FIX_K2;
+  if (static_cast<int>(px.size()) < options.min_points_for_k2) {
+    flags |= cv::CALIB_FIX_K2;
+  } else if (options.free_principal_point) {
+    // Many crossings over a tilted board: let the principal point and tangential terms absorb
+    // what a centred, purely radial lens cannot (real lenses are decentred).
+    flags &= ~(cv::CALIB_FIX_PRINCIPAL_POINT | cv::CALIB_ZERO_TANGENT_DIST);
+  }
   if (!options.estimate_distortion) flags |= cv::CALIB_FIX_K1 | cv::CALIB_FIX_K2;
   cv::Mat kmat(k), dist = cv::Mat::zeros(1, 5, CV_64F);
   std::vector<cv::Mat> rvecs, tvecs;
-  try {
+  const cv::Mat k_start = kmat.clone();
+  auto calibrate = [&](int f) {
+    k_start.copyTo(kmat);
+    dist = cv::Mat::zeros(1, 5, CV_64F);
     cv::calibrateCamera(
-        objs, imgs, image_size, kmat, dist, rvecs, tvecs, flags,
+        objs, imgs, image_size, kmat, dist, rvecs, tvecs, f,
         cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12));
+  };
+  try {
+    calibrate(flags);
+    // A principal point far from the centre means the single view could not pin it down.
+    const double off = std::hypot(kmat.at<double>(0, 2) - pp.x, kmat.at<double>(1, 2) - pp.y);
+    if (!(flags & cv::CALIB_FIX_PRINCIPAL_POINT) && !(off < 0.05 * image_size.width)) {
+      calibrate(flags | cv::CALIB_FIX_PRINCIPAL_POINT | cv::CALIB_ZERO_TANGENT_DIST);
+    }
   } catch (const cv::Exception&) {
     return std::nullopt;
   }

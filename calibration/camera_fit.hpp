@@ -30,6 +30,9 @@ struct CameraFitOptions {
   double min_tilt_for_focal_deg = 10.0;
   // Estimate k2 too when at least this many crossings are available.
   int min_points_for_k2 = 60;
+  // With that many crossings and a tilted view, also fit the principal point and the
+  // tangential terms p1 p2. Turn off if the fitted principal point wanders for your camera.
+  bool free_principal_point = true;
   // false: keep distortion zero (a first guess from few points, e.g. the corner markers).
   bool estimate_distortion = true;
 };

@@ -9,6 +9,8 @@
 
 namespace referee::cli {
 
+int RunBenchCalibration(const std::vector<std::string>& args);
+
 namespace {
 struct Bench {
   const char* name;
@@ -19,6 +21,7 @@ struct Bench {
 // One line per benchmark; each lives in its own bench_<name>.cpp.
 const std::vector<Bench>& Benches() {
   static const std::vector<Bench> kBenches = {
+      {"calibration", "grid calibration vs truth over generated scenes: DIR", RunBenchCalibration},
       {"accuracy", "vision over a synth set DIR: impact, stands, verdicts, refusals", RunBenchAccuracy},
       {"rules", "self-play of both rulesets (1,000 games each), games/second", RunBenchRules},
   };

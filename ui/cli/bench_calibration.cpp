@@ -1,0 +1,220 @@
+// `referee bench calibration DIR [--image before.png]`: calibrates every generated scene under
+// DIR (sub-folders holding truth.json, as written by `referee synth`) and compares with the
+// truth: crossing error in px (each found crossing against the true pixel of the same grid
+// crossing), table error in mm (true pixels of a 1" lattice over the board mapped back through
+// the calibration), found rate. The last line is a one-line summary.
+#include <algorithm>
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <string>
+#include <vector>
+
+#include "calibration/calibrate_table.hpp"
+#include "engine/input_error.hpp"
+#include "ui/cli/commands.hpp"
+
+namespace referee::cli {
+
+namespace {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+struct SceneTruth {
+  Grid board;
+  bool markers = false;
+  CameraModel camera;
+  std::vector<cv::Point2d> crossings_px;  // row-major, (cols+1) per row
+};
+
+SceneTruth ReadTruth(const fs::path& file) {
+  std::ifstream in(file);
+  nlohmann::json j;
+  try {
+    in >> j;
+    SceneTruth t;
+    const auto& b = j.at("board");
+    t.board =
+        Grid{b.at("cols").get<int>(), b.at("rows").get<int>(), b.at("square_size").get<double>()};
+    t.markers = b.value("markers", false);
+    const auto& c = j.at("camera");
+    t.camera.image_size = {c.at("image_size")[0].get<int>(), c.at("image_size")[1].get<int>()};
+    for (int r = 0; r < 3; ++r) {
+      for (int k = 0; k < 3; ++k) t.camera.camera_matrix(r, k) = c.at("K")[r][k].get<double>();
+    }
+    for (int i = 0; i < 5; ++i) t.camera.distortion[i] = c.at("dist")[i].get<double>();
+    for (int i = 0; i < 3; ++i) {
+      t.camera.rvec_cam_from_table[i] = c.at("rvec")[i].get<double>();
+      t.camera.tvec_cam_from_table[i] = c.at("tvec")[i].get<double>();
+    }
+    for (const auto& p : j.at("grid_intersections_px")) {
+      t.crossings_px.emplace_back(p[0].get<double>(), p[1].get<double>());
+    }
+    return t;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(file.string(), "", e.what());
+  }
+}
+
+// The board symmetry (one of 8) taking our (col,row) labels to the truth's, found by voting
+// with the nearest true crossing of each found one; -1 when nothing matched.
+struct Symmetry {
+  int id = -1;  // bit 2: swap col/row; bit 0: mirror cols; bit 1: mirror rows (after the swap)
+  cv::Point2i Apply(cv::Point2i p, const Grid& g) const {
+    int c = p.x, r = p.y;
+    if (id & 4) std::swap(c, r);
+    if (id & 1) c = g.cols - c;
+    if (id & 2) r = g.rows - r;
+    return {c, r};
+  }
+};
+
+struct SceneResult {
+  std::string name;
+  bool found = false;
+  std::string refusal;
+  int crossings = 0, total = 0;
+  double mean_px = 0, max_px = 0, max_mm = 0, seconds = 0;
+  bool labels_match = false;
+  Vec2 worst_at;  // truth table point of the largest table error
+};
+
+}  // namespace
+
+int RunBenchCalibration(const std::vector<std::string>& args) {
+  std::string dir, image_name = "before.png";
+  po::options_description desc("usage: referee bench calibration DIR [--image before.png]");
+  desc.add_options()("help,h", "show this help")("dir", po::value(&dir), "scenes folder")(
+      "image", po::value(&image_name),
+      "which image of each scene to calibrate from (empty.png, before.png, after.jpg, "
+      "after_hand.jpg)");
+  po::positional_options_description pos;
+  pos.add("dir", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError("command line", "", e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << desc << "\n";
+    return 0;
+  }
+  if (dir.empty() || !fs::is_directory(dir)) throw InputError(dir, "DIR", "not a directory");
+  std::vector<fs::path> scenes;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().filename() == "truth.json" && fs::exists(e.path().parent_path() / image_name)) {
+      scenes.push_back(e.path().parent_path());
+    }
+  }
+  std::sort(scenes.begin(), scenes.end());
+  if (scenes.empty())
+    throw InputError(dir, "", "no scene folders with truth.json and " + image_name);
+
+  std::vector<SceneResult> results;
+  std::cout << std::fixed << std::setprecision(3);
+  for (const auto& sdir : scenes) {
+    const SceneTruth truth = ReadTruth(sdir / "truth.json");
+    const cv::Mat image = cv::imread((sdir / image_name).string(), cv::IMREAD_COLOR);
+    if (image.empty()) throw InputError((sdir / image_name).string(), "", "cannot read the image");
+    SceneResult r;
+    r.name = fs::relative(sdir, dir).string();
+    r.total = (truth.board.cols + 1) * (truth.board.rows + 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    const CalibrationResult res = CalibrateTable(image, truth.board, std::nullopt);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (const auto* ref = std::get_if<CalibrationRefusal>(&res)) {
+      r.refusal = ref->code + ": " + ref->message;
+      std::cout << r.name << "  REFUSED " << r.refusal << "\n";
+      results.push_back(r);
+      continue;
+    }
+    const auto& cal = std::get<TableCalibration>(res);
+    r.found = true;
+    // Which board symmetry maps our labels onto the truth's (the markerless origin rule may
+    // pick another corner than the generator's origin).
+    int votes[8] = {0};
+    for (const auto& f : cal.intersections) {
+      size_t best = 0;
+      double bd = 1e18;
+      for (size_t k = 0; k < truth.crossings_px.size(); ++k) {
+        const double d = cv::norm(truth.crossings_px[k] - f.px);
+        if (d < bd) {
+          bd = d;
+          best = k;
+        }
+      }
+      const int tc = static_cast<int>(best) % (truth.board.cols + 1);
+      const int tr = static_cast<int>(best) / (truth.board.cols + 1);
+      for (int id = 0; id < 8; ++id) {
+        if (Symmetry{id}.Apply({f.col, f.row}, truth.board) == cv::Point2i(tc, tr)) ++votes[id];
+      }
+    }
+    Symmetry sym{static_cast<int>(std::max_element(votes, votes + 8) - votes)};
+    r.labels_match = sym.id == 0;
+    double sum = 0;
+    for (const auto& f : cal.intersections) {
+      const cv::Point2i t = sym.Apply({f.col, f.row}, truth.board);
+      if (t.x < 0 || t.y < 0 || t.x > truth.board.cols || t.y > truth.board.rows) continue;
+      const double d = cv::norm(
+          truth.crossings_px[static_cast<size_t>(t.y * (truth.board.cols + 1) + t.x)] - f.px);
+      sum += d;
+      r.max_px = std::max(r.max_px, d);
+      ++r.crossings;
+    }
+    r.mean_px = r.crossings ? sum / r.crossings : 0;
+    // Table error over a 1" lattice: true pixel -> our table point -> truth's labels.
+    const double s = truth.board.square_size_in;
+    for (double y = 0; y <= truth.board.Height() + 1e-9; y += 1.0) {
+      for (double x = 0; x <= truth.board.Width() + 1e-9; x += 1.0) {
+        const cv::Point2d px = truth.camera.ImageFromTable({x, y});
+        const Vec2 ours = cal.TableFromImage(px);
+        // Apply the symmetry to continuous table coordinates (in squares).
+        double c = ours.x / s, rr = ours.y / s;
+        if (sym.id & 4) std::swap(c, rr);
+        if (sym.id & 1) c = truth.board.cols - c;
+        if (sym.id & 2) rr = truth.board.rows - rr;
+        const double e_mm = InchesToMm(std::hypot(c * s - x, rr * s - y));
+        if (e_mm > r.max_mm) {
+          r.max_mm = e_mm;
+          r.worst_at = {x, y};
+        }
+      }
+    }
+    std::cout << r.name << "  crossings " << r.crossings << "/" << r.total << "  mean " << r.mean_px
+              << " px  max " << r.max_px << " px  table max " << r.max_mm << " mm at ("
+              << r.worst_at.x << "," << r.worst_at.y << ")  fit rms " << cal.quality.rms_px
+              << " px  " << (cal.markers_used ? "markers" : "grid") << "  labels "
+              << (r.labels_match ? "=truth" : "sym" + std::to_string(sym.id)) << "  " << r.seconds
+              << " s\n";
+    results.push_back(r);
+  }
+  int found = 0, total_crossings = 0;
+  double sum_px = 0, worst_px = 0, worst_mm = 0, sum_mm = 0, secs = 0;
+  for (const auto& r : results) {
+    secs += r.seconds;
+    if (!r.found) continue;
+    ++found;
+    sum_px += r.mean_px * r.crossings;
+    total_crossings += r.crossings;
+    worst_px = std::max(worst_px, r.max_px);
+    worst_mm = std::max(worst_mm, r.max_mm);
+    sum_mm += r.max_mm;
+  }
+  std::cout << "calibration: scenes " << results.size() << "  found "
+            << 100.0 * found / results.size() << "%  mean "
+            << (total_crossings ? sum_px / total_crossings : 0) << " px  max " << worst_px
+            << " px  table max mean " << (found ? sum_mm / found : 0) << " mm  worst " << worst_mm
+            << " mm  " << secs / results.size() << " s/scene\n";
+  return 0;
+}
+
+}  // namespace referee::cli
