@@ -422,3 +422,28 @@ TEST(RulesGame, PhysicalDiceShortOfValuesLeaveTheStateUnchanged) {
 
 }  // namespace
 }  // namespace referee::rules
+
+namespace referee::rules {
+namespace {
+
+TEST(RulesGame, PhalanxAndChargeMeleeValues) {
+  const RulesetData anc = LoadRuleset("ancient");
+  SeededDice d(1);
+  Game g(anc, TwoSides({MakeUnit(anc, "ph4", "red", "macedonian_phalanx", {1, 6}, Facing::kN),
+                        MakeUnit(anc, "ph3", "red", "macedonian_phalanx", {3, 6}, Facing::kN, 3),
+                        MakeUnit(anc, "ph2", "red", "macedonian_phalanx", {5, 6}, Facing::kN, 2),
+                        MakeUnit(anc, "ch", "red", "chariot", {7, 6}, Facing::kN),
+                        MakeUnit(anc, "hi", "blue", "heavy_infantry", {7, 4}, Facing::kS)}));
+  // '#': 1.5 a stand while three or four stands remain, 1 with two or one.
+  EXPECT_DOUBLE_EQ(g.MeleeValue(*g.FindUnit("ph4")), 6);
+  EXPECT_DOUBLE_EQ(g.MeleeValue(*g.FindUnit("ph3")), 4.5);
+  EXPECT_DOUBLE_EQ(g.MeleeValue(*g.FindUnit("ph2")), 2);
+  // '*': a chariot is worth 2, or 3 when it charges into the contact square.
+  EXPECT_DOUBLE_EQ(g.MeleeValue(*g.FindUnit("ch")), 2);
+  ToMoves(g, d);
+  ASSERT_TRUE(g.Apply(MoveUnit{"ch", {{7, 5}, {7, 4}}, Facing::kN}, d).ok);
+  EXPECT_DOUBLE_EQ(g.MeleeValue(*g.FindUnit("ch")), 3);
+}
+
+}  // namespace
+}  // namespace referee::rules
