@@ -18,6 +18,7 @@ struct RenderSpec {
   Grid board;
   double line_mm = 2.0;
   int occluders = 0;             // dark/coloured blobs lying on the board
+  double occluder_in = 1.6;      // occluder length, inches
   bool markers = false;          // not drawn here (see the marker test)
   double light_gradient = 0.35;  // brightness falls by this fraction across the image
   double noise_sigma = 2.0;
@@ -101,8 +102,8 @@ inline cv::Mat RenderGrid(const CameraModel& cam, const RenderSpec& spec) {
   // Occluders on the board: stand-like rectangles and blobs.
   for (int k = 0; k < spec.occluders; ++k) {
     const cv::Point2d c = to_tex(u(rng) * b.Width(), u(rng) * b.Height());
-    const cv::Size2f sz(static_cast<float>(1.6 * ppi * (0.8 + u(rng))),
-                        static_cast<float>(1.2 * ppi * (0.8 + u(rng))));
+    const cv::Size2f sz(static_cast<float>(spec.occluder_in * ppi * (0.8 + u(rng))),
+                        static_cast<float>(0.75 * spec.occluder_in * ppi * (0.8 + u(rng))));
     cv::RotatedRect rr(c, sz, static_cast<float>(180 * u(rng)));
     cv::Point2f pts[4];
     rr.points(pts);
