@@ -14,6 +14,8 @@ std::span<const Command> Commands() {
       Command{"rectify", "top view of a camera image through a calibration", RunRectify},
       Command{"bench", "benchmarks: print measured figures", RunBench},
       Command{"log", "check a game log: bad lines with their line numbers", RunLog},
+      Command{"report", "write a self-contained HTML report of a game log", RunReport},
+      Command{"club", "club history: add finished games, print standings", RunClub},
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
               RunAdjudicateScene},
       Command{"adjudicate", "rule on a shot from before/after camera frames (vision)", RunAdjudicate},

@@ -9,6 +9,8 @@ namespace referee::cli {
 int RunVersion(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunLog(const std::vector<std::string>& args);
+int RunReport(const std::vector<std::string>& args);
+int RunClub(const std::vector<std::string>& args);
 int RunAdjudicateScene(const std::vector<std::string>& args);
 int RunAdjudicate(const std::vector<std::string>& args);
 int RunSynth(const std::vector<std::string>& args);
