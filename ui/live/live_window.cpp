@@ -3,6 +3,8 @@
 // lets LiveSession turn it into rulings, and draws.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -127,6 +129,7 @@ class LiveApp {
   int phase_frames_ = 0;  // frames spent in the current phase (autoplay pacing)
   Phase last_phase_ = Phase::kCalibrating;
   bool worker_armed_ = false;
+  bool fresh_calibration_ = false;  // the last vision result carried a calibration attempt
   std::string selected_;
   std::string dragging_;
   bool sample_requested_ = false;
@@ -144,6 +147,7 @@ void LiveApp::TakeVisionResult() {
   } else {
     r = worker_.Take();
   }
+  fresh_calibration_ = r && r->calibration;
   if (!r) return;
   vision_ms_ = r->process_ms;
   last_frame_ = r->frame;
@@ -153,6 +157,16 @@ void LiveApp::TakeVisionResult() {
     top_tex_.Upload(r->top_view);
   }
   session_.OnFrame(*r);
+  if (std::getenv("REFEREE_LIVE_TRACE")) {
+    std::fprintf(stderr, "frame %d phase %s armed %d moving %d still %d hand %d rest %d %s\n",
+                 r->index, PhaseName(session_.state().phase()).c_str(), r->shot.armed,
+                 r->shot.moving, r->shot.still_frames, r->shot.hand_in_frame,
+                 r->shot.rest.has_value(), r->shot.refusal.c_str());
+    if (r->calibration) {
+      const auto* ref = std::get_if<CalibrationRefusal>(&*r->calibration);
+      std::fprintf(stderr, "  calibration: %s\n", ref ? ref->message.c_str() : "found");
+    }
+  }
 }
 
 void LiveApp::Do(Command c) {
@@ -309,7 +323,7 @@ void LiveApp::Autoplay() {
     case Phase::kCalibrating:
       if (st.calibration()) {
         Do(Command::kAcceptCalibration);
-      } else if (session_.last_calibration() && phase_frames_ % 15 == 14) {
+      } else if (fresh_calibration_) {
         st.RetryCalibration();
       }
       break;
