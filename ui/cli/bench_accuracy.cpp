@@ -141,7 +141,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     cal.camera = cam;
     if (!truth_camera) {
       const cv::Mat empty = cv::imread((sd / "empty.png").string(), cv::IMREAD_COLOR);
-      const CalibrationResult r = CalibrateTable(empty, board.grid, std::nullopt);
+      CalibrationResult r = CalibrationRefusal{};
+      try {
+        r = CalibrateTable(empty, board.grid, std::nullopt);
+      } catch (const cv::Exception& e) {
+        std::fprintf(stderr, "\n%s: calibration threw: %s\n", sd.string().c_str(), e.what());
+      }
       if (const auto* c = std::get_if<TableCalibration>(&r)) {
         cal = *c;
         ++calibrated;

@@ -22,5 +22,6 @@ int RunRectify(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 int RunBenchRules(const std::vector<std::string>& args);
 int RunBenchAccuracy(const std::vector<std::string>& args);
+int RunBenchSpeed(const std::vector<std::string>& args);
 
 }  // namespace referee::cli
