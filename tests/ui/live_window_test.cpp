@@ -3,6 +3,7 @@
 // overlay where screenshots.json says the calibration projected it.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -10,9 +11,6 @@
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
-
-#include "engine/data_paths.hpp"
-#include "ui/live/demo_data.hpp"
 
 namespace referee::live {
 namespace {
@@ -62,10 +60,23 @@ class LiveWindow : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(LiveWindow, DemoDrawsGridStandsAndTheHitCircleWhereTheyProject) {
+// Frames of a recorded shot sequence from the generator (the same kind the demo bundles).
+fs::path RecordedSequence(const fs::path& dir) {
+  const std::string cmd = std::string(REFEREE_BINARY) +
+                          " synth --seed 3 --count 1 --size 1280x720" +
+                          " --supersample 1 --sequences 1 --out " + (dir / "synth").string() +
+                          " >" + (dir / "synth.txt").string() + " 2>&1";
+  if (std::system(cmd.c_str()) != 0) return {};
+  return dir / "synth" / "sequence_0000";
+}
+
+TEST_F(LiveWindow, OverlayDrawsGridStandsAndTheHitCircleWhereTheyProject) {
+  const fs::path frames = RecordedSequence(dir_);
+  ASSERT_FALSE(frames.empty()) << ReadAll(dir_ / "synth.txt");
   const fs::path shots = dir_ / "shots";
   const fs::path log = dir_ / "game.jsonl";
-  const int rc = RunReferee("live --demo --frames 60 --width 1600 --height 900 --screenshot-dir " +
+  const int rc = RunReferee("live --images " + frames.string() +
+                                " --frames 25 --width 1600 --height 900 --screenshot-dir " +
                                 shots.string() + " --log " + log.string(),
                             dir_ / "out.txt");
   ASSERT_EQ(rc, 0) << ReadAll(dir_ / "out.txt");
