@@ -86,13 +86,14 @@ class Reader {
 void ParseDifficulty(const Reader& r, const json& d, ScenarioDifficulty& out) {
   r.Object(d, "difficulty");
   r.OnlyKeys(d, "difficulty.",
-             {"tilt_deg", "k1", "k2", "tangential", "hfov_deg", "fill", "defocus_px",
+             {"tilt_deg", "yaw_deg", "k1", "k2", "tangential", "hfov_deg", "fill", "defocus_px",
               "motion_blur_px", "noise_sigma", "light_unevenness", "vignetting", "exposure",
               "hand_probability", "grid_hidden_fraction", "jpeg_quality"});
   const auto range = [&](const char* key, Range& dst, double lo, double hi) {
     if (d.contains(key)) dst = r.RangeIn(d[key], std::string("difficulty.") + key, lo, hi);
   };
   range("tilt_deg", out.tilt_deg, 0.0, 40.0);
+  range("yaw_deg", out.yaw_deg, -180.0, 180.0);
   range("k1", out.k1, -0.6, 0.3);
   range("k2", out.k2, -0.3, 0.3);
   range("tangential", out.tangential, -0.02, 0.02);

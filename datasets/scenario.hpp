@@ -25,7 +25,10 @@ struct SideSpec {
 };
 
 struct ScenarioDifficulty {
-  Range tilt_deg{0.0, 15.0};           // camera off vertical; TABLE_KIT allows up to 25
+  Range tilt_deg{0.0, 15.0};  // camera off vertical; TABLE_KIT allows up to 25
+  // Camera roll about its axis, relative to the board's long side running across the image (a
+  // 180 degree flip is added at random). [-180, 180] is any yaw.
+  Range yaw_deg{-180.0, 180.0};
   Range k1{-0.20, 0.02};               // radial distortion k1 (normalised image coords)
   Range k2{-0.02, 0.05};               // radial distortion k2
   Range tangential{-0.002, 0.002};     // p1, p2

@@ -121,7 +121,7 @@ CameraModel SampleCamera(const Scenario& sc, cv::Size size, double outer_margin_
 
   const double tilt = DegToRad(rng.Uniform(d.tilt_deg));
   const double az = rng.Uniform(0, 2 * kPi);
-  const double roll = rng.Uniform(0, 2 * kPi);
+  const double roll = DegToRad(rng.Uniform(d.yaw_deg) + (rng.Chance(0.5) ? 180.0 : 0.0));
   const cv::Vec3d axis(std::sin(tilt) * std::cos(az), std::sin(tilt) * std::sin(az),
                        std::cos(tilt));
   const cv::Matx33d rot = LookRotation(axis, roll);
