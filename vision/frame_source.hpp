@@ -71,7 +71,8 @@ class FrameSource {
 };
 
 // The image files of a folder in play order: by the last number in the file name (so
-// frame_2 comes before frame_10), then by name. Extensions: jpg, jpeg, png, bmp, tif, tiff.
+// frame_2 comes before frame_10), then by name; files without a number last. Extensions: jpg, jpeg,
+// png, bmp, tif, tiff.
 std::vector<std::filesystem::path> NumberedImages(const std::filesystem::path& dir);
 
 }  // namespace referee

@@ -14,6 +14,7 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include "calibration/calibration_file.hpp"
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/input_error.hpp"
@@ -95,6 +96,13 @@ class LiveApp {
     scale_ = scale;
   }
   int Loop();
+  // A calibration from a file: accepted at once (the wizard stays available to recalibrate).
+  void UseCalibration(const TableCalibration& cal) {
+    FrameResult r;
+    r.calibration = cal;
+    session_.OnFrame(r);
+    Do(Command::kAcceptCalibration);
+  }
 
  private:
   void TakeVisionResult();
@@ -622,6 +630,7 @@ int RunLive(const LiveOptions& o) {
   {
     LiveApp app(o, window, std::move(config), std::move(source), std::move(pipeline));
     app.SetScale(scale, big);
+    if (!o.calibration.empty()) app.UseCalibration(LoadCalibration(o.calibration));
     rc = app.Loop();
   }
   ImGui_ImplOpenGL3_Shutdown();
