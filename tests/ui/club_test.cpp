@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 
 #include "engine/input_error.hpp"
