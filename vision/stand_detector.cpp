@@ -211,10 +211,6 @@ class SideDetector {
     cv::convexHull(contour, hull);
     const double fill = cv::contourArea(hull) / std::max(1.0, rect_area);
     const bool one_base = IsOneBase(r) && fill > 0.85;
-    if (std::getenv("VDEBUG"))
-      std::fprintf(stderr, "split d%d c=(%.1f,%.1f) %.2fx%.2f mm fill %.2f one %d cov %.2f\n",
-                   depth, r.center.x, r.center.y, r.len_a * mm_, r.len_b * mm_, fill, one_base,
-                   BorderCoverage(side_, r, 0.8 * opt_.min_border_mm / mm_));
     if (depth > 6) return;
     // Cross-section profiles along both axes: side-colour fraction of the filled piece.
     const cv::Rect box = cv::boundingRect(contour) & cv::Rect(0, 0, side_.cols, side_.rows);
@@ -516,7 +512,6 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   }
 
   const cv::Mat white = WhiteMask(top_bgr);
-  if (std::getenv("VDEBUG_WHITE")) cv::imwrite(std::getenv("VDEBUG_WHITE"), white);
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {
