@@ -287,7 +287,7 @@ std::string TruthJson(const SynthScene& s) {
   return j.dump(1) + "\n";
 }
 
-void WriteScene(const SynthScene& s, const std::filesystem::path& dir) {
+void WriteScene(const SynthScene& s, const std::filesystem::path& dir, bool lossless) {
   std::filesystem::create_directories(dir);
   const std::vector<int> png{cv::IMWRITE_PNG_COMPRESSION, 1};
   const std::vector<int> jpg{cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality};
@@ -298,12 +298,19 @@ void WriteScene(const SynthScene& s, const std::filesystem::path& dir) {
       throw std::runtime_error("cannot write " + path.string());
     }
   };
-  write("empty.png", s.empty, png);
-  write("before.png", s.before, png);
+  write(lossless ? "empty.png" : "empty.jpg", s.empty, lossless ? png : jpg);
+  write(lossless ? "before.png" : "before.jpg", s.before, lossless ? png : jpg);
   write("after.jpg", s.after, jpg);
   if (!s.after_hand.empty()) write("after_hand.jpg", s.after_hand, jpg);
   std::ofstream out(dir / "truth.json", std::ios::binary);
-  out << TruthJson(s);
+  std::string truth = TruthJson(s);
+  if (!lossless) {
+    for (const char* name : {"empty", "before"}) {
+      const std::string from = std::string("\"") + name + ".png\"";
+      truth.replace(truth.find(from), from.size(), std::string("\"") + name + ".jpg\"");
+    }
+  }
+  out << truth;
   if (!out) throw std::runtime_error("cannot write " + (dir / "truth.json").string());
 }
 

@@ -95,7 +95,8 @@ SynthScene GenerateScene(const Scenario& scenario, const SynthOptions& options, 
 
 // Writes empty.png, before.png, after.jpg, after_hand.jpg (if any) and truth.json into dir
 // (created if missing). Byte-identical for identical scenes.
-void WriteScene(const SynthScene& scene, const std::filesystem::path& dir);
+// lossless=false writes every image as JPEG (empty.jpg, before.jpg) for small samples.
+void WriteScene(const SynthScene& scene, const std::filesystem::path& dir, bool lossless = true);
 
 // truth.json text for a scene (what WriteScene writes).
 std::string TruthJson(const SynthScene& scene);

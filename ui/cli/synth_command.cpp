@@ -39,6 +39,7 @@ struct SynthCommandOptions {
   int supersample = 2;  // antialiasing factor; 1 is faster and jaggier
   int sequences = 0;    // shot sequences to write besides the stills
   bool video = false;   // also write each sequence as an MJPG .avi
+  bool jpeg = false;  // empty/before as JPEG (small samples) instead of PNG
 
   void Check() {
     if (out.empty()) throw InputError("command line", "--out", "missing output directory");
@@ -114,7 +115,8 @@ int RunSynth(const std::vector<std::string>& args) {
       "size", po::value(&opt.size), "image size WIDTHxHEIGHT (default 1920x1080)")(
       "supersample", po::value(&opt.supersample), "antialiasing factor 1-4 (default 2)")(
       "sequences", po::value(&opt.sequences), "also write N shot sequences (default 0)")(
-      "video", po::bool_switch(&opt.video), "also write each sequence as sequence.avi (MJPG)");
+      "video", po::bool_switch(&opt.video), "also write each sequence as sequence.avi (MJPG)")(
+      "jpeg", po::bool_switch(&opt.jpeg), "write empty/before as JPEG instead of PNG (smaller)");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(desc).run(), vm);
@@ -148,7 +150,7 @@ int RunSynth(const std::vector<std::string>& args) {
       try {
         const int index = opt.first_index + i;
         const SynthScene scene = GenerateScene(scenario, so, index);
-        WriteScene(scene, out / Numbered("scene", index));
+        WriteScene(scene, out / Numbered("scene", index), !opt.jpeg);
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(err_mu);
         if (first_error.empty()) first_error = e.what();
