@@ -22,8 +22,10 @@ struct Bench {
 const std::vector<Bench>& Benches() {
   static const std::vector<Bench> kBenches = {
       {"calibration", "grid calibration vs truth over generated scenes: DIR", RunBenchCalibration},
-      {"accuracy", "vision over a synth set DIR: impact, stands, verdicts, refusals", RunBenchAccuracy},
-      {"speed", "live vision pipeline fps at 720p/1080p/2160p, rest-to-verdict latency", RunBenchSpeed},
+      {"accuracy", "vision over a synth set DIR: impact, stands, verdicts, refusals",
+       RunBenchAccuracy},
+      {"speed", "live vision pipeline fps at 720p/1080p/2160p, rest-to-verdict latency",
+       RunBenchSpeed},
       {"rules", "self-play of both rulesets (1,000 games each), games/second", RunBenchRules},
   };
   return kBenches;

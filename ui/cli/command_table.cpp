@@ -18,9 +18,11 @@ std::span<const Command> Commands() {
       Command{"club", "club history: add finished games, print standings", RunClub},
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
               RunAdjudicateScene},
-      Command{"adjudicate", "rule on a shot from before/after camera frames (vision)", RunAdjudicate},
+      Command{"adjudicate", "rule on a shot from before/after camera frames (vision)",
+              RunAdjudicate},
       Command{"live", "the live overlay on a camera, video, image folder or --demo", RunLive},
-      Command{"rules", "the rules engine without a camera: melee CASE.json, fire ..., army [NAME]", RunRules},
+      Command{"rules", "the rules engine without a camera: melee CASE.json, fire ..., army [NAME]",
+              RunRules},
       Command{"synth", "render synthetic table scenes with exact ground truth", RunSynth},
   };
   return kCommands;

@@ -39,7 +39,7 @@ struct SynthCommandOptions {
   int supersample = 2;  // antialiasing factor; 1 is faster and jaggier
   int sequences = 0;    // shot sequences to write besides the stills
   bool video = false;   // also write each sequence as an MJPG .avi
-  bool jpeg = false;  // empty/before as JPEG (small samples) instead of PNG
+  bool jpeg = false;    // empty/before as JPEG (small samples) instead of PNG
 
   void Check() {
     if (out.empty()) throw InputError("command line", "--out", "missing output directory");
