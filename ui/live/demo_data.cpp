@@ -19,6 +19,10 @@ DemoData FindDemoData(const fs::path& root) {
     if (e.is_directory()) dirs.push_back(e.path());
   }
   std::sort(dirs.begin() + 1, dirs.end());
+  // A recorded sequence (frames.json beside its frames) comes before any folder of stills: a
+  // scene folder's empty/before/after images are not a game to play.
+  std::stable_partition(dirs.begin(), dirs.end(),
+                        [](const fs::path& d) { return fs::is_regular_file(d / "frames.json"); });
   for (const auto& dir : dirs) {
     if (NumberedImages(dir).size() < 2) continue;
     DemoData d;

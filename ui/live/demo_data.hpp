@@ -12,7 +12,8 @@ struct DemoData {
   std::optional<std::filesystem::path> board;  // board JSON if the sample has one
 };
 
-// The first folder under `root` (default DatasetsDir()/sample) holding at least two images.
+// The first recorded sequence (a folder with frames.json) under `root` (default
+// DatasetsDir()/sample), else the first folder holding at least two images.
 // Throws InputError when none is there.
 DemoData FindDemoData(const std::filesystem::path& root);
 
