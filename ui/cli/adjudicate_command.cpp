@@ -20,6 +20,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "engine/verdict.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/shot_evidence.hpp"
@@ -112,16 +113,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       "out", po::value(&opt.out), "OUT.json")("evidence", po::value(&opt.evidence),
                                               "OUT.png: the impact region with the hit circle");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
 
   const TableCalibration cal = LoadCalibration(opt.calibration);

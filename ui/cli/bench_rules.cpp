@@ -8,6 +8,7 @@
 #include "engine/input_error.hpp"
 #include "engine/rules/ruleset_loader.hpp"
 #include "engine/rules/self_play.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -21,16 +22,7 @@ int RunBenchRules(const std::vector<std::string>& args) {
       "seed", po::value(&opt.seed), "seed of the first game (default 1)")(
       "turns", po::value(&opt.agreed_turns), "agreed turns per game (default 12)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (opt.games < 1) throw InputError("command line", "--games", "must be >= 1");
   bool clean = true;
   double total_games = 0, total_s = 0;

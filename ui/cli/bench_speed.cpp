@@ -20,6 +20,7 @@
 #include "engine/input_error.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/rest_detector.hpp"
 #include "vision/shot_analysis.hpp"
@@ -41,16 +42,7 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
   desc.add_options()("help,h", "show this help")(
       "frames", po::value(&frames), "frames timed per resolution and core count (default 60)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (frames < 2) throw InputError("command line", "--frames", "must be at least 2");
   const Scenario scenario = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const StandKindCatalog catalog = LoadStandKinds();

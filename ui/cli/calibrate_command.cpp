@@ -13,6 +13,7 @@
 #include "calibration/calibration_file.hpp"
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -66,16 +67,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
       "json", po::bool_switch(&opt.json), "print the result as JSON")(
       "debug", po::value(&opt.debug_path), "write a picture of what was found");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
 
   const BoardFile board = LoadBoardFile(opt.board_path);

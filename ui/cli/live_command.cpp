@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/live/live_options.hpp"
 
@@ -44,16 +45,7 @@ int RunLive(const std::vector<std::string>& args) {
       "autoplay", po::bool_switch(&opt.autoplay),
       "accept the grid, arm and confirm by itself (on for --demo and --frames)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (vm.count("camera")) opt.camera = camera;
   return live::RunLive(opt);
 }

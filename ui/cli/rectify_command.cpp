@@ -9,6 +9,7 @@
 #include "calibration/calibration_file.hpp"
 #include "calibration/rectify.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -49,16 +50,7 @@ int RunRectify(const std::vector<std::string>& args) {
       "px-per-inch", po::value(&opt.px_per_inch), "top-view resolution (default 20)")(
       "margin", po::value(&opt.margin_in), "inches shown around the grid (default 1)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
   const TableCalibration cal = LoadCalibration(opt.calibration_path);
   const cv::Mat image = cv::imread(opt.image_path, cv::IMREAD_COLOR);

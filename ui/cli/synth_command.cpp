@@ -20,6 +20,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -118,16 +119,7 @@ int RunSynth(const std::vector<std::string>& args) {
       "video", po::bool_switch(&opt.video), "also write each sequence as sequence.avi (MJPG)")(
       "jpeg", po::bool_switch(&opt.jpeg), "write empty/before as JPEG instead of PNG (smaller)");
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
   const Scenario scenario = LoadScenario(opt.scenario);
   const std::filesystem::path out(opt.out);
