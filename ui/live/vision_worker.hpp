@@ -13,6 +13,7 @@
 
 #include <opencv2/core.hpp>
 
+#include "calibration/bump_detector.hpp"
 #include "calibration/calibrate_table.hpp"
 #include "engine/stand.hpp"
 #include "vision/frame_source.hpp"
@@ -60,6 +61,13 @@ struct FrameResult {
   double process_ms = 0;                         // pipeline time for this frame
   bool end_of_source = false;                    // the file or folder has no more frames
   ShotWatch shot;                                // the armed shot, as of this frame
+  // Camera bump check against the calibration reference (set on the frames where it ran, about
+  // once a second once calibrated); the status bar warns when bump->bumped.
+  std::optional<BumpReport> bump;
+  // A fresh calibration found after a bump, for the session to accept (logged as such).
+  std::optional<TableCalibration> recalibrated;
+  // A hand or arm over the table in this frame (armed or not): the overlay pauses and says so.
+  bool hand_in_frame = false;
 };
 
 class VisionWorker {
