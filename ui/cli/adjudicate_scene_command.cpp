@@ -11,6 +11,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "engine/verdict.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -60,16 +61,7 @@ int RunAdjudicateScene(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("scene", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   if (vm.count("touch-tolerance-mm")) opt.touch_tolerance_mm = tolerance;
   opt.Check();
 

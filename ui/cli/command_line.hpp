@@ -13,5 +13,10 @@ namespace referee::cli {
 bool ParseCommandLine(const std::vector<std::string>& args,
                       const boost::program_options::options_description& desc,
                       boost::program_options::variables_map& vm);
+// The same, for commands that also take positional arguments (file names).
+bool ParseCommandLine(const std::vector<std::string>& args,
+                      const boost::program_options::options_description& desc,
+                      const boost::program_options::positional_options_description& positional,
+                      boost::program_options::variables_map& vm);
 
 }  // namespace referee::cli
