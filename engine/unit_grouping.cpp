@@ -4,6 +4,9 @@
 #include <map>
 #include <tuple>
 
+#include "engine/input_error.hpp"
+#include "engine/json_input.hpp"
+
 namespace referee {
 
 std::string UnitTypeName(UnitType t) {
@@ -20,22 +23,66 @@ std::string UnitTypeName(UnitType t) {
 
 namespace {
 
-bool IsArtillery(StandCategory c) { return IsEquipment(c) || IsCrew(c); }
-
-// Limits of Napoleonic 1C for one side's artillery in one square.
-constexpr int kMaxGunsPerSquare = 2;
-constexpr int kMaxWagonsPerSquare = 1;
-constexpr int kMaxCrewPerSquare = 6;
-constexpr int kMaxCommandersPerSquare = 1;
-
 struct Cell {
   std::vector<const Stand*> troops, artillery, commanders;
 };
 
 }  // namespace
 
+bool SquareStacking::IsArtillery(StandCategory c) const {
+  return std::find(artillery.begin(), artillery.end(), c) != artillery.end();
+}
+
+SquareStacking LoadSquareStacking(const std::string& ruleset, const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const nlohmann::json j = ReadJsonFile(path);
+  RequireObject(j, file, "");
+  const nlohmann::json& all = RequireKey(j, "rulesets", file, "");
+  RequireObject(all, file, "rulesets");
+  const std::string field = FieldPath("rulesets", ruleset);
+  if (!all.contains(ruleset)) throw InputError(file, field, "no stacking rules for this ruleset");
+  const nlohmann::json& r = all.at(ruleset);
+  RequireObject(r, file, field);
+  auto categories = [&](const nlohmann::json& arr, const std::string& f) {
+    RequireArray(arr, file, f);
+    std::vector<StandCategory> out;
+    for (size_t i = 0; i < arr.size(); ++i) {
+      const std::string name = AsString(arr[i], file, FieldPath(f, i));
+      const auto c = ParseCategory(name);
+      if (!c) throw InputError(file, FieldPath(f, i), "unknown stand category '" + name + "'");
+      out.push_back(*c);
+    }
+    return out;
+  };
+  SquareStacking s;
+  s.ruleset = ruleset;
+  s.artillery = categories(RequireKey(r, "artillery_categories", file, field),
+                           FieldPath(field, "artillery_categories"));
+  s.one_troop_kind_per_square = GetBoolOr(r, "one_troop_kind_per_square", true, file, field);
+  const std::string lf = FieldPath(field, "limits");
+  const nlohmann::json& limits = RequireKey(r, "limits", file, field);
+  RequireArray(limits, file, lf);
+  for (size_t i = 0; i < limits.size(); ++i) {
+    const std::string f = FieldPath(lf, i);
+    RequireObject(limits[i], file, f);
+    StackingLimit l;
+    l.categories =
+        categories(RequireKey(limits[i], "categories", file, f), FieldPath(f, "categories"));
+    l.max = GetInt(limits[i], "max", file, f);
+    if (l.max < 0) throw InputError(file, FieldPath(f, "max"), "must be 0 or more");
+    l.what = GetString(limits[i], "what", file, f);
+    s.limits.push_back(std::move(l));
+  }
+  return s;
+}
+
 UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& stands,
                                   const StandKindCatalog& catalog) {
+  return GroupStandsIntoUnits(grid, stands, catalog, LoadSquareStacking("napoleonic"));
+}
+
+UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& stands,
+                                  const StandKindCatalog& catalog, const SquareStacking& stacking) {
   UnitGrouping out;
   std::map<std::pair<std::string, Square>, Cell> cells;
   for (const auto& s : stands) {
@@ -48,7 +95,7 @@ UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& st
     Cell& cell = cells[{s.side, *sq}];
     if (kind->category == StandCategory::kCommander) {
       cell.commanders.push_back(&s);
-    } else if (IsArtillery(kind->category)) {
+    } else if (stacking.IsArtillery(kind->category)) {
       cell.artillery.push_back(&s);
     } else {
       cell.troops.push_back(&s);
@@ -66,38 +113,36 @@ UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& st
     };
     std::optional<std::string> commander;
     if (!cell.commanders.empty()) commander = ids(cell.commanders).front();
-    if (static_cast<int>(cell.commanders.size()) > kMaxCommandersPerSquare) {
-      issue(std::to_string(cell.commanders.size()) +
-            " commanders in one square (at most 1, Napoleonic 1C)");
+    // Stacking limits, per the ruleset.
+    for (const auto& limit : stacking.limits) {
+      int n = 0;
+      for (const auto* group : {&cell.troops, &cell.artillery, &cell.commanders}) {
+        for (const Stand* s : *group) {
+          const auto c = catalog.Find(s->kind)->category;
+          n += std::find(limit.categories.begin(), limit.categories.end(), c) !=
+                       limit.categories.end()
+                   ? 1
+                   : 0;
+        }
+      }
+      if (n > limit.max) {
+        issue(std::to_string(n) + " " + limit.what + " in one square (at most " +
+              std::to_string(limit.max) + ", " + stacking.ruleset + " stacking rules)");
+      }
     }
     if (!cell.troops.empty()) {
       std::map<std::string, int> kinds;
       for (const Stand* s : cell.troops) ++kinds[s->kind];
-      if (kinds.size() > 1) {
+      if (kinds.size() > 1 && stacking.one_troop_kind_per_square) {
         issue(
             "stands of different kinds in one square: two units of one side may not share a "
-            "square (Napoleonic 1C)");
+            "square (" +
+            stacking.ruleset + " stacking rules)");
       }
       out.units.push_back({side, square, UnitType::kTroops, ids(cell.troops), commander});
       commander.reset();
     }
     if (!cell.artillery.empty()) {
-      int guns = 0, wagons = 0, crew = 0;
-      for (const Stand* s : cell.artillery) {
-        const auto c = catalog.Find(s->kind)->category;
-        guns += (c == StandCategory::kGun || c == StandCategory::kCatapult) ? 1 : 0;
-        wagons += c == StandCategory::kWagon ? 1 : 0;
-        crew += IsCrew(c) ? 1 : 0;
-      }
-      if (guns > kMaxGunsPerSquare) {
-        issue(std::to_string(guns) + " guns in one square (at most 2, Napoleonic 1C)");
-      }
-      if (wagons > kMaxWagonsPerSquare) {
-        issue(std::to_string(wagons) + " supply wagons in one square (at most 1, Napoleonic 1C)");
-      }
-      if (crew > kMaxCrewPerSquare) {
-        issue(std::to_string(crew) + " crew stands in one square (at most 6, Napoleonic 1C)");
-      }
       out.units.push_back({side, square, UnitType::kArtillery, ids(cell.artillery), commander});
       commander.reset();
     }

@@ -1,20 +1,22 @@
-// Stands -> units, by the Napoleonic organisation rules (1C, 4B, 9) read from the table:
+// Stands -> units, by the ruleset's stacking rules (engine/rulesets/square_stacking.json, e.g.
+// Napoleonic ORGANIZATION C, Ancient MOVEMENT 2) read from the table:
 //  - a unit is the stands of one side whose centres lie in one square;
-//  - artillery (guns, howitzers, catapults, wagons, crews) forms its own group in a square
-//    ("artillery may form in any way"), separate from the troops there;
+//  - artillery (the ruleset's artillery categories: guns, catapults, wagons, crews) forms its
+//    own group in a square ("artillery may form in any way"), separate from the troops there;
 //  - a commander joins the troops in its square, else the artillery there, else stands alone
-//    ("commanders may join any unit"; "except for a commander, a unit must consist of more
-//    than one stand").
-// Breaches of the stacking limits (two kinds of troops of one side in a square, more than
-// 2 guns, 1 wagon, 6 crew or 1 commander in a square) are reported, not corrected: the rules
-// engine decides what they mean. Game state (which stands belong to which regiment) is the
-// rules engine's job; this is only what the table shows.
+//    ("commanders may join any unit").
+// Breaches of the stacking limits (two kinds of troops of one side in a square when the ruleset
+// allows one unit, more stands of a category than its limit) are reported, not corrected: the
+// rules engine decides what they mean. Game state (which stands belong to which regiment) is
+// the rules engine's job; this is only what the table shows.
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/data_paths.hpp"
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 
@@ -43,6 +45,30 @@ struct UnitGrouping {
   std::vector<std::string> off_board;  // ids whose centre is off the board (or kind unknown)
 };
 
+// One ruleset's stacking rules (an entry of square_stacking.json).
+struct StackingLimit {
+  std::vector<StandCategory> categories;
+  int max = 0;
+  std::string what;  // plural noun for reports, e.g. "guns"
+};
+struct SquareStacking {
+  std::string ruleset;  // e.g. "napoleonic"
+  std::vector<StandCategory> artillery;
+  bool one_troop_kind_per_square = true;
+  std::vector<StackingLimit> limits;
+  bool IsArtillery(StandCategory c) const;
+};
+
+// The entry for `ruleset` ("napoleonic", "ancient", ...). Throws InputError naming the file and
+// field when the file is unreadable, the ruleset is absent or a field is wrong.
+SquareStacking LoadSquareStacking(const std::string& ruleset,
+                                  const std::filesystem::path& path = RulesetDir() /
+                                                                      "square_stacking.json");
+
+UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& stands,
+                                  const StandKindCatalog& catalog, const SquareStacking& stacking);
+// Napoleonic stacking, loaded from square_stacking.json on each call (keep a SquareStacking and
+// use the overload above on a hot path).
 UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& stands,
                                   const StandKindCatalog& catalog);
 

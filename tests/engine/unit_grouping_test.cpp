@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
+#include "engine/input_error.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 
 namespace referee {
@@ -73,6 +77,54 @@ TEST_F(Grouping, LoneCommanderIsAUnitAndLimitsAreReported) {
   // 2 commanders, 3 guns, 2 wagons, 7 crew, infantry + cavalry in one square: five issues.
   EXPECT_EQ(g.issues.size(), 5u);
   EXPECT_EQ(g.off_board, std::vector<std::string>{"off"});
+}
+
+TEST_F(Grouping, AncientStackingComesFromItsOwnRules) {
+  // Ancient MOVEMENT 2: one catapult and up to six crew per square; catapults and their crew
+  // group apart from the troops they share a square with.
+  const SquareStacking ancient = LoadSquareStacking("ancient");
+  Add("inf", "red", "heavy_infantry", 1.0, 1.0);
+  Add("cat1", "red", "light_catapult", 2.0, 2.0);
+  Add("crew", "red", "foot_crew", 3.0, 1.0);
+  Add("cmd", "red", "sub_commander", 3.0, 3.0);
+  UnitGrouping g = GroupStandsIntoUnits(grid_, stands_, catalog_, ancient);
+  ASSERT_EQ(g.units.size(), 2u);
+  EXPECT_EQ(g.units[0].stand_ids, std::vector<std::string>{"inf"});
+  EXPECT_EQ(g.units[0].commander_id, "cmd");
+  EXPECT_EQ(g.units[1].stand_ids, (std::vector<std::string>{"cat1", "crew"}));
+  EXPECT_TRUE(g.issues.empty());
+  // A second catapult breaks the ancient limit of 1; Napoleonic would allow 2 "guns".
+  Add("cat2", "red", "heavy_catapult", 2.5, 2.5);
+  g = GroupStandsIntoUnits(grid_, stands_, catalog_, ancient);
+  ASSERT_EQ(g.issues.size(), 1u);
+  EXPECT_NE(g.issues[0].what.find("2 catapults"), std::string::npos) << g.issues[0].what;
+  EXPECT_TRUE(GroupStandsIntoUnits(grid_, stands_, catalog_).issues.empty());
+}
+
+TEST(StackingFile, BadEntriesNameTheFileAndField) {
+  const std::filesystem::path dir = std::filesystem::path(REFEREE_TEST_TMP) / "stacking";
+  std::filesystem::create_directories(dir);
+  const auto write = [&](const std::string& text) {
+    const auto p = dir / "square_stacking.json";
+    std::ofstream(p) << text;
+    return p;
+  };
+  const auto expect_error = [](const std::filesystem::path& p, const std::string& ruleset,
+                               const std::string& field) {
+    try {
+      LoadSquareStacking(ruleset, p);
+      ADD_FAILURE() << "no error for " << field;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  };
+  expect_error(write(R"({"rulesets": {}})"), "napoleonic", "rulesets.napoleonic");
+  expect_error(write(R"({"rulesets": {"x": {"artillery_categories": ["gunz"], "limits": []}}})"),
+               "x", "rulesets.x.artillery_categories[0]");
+  expect_error(write(R"({"rulesets": {"x": {"artillery_categories": [], "limits": [
+      {"categories": ["gun"], "max": -1, "what": "guns"}]}}})"),
+               "x", "rulesets.x.limits[0].max");
+  expect_error(dir / "missing.json", "napoleonic", "missing.json");
 }
 
 }  // namespace

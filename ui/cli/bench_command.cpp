@@ -26,6 +26,8 @@ const std::vector<Bench>& Benches() {
        RunBenchAccuracy},
       {"speed", "live vision pipeline fps at 720p/1080p/2160p, rest-to-verdict latency",
        RunBenchSpeed},
+      {"stands", "stand detector alone over a synth set DIR: P/R, centre, size, angle, ms",
+       RunBenchStands},
       {"rules", "self-play of both rulesets (1,000 games each), games/second", RunBenchRules},
   };
   return kBenches;

@@ -23,5 +23,6 @@ int RunRectify(const std::vector<std::string>& args);
 int RunBenchRules(const std::vector<std::string>& args);
 int RunBenchAccuracy(const std::vector<std::string>& args);
 int RunBenchSpeed(const std::vector<std::string>& args);
+int RunBenchStands(const std::vector<std::string>& args);
 
 }  // namespace referee::cli
