@@ -7,14 +7,13 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/polygon_coverage.hpp"
 #include "datasets/table_texture.hpp"
 
 namespace referee {
 
 namespace {
 
-constexpr int kShift = 4;
-constexpr double kOne = 1 << kShift;
 constexpr int kMapStep = 8;  // exact inverse mapping every kMapStep output pixels
 
 // Supersampled pixel coordinate (pixel centres at integers) of an output pixel coordinate.
@@ -31,6 +30,61 @@ CameraGeometry Geometry(const CameraModel& cam) {
   g.c = cam.CameraCenterTable();
   return g;
 }
+
+// One solid's pixels before they go onto the layer: its coverage (the union of its parts, exact
+// area per pixel) and the colour of what shows there. Parts are combined inside the solid first so
+// a face that shares the silhouette's edge (a base's top over its walls, the paint over the tip of
+// the head) replaces the colour under it instead of adding coverage: stacking partial coverages
+// there would push every such edge outward by a fraction of a pixel.
+class SolidPatch {
+ public:
+  void Add(PolygonCoverage part, const cv::Scalar& bgr) {
+    if (part.roi.empty()) return;
+    roi_ = roi_.empty() ? part.roi : (roi_ | part.roi);
+    parts_.push_back({std::move(part), bgr});
+  }
+
+  // layer (CV_8UC3, premultiplied by coverage) and cover (CV_8U) "over" this solid.
+  void CompositeOver(cv::Mat& layer, cv::Mat& cover) const {
+    if (roi_.empty()) return;
+    cv::Mat alpha = cv::Mat::zeros(roi_.size(), CV_32F);
+    cv::Mat colour = cv::Mat::zeros(roi_.size(), CV_32FC3);
+    for (const auto& [part, bgr] : parts_) {
+      const cv::Vec3f c(static_cast<float>(bgr[0]), static_cast<float>(bgr[1]),
+                        static_cast<float>(bgr[2]));
+      const cv::Point o = part.roi.tl() - roi_.tl();
+      for (int y = 0; y < part.roi.height; ++y) {
+        const float* a = part.alpha.ptr<float>(y);
+        float* al = alpha.ptr<float>(y + o.y) + o.x;
+        auto* co = colour.ptr<cv::Vec3f>(y + o.y) + o.x;
+        for (int x = 0; x < part.roi.width; ++x) {
+          if (a[x] <= 0.0f) continue;
+          const float covered = std::max(al[x], a[x]);
+          const float share = std::min(1.0f, a[x] / covered);  // of the solid's covered area
+          co[x] += share * (c - co[x]);
+          al[x] = covered;
+        }
+      }
+    }
+    for (int y = 0; y < roi_.height; ++y) {
+      const float* al = alpha.ptr<float>(y);
+      const auto* co = colour.ptr<cv::Vec3f>(y);
+      auto* l = layer.ptr<cv::Vec3b>(y + roi_.y) + roi_.x;
+      uchar* cov = cover.ptr<uchar>(y + roi_.y) + roi_.x;
+      for (int x = 0; x < roi_.width; ++x) {
+        const float a = al[x];
+        if (a <= 0.0f) continue;
+        for (int k = 0; k < 3; ++k)
+          l[x][k] = cv::saturate_cast<uchar>(l[x][k] * (1 - a) + co[x][k] * a);
+        cov[x] = cv::saturate_cast<uchar>(cov[x] * (1 - a) + 255.0f * a);
+      }
+    }
+  }
+
+ private:
+  cv::Rect roi_;
+  std::vector<std::pair<PolygonCoverage, cv::Scalar>> parts_;
+};
 
 }  // namespace
 
@@ -199,34 +253,33 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   // Projects table points to fixed-point pixels at `scale` x the output size; false if any
   // point is behind the lens.
   const auto project = [&](const std::vector<cv::Point3d>& pts, int scale,
-                           std::vector<cv::Point>& out) {
+                           std::vector<cv::Point2d>& out) {
     for (const auto& p : pts) {
       const cv::Vec3d pc = geo.r * (cv::Vec3d(p.x, p.y, p.z) - geo.c);
       if (pc[2] < 1.0) return false;
     }
-    std::vector<cv::Point2d> px;
     cv::projectPoints(pts, cam.rvec_cam_from_table, cam.tvec_cam_from_table, cam.camera_matrix,
-                      cam.distortion, px);
-    out.clear();
-    for (const auto& q : px) {
-      out.emplace_back(cvRound(SsFromOut(q.x, scale) * kOne),
-                       cvRound(SsFromOut(q.y, scale) * kOne));
-    }
+                      cam.distortion, out);
+    for (auto& q : out) q = {SsFromOut(q.x, scale), SsFromOut(q.y, scale)};
     return true;
   };
 
   // Shadows of every solid from the lamp, cast onto the table plane (soft, so 1x suffices).
+  // `contact` collects where solids stand on the mat: no shadow shows there (the solid covers
+  // it), and a pixel half-covered by a base's edge is half lit mat, not half shadow.
   cv::Mat shadow = cv::Mat::zeros(out_size_, CV_8U);
+  cv::Mat contact = cv::Mat::zeros(out_size_, CV_8U);
   const cv::Vec3d lamp(layout_.lamp.x, layout_.lamp.y, layout_.lamp.z);
   bool any_shadow = false;
-  std::vector<cv::Point> px, hull;
+  std::vector<cv::Point2d> px;
   for (const auto& s : solids) {
     if (!s.casts_shadow) continue;
-    std::vector<cv::Point3d> on_table;
+    std::vector<cv::Point3d> on_table, standing;
     for (const auto& p : s.points) {
       const cv::Vec3d v(p.x, p.y, p.z);
       if (v[2] >= -1e-9) {
         on_table.emplace_back(v[0], v[1], 0.0);
+        standing.emplace_back(v[0], v[1], 0.0);
         continue;
       }
       const double t = -lamp[2] / (v[2] - lamp[2]);
@@ -235,13 +288,20 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
       on_table.emplace_back(q[0], q[1], 0.0);
     }
     if (on_table.size() < 3 || !project(on_table, 1, px)) continue;
-    cv::convexHull(px, hull);
-    cv::fillConvexPoly(shadow, hull, cv::Scalar(255), cv::LINE_AA, kShift);
+    BlendCoverage(shadow, CoverPolygon(ConvexHull(px), shadow.size()), cv::Scalar(255));
     any_shadow = true;
+    if (standing.size() >= 3 && project(standing, 1, px)) {
+      BlendCoverage(contact, CoverPolygon(ConvexHull(px), contact.size()), cv::Scalar(255));
+    }
   }
   if (any_shadow) {
-    const double sigma = 1.2 * out_size_.width / 1920.0;  // penumbra of a room lamp
+    // Penumbra of a room lamp, but only inside the geometric shadow: a shadow starts sharp where
+    // a solid touches the mat, so blurring it outward would draw a dark halo around every base
+    // on its lit side too (and move the base's apparent edge outward by ~0.15 px).
+    const double sigma = 1.2 * out_size_.width / 1920.0;
+    cv::Mat sharp = shadow - contact;  // saturating
     cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), std::max(0.8, sigma));
+    shadow = cv::min(shadow, sharp);
     const float k = static_cast<float>(layout_.shadow_strength / 255.0);
     cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
       for (int y = rows.start; y < rows.end; ++y) {
@@ -272,19 +332,14 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return depth[a] > depth[b]; });
-  const auto fill_convex = [&](const std::vector<cv::Point>& poly, const cv::Scalar& bgr) {
-    cv::fillConvexPoly(layer, poly, bgr, cv::LINE_8, kShift);
-    cv::fillConvexPoly(cover, poly, cv::Scalar(255), cv::LINE_8, kShift);
-  };
   for (const size_t i : order) {
     const Solid& s = solids[i];
+    SolidPatch patch;
     if (s.points.size() >= 3 && project(s.points, ss_, px)) {
-      cv::convexHull(px, hull);
-      fill_convex(hull, s.side_bgr);
+      patch.Add(CoverPolygon(ConvexHull(px), ss_size_), s.side_bgr);
       for (const auto& o : s.overlays) {
         if (o.points.size() < 3 || !project(o.points, ss_, px)) continue;
-        cv::convexHull(px, hull);
-        fill_convex(hull, o.bgr);
+        patch.Add(CoverPolygon(ConvexHull(px), ss_size_), o.bgr);
       }
     }
     // Faces far-to-near so the visible roof plane ends on top.
@@ -298,10 +353,9 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
     std::stable_sort(faces.begin(), faces.end());
     for (const auto& [d, f] : faces) {
       if (!project(s.faces[f].polygon, ss_, px)) continue;
-      const std::vector<std::vector<cv::Point>> polys{px};
-      cv::fillPoly(layer, polys, s.faces[f].bgr, cv::LINE_8, kShift);
-      cv::fillPoly(cover, polys, cv::Scalar(255), cv::LINE_8, kShift);
+      patch.Add(CoverPolygon(px, ss_size_), s.faces[f].bgr);
     }
+    patch.CompositeOver(layer, cover);
   }
   cv::Mat layer_small, cover_small;
   cv::resize(layer, layer_small, out_size_, 0, 0, cv::INTER_AREA);  // premultiplied by coverage

@@ -1,6 +1,7 @@
 // Solids with real heights: stand bases with their figures, the projectile, the hand. Each is
 // described by surface sample points so the renderer can take the convex hull of their
 // projections (an exact silhouette for convex shapes, under any perspective and distortion).
+#include <algorithm>
 #include <cmath>
 
 #include "datasets/scene_layout.hpp"
@@ -30,10 +31,14 @@ void AddSpheroid(std::vector<cv::Point3d>& pts, cv::Vec3d from, cv::Vec3d to, do
   cv::Vec3d u, v;
   Frame(a, u, v);
   const cv::Vec3d c = 0.5 * (from + to);
+  // Rings evenly spaced in the meridian angle, so they crowd toward the rounded ends: a hull of
+  // sparse rings would cut the ends' curve short (the painted tip would look too pointed).
+  const double phi0 = std::acos(std::clamp(1.0 - 2.0 * t0, -1.0, 1.0));
+  const double phi1 = std::acos(std::clamp(1.0 - 2.0 * t1, -1.0, 1.0));
   for (int i = 0; i <= rings; ++i) {
-    const double t = t0 + (t1 - t0) * i / rings;  // 0..1 along the axis
-    const double s = 2.0 * t - 1.0;               // -1..1
-    const double rr = r * std::sqrt(std::max(0.0, 1.0 - s * s));
+    const double phi = phi0 + (phi1 - phi0) * i / rings;
+    const double s = -std::cos(phi);  // -1..1 along the axis
+    const double rr = r * std::sin(phi);
     const cv::Vec3d p0 = c + s * 0.5 * len * a;
     if (rr < 1e-9) {
       pts.emplace_back(p0[0], p0[1], p0[2]);
@@ -127,14 +132,14 @@ std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr) {
               0.5 * kQtipStickDiaIn);
   stick.side_bgr = white;
   Solid plain_head;
-  AddSpheroid(plain_head.points, plain, plain_in, 0.5 * kQtipHeadDiaIn, 0.0, 1.0);
+  AddSpheroid(plain_head.points, plain, plain_in, 0.5 * kQtipHeadDiaIn, 0.0, 1.0, 12, 20);
   plain_head.side_bgr = cv::Scalar(228, 232, 236);
   Solid painted_head;
   // The paint covers the outer ~70% of the head; the inner part stays white cotton.
-  AddSpheroid(painted_head.points, painted_in, painted, 0.5 * kQtipHeadDiaIn, 0.0, 1.0);
+  AddSpheroid(painted_head.points, painted_in, painted, 0.5 * kQtipHeadDiaIn, 0.0, 1.0, 12, 20);
   painted_head.side_bgr = cv::Scalar(228, 232, 236);
   Solid::Overlay paint;
-  AddSpheroid(paint.points, painted_in, painted, 0.5 * kQtipHeadDiaIn * 1.01, 0.3, 1.0);
+  AddSpheroid(paint.points, painted_in, painted, 0.5 * kQtipHeadDiaIn * 1.01, 0.3, 1.0, 12, 20);
   paint.bgr = paint_bgr;
   painted_head.overlays.push_back(paint);
   return {stick, plain_head, painted_head};

@@ -89,6 +89,8 @@ LaidOutScene LayOutScene(const Scenario& scenario, const SynthOptions& options, 
   s.camera = L.camera;
   s.board = L.board;
   s.markers = L.markers;
+  s.lamp_in = L.lamp;
+  s.shadow_strength = L.shadow_strength;
   s.jpeg_quality = L.photo.jpeg_quality;
   for (const auto& look : L.stands) {
     s.stands.push_back(look.stand);
@@ -172,6 +174,11 @@ std::string TruthJson(const SynthScene& s) {
   const cv::Vec3d cc = c.CameraCenterTable();
   cam["center_table"] = {cc[0], cc[1], cc[2]};
   j["camera"] = cam;
+  j["lighting"] = {{"lamp", {s.lamp_in.x, s.lamp_in.y, s.lamp_in.z}},
+                   {"shadow_strength", s.shadow_strength},
+                   {"note",
+                    "one point lamp (table inches, z = -height); every shadow is cast from "
+                    "it onto the mat"}};
 
   const Grid& g = s.board.grid;
   Json board;

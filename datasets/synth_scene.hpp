@@ -81,6 +81,10 @@ struct SynthScene {
   std::optional<ProjectileTruth> projectile;
   ExpectedVerdict verdict;
   bool markers = false;
+  // The one point light every shadow is cast from (table inches, z = -height) and how much its
+  // shadows darken the mat (0..1).
+  cv::Point3d lamp_in;
+  double shadow_strength = 0.0;
   int jpeg_quality = 90;  // used by WriteScene for after.jpg / after_hand.jpg
   // Pixel position (distorted) of every grid-line intersection (col 0..cols, row 0..rows),
   // row-major: index = row * (cols + 1) + col.

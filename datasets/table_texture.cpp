@@ -5,26 +5,23 @@
 #include <opencv2/aruco.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/polygon_coverage.hpp"
+
 namespace referee {
 
 namespace {
 
-constexpr int kShift = 4;  // sub-pixel bits for polygon filling
-constexpr double kOne = 1 << kShift;
-
-std::vector<cv::Point> Fixed(const TableTexture& t, const std::vector<Vec2>& poly) {
-  std::vector<cv::Point> out;
+std::vector<cv::Point2d> PixelPolygon(const TableTexture& t, const std::vector<Vec2>& poly) {
+  std::vector<cv::Point2d> out;
   out.reserve(poly.size());
-  for (const Vec2 p : poly) {
-    const cv::Point2d q = t.PixelOf(p.x, p.y);
-    out.emplace_back(cvRound(q.x * kOne), cvRound(q.y * kOne));
-  }
+  for (const Vec2 p : poly) out.push_back(t.PixelOf(p.x, p.y));
   return out;
 }
 
+// Exact area coverage (polygon_coverage.hpp): edges land where the table coordinates say.
 void FillRect(TableTexture& t, double x0, double y0, double x1, double y1, cv::Scalar c) {
-  const std::vector<Vec2> poly{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
-  cv::fillConvexPoly(t.bgr, Fixed(t, poly), c, cv::LINE_AA, kShift);
+  const cv::Point2d a = t.PixelOf(x0, y0), b = t.PixelOf(x1, y1);
+  BlendCoverage(t.bgr, CoverRect(a.x, a.y, b.x, b.y, t.bgr.size()), c);
 }
 
 // Multiplies the pixels of `region` (a mask) by smooth random gain of the given amplitude and
@@ -118,8 +115,7 @@ TableTexture PaintTable(const SceneLayout& L, double x0, double y0, double x1, d
   }
   // Terrain pieces and clutter lie on the printed mat, hiding the lines under them.
   for (const auto& art : L.flat_art) {
-    const std::vector<std::vector<cv::Point>> polys{Fixed(t, art.polygon)};
-    cv::fillPoly(t.bgr, polys, art.bgr, cv::LINE_AA, kShift);
+    BlendCoverage(t.bgr, CoverPolygon(PixelPolygon(t, art.polygon), t.bgr.size()), art.bgr);
   }
   if (L.markers) {
     const Vec2 centres[4] = {{-1.5, -1.5}, {W + 1.5, -1.5}, {W + 1.5, H + 1.5}, {-1.5, H + 1.5}};

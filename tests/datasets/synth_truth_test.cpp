@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include <opencv2/imgcodecs.hpp>
@@ -63,6 +64,13 @@ std::optional<double> Crossing(const cv::Mat& img, const CameraModel& cam, Vec2 
   return std::nullopt;
 }
 
+// Image pixels per mm along `dir` (table plane direction) at `p`, `height_in` above the mat.
+double PxPerMm(const CameraModel& cam, Vec2 p, Vec2 dir, double height_in) {
+  return cv::norm(cam.ImageFromTable(p + MmToInches(2.0) * dir, height_in) -
+                  cam.ImageFromTable(p, height_in)) /
+         2.0;
+}
+
 TEST(SynthTruth, QtipTipIsTheOuterEndOfThePaintedHead) {
   const Scenario sc = CleanScenario();
   int measured = 0;
@@ -90,7 +98,11 @@ TEST(SynthTruth, QtipTipIsTheOuterEndOfThePaintedHead) {
     // The dark-to-mat transition along the stick's axis sits at the truth tip.
     const auto cross = Crossing(s.after, s.camera, p.point, axis, p.height_in, -1.5, 3.0, 40.0);
     ASSERT_TRUE(cross) << "index " << index;
-    EXPECT_NEAR(*cross, 0.0, 1.2) << "index " << index << " (mm along the axis)";
+    const double px_per_mm = PxPerMm(s.camera, p.point, axis, p.height_in);
+    std::printf("tip %d: %+.3f px along the axis\n", index, *cross * px_per_mm);
+    // The half-contrast point of a rounded head sits up to ~0.3 px inside its geometric end (an
+    // ideal ray-cast render does the same: synth_edge_position_test), lighting adds a little.
+    EXPECT_NEAR(*cross * px_per_mm, 0.0, 0.4) << "index " << index << " (px along the axis)";
     ++measured;
   }
   EXPECT_GE(measured, 3);
@@ -99,7 +111,7 @@ TEST(SynthTruth, QtipTipIsTheOuterEndOfThePaintedHead) {
 TEST(SynthTruth, StandEdgesAndCornersAreTheSideColourBordersOuterEdge) {
   const Scenario sc = CleanScenario();
   int edges = 0, corners = 0;
-  for (int index = 0; index < 2; ++index) {
+  for (int index = 0; index < 3; ++index) {
     const SynthScene s = GenerateScene(sc, SynthOptions{21, cv::Size(1920, 1080), 2, false}, index);
     const cv::Vec3d cam_c = s.camera.CameraCenterTable();
     for (size_t i = 0; i < s.stands.size(); ++i) {
@@ -111,10 +123,11 @@ TEST(SynthTruth, StandEdgesAndCornersAreTheSideColourBordersOuterEdge) {
         return red ? bgr[2] > bgr[1] + 50 && bgr[2] > bgr[0] + 50
                    : bgr[0] > bgr[2] + 50 && bgr[0] > bgr[1] + 30;
       };
-      // Corners: 1.2 mm inward along the diagonal is still the border (>= 3 mm wide).
+      // Corners: 2.5 mm inward along the diagonal (1.8 mm, > 1 px, from both edges) is still the
+      // border (>= 3 mm wide). Closer in, a pixel would mix border and mat.
       for (const Vec2 c : cs) {
         const Vec2 in = (1.0 / Distance(st.footprint.center, c)) * (st.footprint.center - c);
-        const cv::Point2d px = s.camera.ImageFromTable(c + MmToInches(1.2) * in, top);
+        const cv::Point2d px = s.camera.ImageFromTable(c + MmToInches(2.5) * in, top);
         if (!Inside(s.before, px, 10)) continue;
         EXPECT_TRUE(side_coloured(At(s.before, px))) << st.id << " corner " << At(s.before, px);
         ++corners;
@@ -129,6 +142,9 @@ TEST(SynthTruth, StandEdgesAndCornersAreTheSideColourBordersOuterEdge) {
                 ? (Dot(out, st.footprint.AxisX()) > 0 ? 1.0 : -1.0) * st.footprint.AxisX()
                 : (Dot(out, st.footprint.AxisY()) > 0 ? 1.0 : -1.0) * st.footprint.AxisY();
         if (Dot(Vec2{cam_c[0], cam_c[1]} - mid, n) > 0) continue;  // wall visible: skip
+        // The base's shadow lies beside the edges facing away from the lamp: it really moves the
+        // half-contrast point outward there (by ~0.15 px), so measure the lit edges.
+        if (Dot(Vec2{s.lamp_in.x, s.lamp_in.y} - mid, n) < 0) continue;
         // The profile must cross plain mat only: no grid line or other base within 4 mm.
         bool clear = true;
         for (double s_mm = 0; s_mm <= 4.0; s_mm += 0.25) {
@@ -147,18 +163,15 @@ TEST(SynthTruth, StandEdgesAndCornersAreTheSideColourBordersOuterEdge) {
         ASSERT_TRUE(side_coloured(At(s.before, inside_px))) << st.id << " edge " << e;
         const auto cross = Crossing(s.before, s.camera, mid, n, top, -1.5, 3.0, 40.0);
         ASSERT_TRUE(cross) << st.id << " edge " << e;
-        // Within 1.2 mm, or 0.75 px where the camera sees less than 0.6 px per mm (measured bias:
-        // the polygon filler dilates edges outward by about half an output pixel).
-        const double px_per_mm = cv::norm(s.camera.ImageFromTable(mid + MmToInches(2.0) * n, top) -
-                                          s.camera.ImageFromTable(mid, top)) /
-                                 2.0;
-        EXPECT_NEAR(*cross, 0.0, std::max(1.2, 0.75 / px_per_mm))
-            << st.id << " edge " << e << " (mm outward), " << px_per_mm << " px/mm";
+        const double px_per_mm = PxPerMm(s.camera, mid, n, top);
+        std::printf("%s edge %d: %+.3f px outward\n", st.id.c_str(), e, *cross * px_per_mm);
+        EXPECT_NEAR(*cross * px_per_mm, 0.0, 0.25)
+            << st.id << " edge " << e << " (px outward), " << px_per_mm << " px/mm";
         ++edges;
       }
     }
   }
-  EXPECT_GE(corners, 40);
+  EXPECT_GE(corners, 60);
   EXPECT_GE(edges, 20);
 }
 
