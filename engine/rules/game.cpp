@@ -45,9 +45,12 @@ std::string PhaseName(Phase p) {
 }
 
 std::string ActionName(const Action& a) {
-  static const char* kNames[] = {"artillery_casualty", "hold_canister", "fire_canister",
-                                 "fire_musketry",      "move",          "declare_support",
-                                 "fight_melee",        "end_phase",     "surrender"};
+  static const char* kNames[] = {"artillery_casualty",   "hold_canister", "fire_canister",
+                                 "fire_musketry",        "move",          "declare_support",
+                                 "fight_melee",          "end_phase",     "surrender",
+                                 "shell_on_inflammable", "limber",        "destroy_equipment",
+                                 "attach_commander"};
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == std::variant_size_v<Action>);
   return kNames[a.index()];
 }
 
@@ -66,6 +69,26 @@ Game::Game(const RulesetData& rules, GameSetup setup) : rules_(rules), setup_(st
     u.stands_at_phase_start = static_cast<int>(u.stands.size());
   }
   for (const auto& s : setup_.sides) initial_points_[s.name] += 0;
+  for (auto& u : units_) {
+    if (rules_.Unit(u.type).arm != "commander") continue;
+    if (!u.attached_to.empty()) {
+      const GameUnit* host = FindUnit(u.attached_to);
+      if (!host || host->side != u.side || host->square != u.square)
+        throw std::invalid_argument(u.id + " is attached to " + u.attached_to +
+                                    ", which is not a friendly unit in its square");
+      continue;
+    }
+    // A commander set up with a friendly unit has joined it (2B / Ancient MOVEMENT 2).
+    for (const auto& o : units_)
+      if (&o != &u && o.side == u.side && o.square == u.square && o.status == u.status &&
+          rules_.Unit(o.type).arm != "commander" && rules_.Unit(o.type).arm != "catapult")
+        u.attached_to = o.id;
+  }
+  // Squares set up already formed: each unit without a group is a Square on its own.
+  for (const auto& u : units_)
+    next_square_group_ = std::max(next_square_group_, u.square_group + 1);
+  for (auto& u : units_)
+    if (u.formed_square && u.square_group == 0) u.square_group = next_square_group_++;
   phase_ = Phase::kArtillery;
   ComputeShots();
 }
@@ -169,6 +192,10 @@ void Game::RemoveStand(GameUnit& u, size_t index, bool captured_by_enemy) {
     u.stands.clear();
     u.status = UnitStatus::kDestroyed;
   }
+  if (u.status == UnitStatus::kDestroyed) u.attached_to.clear();
+  if (u.status == UnitStatus::kDestroyed)
+    for (auto& c : units_)
+      if (c.attached_to == u.id) c.attached_to.clear();  // the commander stays where it is
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +211,11 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
   auto has_fired = has_fired_;
   auto shots_total = shots_total_;
   auto moved = moved_;
+  auto burning = burning_;
+  auto terrain = setup_.board.terrain;
+  const int next_group = next_square_group_;
+  const bool defender_declared = defender_declared_support_, fought = melee_fought_;
+  auto manning = manning_;
   auto captured = captured_from_;
   auto destroyed = destroyed_points_;
   const Phase phase = phase_;
@@ -199,6 +231,12 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
     has_fired_ = std::move(has_fired);
     shots_total_ = std::move(shots_total);
     moved_ = std::move(moved);
+    burning_ = std::move(burning);
+    setup_.board.terrain = std::move(terrain);
+    next_square_group_ = next_group;
+    defender_declared_support_ = defender_declared;
+    melee_fought_ = fought;
+    manning_ = std::move(manning);
     captured_from_ = std::move(captured);
     destroyed_points_ = std::move(destroyed);
     phase_ = phase;
@@ -235,6 +273,7 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
     if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
       return Refuse("no such battery");
     if (shots_used_[b->id] > 0) return Refuse("if held, no other shot can be fired (2H)");
+    if (b->limbered) return Refuse(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
     if (!rules_.artillery.canister_range) return Refuse("this ruleset has no canister");
     b->holding_canister = true;
     ActionResult r;
@@ -245,27 +284,13 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
   if (const auto* c = std::get_if<FireCanister>(&action)) return DoCanister(*c, dice);
   if (const auto* f = std::get_if<FireMusketry>(&action)) return DoMusketry(*f, dice);
   if (const auto* m = std::get_if<MoveUnit>(&action)) return DoMove(*m, dice);
-  if (const auto* s = std::get_if<DeclareSupport>(&action)) {
-    if (phase_ != Phase::kAttackerMoves && phase_ != Phase::kHeldCanister &&
-        phase_ != Phase::kMelees)
-      return Refuse("supports are declared after movement, before melees are fought");
-    if (auto why = WhyCannotSupport(*s)) return Refuse(*why);
-    GameUnit* u = Unit(s->unit);
-    for (auto& m : melees_) {
-      if (m.contact != s->contact) continue;
-      (u->side == attacker() ? m.attacker_supports : m.defender_supports).push_back(u->id);
-    }
-    u->fought_this_turn = true;
-    if (auto f = DirectionTo(u->square, s->contact)) {
-      // Supports are shown by facing into the contact square (type A faces sides only).
-      u->facing = *f;
-    }
-    ActionResult r;
-    r.ok = true;
-    Log(r, u->id + " supports the melee at " + SquareName(s->contact), dice, before);
-    return r;
-  }
+  if (const auto* s = std::get_if<DeclareSupport>(&action)) return DoDeclareSupport(*s, dice);
   if (const auto* f = std::get_if<FightMelee>(&action)) return DoFight(*f, dice);
+  if (const auto* b = std::get_if<ShellOnInflammable>(&action))
+    return DoShellOnInflammable(*b, dice);
+  if (const auto* l = std::get_if<Limber>(&action)) return DoLimber(*l, dice);
+  if (const auto* d = std::get_if<DestroyEquipment>(&action)) return DoDestroyEquipment(*d, dice);
+  if (const auto* c = std::get_if<AttachCommander>(&action)) return DoAttachCommander(*c, dice);
   return Refuse("unknown action");
 }
 
@@ -307,6 +332,9 @@ void Game::StartTurn(ActionResult& r, DiceSource& dice) {
   shots_used_.clear();
   moved_.clear();
   melees_.clear();
+  defender_declared_support_ = false;
+  melee_fought_ = false;
+  manning_.clear();
   for (auto& u : units_) {
     u.facing_at_turn_start = u.facing;
     u.came_from.reset();
@@ -358,16 +386,16 @@ void Game::MoraleRetreats(ActionResult& r, DiceSource& dice) {
       if (attached) continue;
     }
     const size_t before = dice.Events().size();
-    Retreat(u, r, false);
+    Retreat(u, r, RetreatKind::kMorale);
     Log(r, u.id + " is down to one stand and retreats a full move (morale)", dice, before);
   }
 }
 
-void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
+std::vector<std::string> Game::Retreat(GameUnit& u, ActionResult& r, RetreatKind kind) {
   RetreatQuery q;
   q.start = u.square;
   const Square from = u.square;
-  if (melee_retreat) {
+  if (kind == RetreatKind::kMelee) {
     q.budget = rules_.melee.retreat_squares;
     q.diagonal_cost = 1.0;  // "For retreats only, diagonal moves are counted 1"
     if (u.came_from && *u.came_from != u.square) {
@@ -376,6 +404,10 @@ void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
     } else {
       q.direction = FacingVector(Opposite(u.facing));  // defender: toward the rear
     }
+  } else if (kind == RetreatKind::kFire) {
+    q.budget = rules_.burning ? rules_.burning->retreat_squares : 1;
+    q.diagonal_cost = 1.0;  // a retreat: diagonals count 1
+    q.direction = FacingVector(Opposite(u.facing));
   } else {
     q.budget = rules_.Unit(u.type).move;
     q.diagonal_cost = 1.5;
@@ -384,15 +416,18 @@ void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
     if (home == u.square.row) q.direction = {0.0, home == 0 ? -1.0 : 1.0};
   }
   const std::string side = u.side;
-  q.passable = [&](Square s) {
-    return !IsEnemyAt(s, side) && setup_.board.TerrainAt(s) != Terrain::kWater;
-  };
+  q.passable = [&](Square s) { return !IsEnemyAt(s, side) && !Impassable(s); };
   q.gap_blocked = [&](Square a, Square b) {
     return IsEnemyAt({a.col, b.row}, side) && IsEnemyAt({b.col, a.row}, side);
   };
+  const bool is_commander = rules_.Unit(u.type).arm == "commander";
   q.can_end = [&](Square s) {
-    for (const auto* o : UnitsAt(s))
-      if (o != &u && o->side == side) return false;
+    if (s == from) return false;  // a retreat leaves the square
+    for (const auto* o : UnitsAt(s)) {
+      if (o == &u || o->side != side) continue;
+      const bool o_cmd = rules_.Unit(o->type).arm == "commander";
+      if (is_commander ? o_cmd : !o_cmd) return false;
+    }
     return true;
   };
   const RetreatPlan plan = PlanRetreat(setup_.board.grid, q);
@@ -414,8 +449,15 @@ void Game::Retreat(GameUnit& u, ActionResult& r, bool melee_retreat) {
       u.status = UnitStatus::kDestroyed;
       break;
   }
+  if (is_commander) u.attached_to.clear();  // it left its unit's square on its own
   r.entries.push_back(e);
   log_.push_back(e);
+  std::vector<std::string> carried;
+  for (const auto& c : units_)
+    if (c.attached_to == u.id && c.status == UnitStatus::kOnTable && c.square == from)
+      carried.push_back(c.id);
+  CarryAttached(u, from, r);
+  return carried;
 }
 
 }  // namespace referee::rules

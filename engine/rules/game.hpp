@@ -50,6 +50,11 @@ struct GameUnit {
   bool fought_this_turn = false;
   bool holding_canister = false;
   int stands_at_phase_start = 0;
+  // Added in session 2 (append-only):
+  bool limbered = false;  // Napoleonic gun limbered (2G); a limbered gun cannot fire (3B)
+  std::string attached_to =
+      {};                // commander: the unit it has joined and moves with (2B / Ancient 2)
+  int square_group = 0;  // formed Square: units sharing a nonzero group form one Square (8A)
 };
 
 struct SideSetup {
@@ -91,6 +96,8 @@ struct MoveUnit {
   Facing facing = Facing::kN;
   bool form_square = false;  // takes the whole move (8A)
   bool break_square = false;
+  // form_square: the other units forming the same Square, one per grid square of a k x k block.
+  std::vector<std::string> square_with = {};
 };
 struct DeclareSupport {
   std::string unit;
@@ -105,8 +112,30 @@ struct EndPhase {};
 struct Surrender {
   std::string side;
 };
+// A fired tip (or howitzer/catapult shell) came to rest touching a tree, house or bridge (6D):
+// the engine rolls the dice to see whether the square burns.
+struct ShellOnInflammable {
+  std::string firer_unit;
+  Square square;
+};
+// The attacker limbers (true) or unlimbers (false) a gun (2G).
+struct Limber {
+  std::string battery_unit;
+  bool limber = true;
+};
+// A side destroys one of its own equipment stands (gun, wagon) at the end of a turn (11).
+struct DestroyEquipment {
+  std::string unit;
+  std::string stand_kind;
+};
+// A commander joins the unit in its square (unit empty: it leaves its unit) (2B / Ancient 2).
+struct AttachCommander {
+  std::string commander;
+  std::string unit;
+};
 using Action = std::variant<ArtilleryCasualty, HoldCanister, FireCanister, FireMusketry, MoveUnit,
-                            DeclareSupport, FightMelee, EndPhase, Surrender>;
+                            DeclareSupport, FightMelee, EndPhase, Surrender, ShellOnInflammable,
+                            Limber, DestroyEquipment, AttachCommander>;
 std::string ActionName(const Action& a);
 
 struct LogEntry {
@@ -162,6 +191,14 @@ class Game {
   std::optional<std::string> WhyCannotFire(const FireMusketry& f) const;
   std::optional<std::string> WhyCannotSupport(const DeclareSupport& s) const;
   double MeleeValue(const GameUnit& u) const;
+  std::optional<std::string> WhyCannotLimber(const Limber& l) const;
+  std::optional<std::string> WhyCannotDestroyEquipment(const DestroyEquipment& d) const;
+  // Squares set alight (6D): impassable, and they screen like units.
+  const std::set<Square>& BurningSquares() const { return burning_; }
+  // Units forming the Square with `unit` (itself included); empty when it is not in one.
+  std::vector<std::string> SquareMembers(const std::string& unit) const;
+  // Stands each unit of a Square needs for its faces (1 per square of frontage on each face).
+  int StandsNeededInSquare(const GameUnit& u) const;
 
  private:
   struct Melee {
@@ -183,7 +220,9 @@ class Game {
   void StartTurn(ActionResult& r, DiceSource& dice);
   void CheckEnd(ActionResult& r);
   void RemoveStand(GameUnit& u, size_t index, bool captured_by_enemy);
-  void Retreat(GameUnit& u, ActionResult& r, bool melee_retreat);
+  enum class RetreatKind { kMorale, kMelee, kFire };
+  // Returns the commanders carried along with the unit.
+  std::vector<std::string> Retreat(GameUnit& u, ActionResult& r, RetreatKind kind);
   void MoraleRetreats(ActionResult& r, DiceSource& dice);
   ActionResult DoMove(const MoveUnit& m, DiceSource& dice);
   ActionResult DoFight(const FightMelee& f, DiceSource& dice);
@@ -193,7 +232,16 @@ class Game {
   int ShotsAvailable(const GameUnit& battery) const;
   bool CanManGun(const GameUnit& u) const;
   void ComputeShots();
-  void CheckBrokenSquares();
+  void CheckBrokenSquares(ActionResult& r);
+  ActionResult DoShellOnInflammable(const ShellOnInflammable& s, DiceSource& dice);
+  ActionResult DoLimber(const Limber& l, DiceSource& dice);
+  ActionResult DoDestroyEquipment(const DestroyEquipment& d, DiceSource& dice);
+  ActionResult DoAttachCommander(const AttachCommander& a, DiceSource& dice);
+  ActionResult DoDeclareSupport(const DeclareSupport& s, DiceSource& dice);
+  std::optional<std::string> WhyCannotFormSquare(const MoveUnit& m) const;
+  // Commanders attached to `unit` that stood with it at `from` follow it to where it is now.
+  void CarryAttached(const GameUnit& unit, Square from, ActionResult& r);
+  bool Impassable(Square s) const;
 
   const RulesetData& rules_;
   GameSetup setup_;
@@ -207,6 +255,11 @@ class Game {
   std::map<std::string, bool> has_fired_;   // unit -> fired this phase
   std::map<std::string, int> shots_total_;  // battery -> shots this turn, fixed at turn start (2A)
   std::set<std::string> moved_;             // units that moved this turn
+  std::set<Square> burning_;                // 6D
+  int next_square_group_ = 1;
+  bool defender_declared_support_ = false;  // this turn: the attacker's declarations are closed
+  bool melee_fought_ = false;               // this turn: all declarations are closed
+  std::set<std::string> manning_;           // units one of whose stands manned a catapult
   Phase phase_ = Phase::kArtillery;
   int turn_ = 1;
   int attacker_ = 0;

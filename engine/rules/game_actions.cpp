@@ -1,6 +1,7 @@
 // The actions of Game: fire, move, supports and melees. Phases and morale are in game.cpp.
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "engine/rules/directions.hpp"
 #include "engine/rules/fire.hpp"
@@ -98,12 +99,6 @@ int Game::ShotsAvailable(const GameUnit& battery) const {
   return total - (used == shots_used_.end() ? 0 : used->second);
 }
 
-void Game::CheckBrokenSquares() {
-  for (auto& u : units_)
-    if (u.formed_square && (u.status != UnitStatus::kOnTable || u.stands.size() < 4))
-      u.formed_square = false;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Artillery
 
@@ -113,6 +108,7 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
   if (!f) return Refuse("no such firing unit " + a.firer_unit);
   if (f->holding_canister)
     return Refuse(f->id + " is holding canister: no other shot can be fired");
+  if (f->limbered) return Refuse(f->id + " is limbered: a gun must be unlimbered to fire (3B)");
   if (ShotsAvailable(*f) <= 0) return Refuse(f->id + " has no shot left this turn");
   GameUnit* t = Unit(a.target_unit);
   if (!t || t->status != UnitStatus::kOnTable)
@@ -121,12 +117,32 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
   if (it == t->stands.end()) return Refuse(t->id + " has no " + a.stand_kind + " stand");
   const size_t before = dice.Events().size();
   ++shots_used_[f->id];
+  std::string manned_by;
+  if (rules_.Unit(f->type).arm == "catapult" &&
+      rules_.artillery.manning_stand_cannot_fire_or_support) {
+    // One stand of a unit in the catapult's square worked it (crews first).
+    const GameUnit* best = nullptr;
+    for (const auto* o : UnitsAt(f->square)) {
+      if (o == f || o->side != f->side) continue;
+      const std::string& arm = rules_.Unit(o->type).arm;
+      const auto& mk = rules_.artillery.manning_kinds;
+      bool mans = std::find(mk.begin(), mk.end(), arm) != mk.end();
+      for (const auto& k : o->stands) mans = mans || std::find(mk.begin(), mk.end(), k) != mk.end();
+      if (!mans) continue;
+      if (!best || arm == "crew") best = o;
+    }
+    if (best) {
+      manning_.insert(best->id);
+      manned_by = " (manned by " + best->id + ")";
+    }
+  }
   ActionResult r;
   r.ok = true;
   const bool equipment = rules_.Stand(a.stand_kind).melee == 0 &&
                          rules_.Stand(a.stand_kind).target_class == "equipment";
   RemoveStand(*t, static_cast<size_t>(it - t->stands.begin()), false);
-  std::string text = f->id + " hits " + t->id + ": one " + a.stand_kind + " stand destroyed";
+  std::string text =
+      f->id + manned_by + " hits " + t->id + ": one " + a.stand_kind + " stand destroyed";
   if (equipment && rules_.Unit(t->type).battery.size()) {
     // "If a gun or a wagon is destroyed, its crew (1 stand) is destroyed with it."
     for (size_t i = 0; i < t->stands.size(); ++i)
@@ -136,7 +152,7 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
         break;
       }
   }
-  CheckBrokenSquares();
+  CheckBrokenSquares(r);
   Log(r, text, dice, before);
   return r;
 }
@@ -148,6 +164,7 @@ ActionResult Game::DoCanister(const FireCanister& c, DiceSource& dice) {
   GameUnit* b = Unit(c.battery_unit);
   if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
     return Refuse("no such battery");
+  if (b->limbered) return Refuse(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
   if (held_phase != b->holding_canister)
     return Refuse(held_phase ? b->id + " did not hold canister"
                              : b->id + " is holding canister for later");
@@ -186,9 +203,9 @@ ActionResult Game::DoCanister(const FireCanister& c, DiceSource& dice) {
     RemoveStand(*t, static_cast<size_t>(it - t->stands.begin()), false);
     ++removed;
   }
-  CheckBrokenSquares();
   ActionResult r;
   r.ok = true;
+  CheckBrokenSquares(r);
   Log(r,
       b->id + " fires canister at " + t->id + " (" + n.breakdown + "): " + std::to_string(removed) +
           " " + best_kind + " stand(s) destroyed",
@@ -211,6 +228,8 @@ std::optional<std::string> Game::WhyCannotFire(const FireMusketry& f) const {
       ut.arm == "catapult")
     return u->id + " does not fire musketry";
   if (has_fired_.count(u->id)) return u->id + " has already fired this phase";
+  if (manning_.count(u->id) && u->stands_at_phase_start <= 1)
+    return u->id + "'s stand manned a catapult this turn: it cannot otherwise fire";
   const double range = RangeSquares(u->square, t->square);
   if (range > ut.firing_range + kEps) return "out of range (" + std::to_string(range) + " squares)";
   if (!u->formed_square) {
@@ -219,8 +238,10 @@ std::optional<std::string> Game::WhyCannotFire(const FireMusketry& f) const {
     if (ut.fire_arc == FireArc::kArc45 && !InArc(u->square, u->facing, t->square))
       return "target is outside +/-45 degrees of the unit's facing";
   }
-  for (Square s : SquaresBetween(u->square, t->square))
+  for (Square s : SquaresBetween(u->square, t->square)) {
     if (!UnitsAt(s).empty()) return "screened by a unit in " + SquareName(s);
+    if (burning_.count(s)) return "screened by the burning square " + SquareName(s) + " (6D)";
+  }
   return std::nullopt;
 }
 
@@ -233,7 +254,8 @@ ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
   const double range = RangeSquares(u->square, t->square);
   FireDiceRequest req;
   req.firer_type = u->type;
-  req.firing_stands = u->stands_at_phase_start;  // musketry is simultaneous (4A)
+  req.firing_stands = u->stands_at_phase_start;    // musketry is simultaneous (4A)
+  if (manning_.count(u->id)) --req.firing_stands;  // that stand worked the catapult
   for (const auto* o : UnitsAt(u->square))
     req.commander_present = req.commander_present || (o != u && o->side == u->side &&
                                                       rules_.Unit(o->type).arm == "commander");
@@ -265,7 +287,7 @@ ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
     RemoveStand(*t, static_cast<size_t>(it - t->stands.begin()), false);
     ++removed;
   }
-  CheckBrokenSquares();
+  CheckBrokenSquares(r);
   Log(r,
       u->id + " fires at " + t->id + " (" + n.breakdown + ", range " + h.band + ": '" + h.cell +
           "'): " + std::to_string(removed) + " " + kind + " stand(s) destroyed",
@@ -287,13 +309,7 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
     return u->id + " is down to one stand: it cannot advance or attack";
   if (rules_.melee.type_a_faces_sides_only && t.support == 'A' && IsCornerFacing(m.facing))
     return "type A troops may only face the sides of a square";
-  if (m.form_square || m.break_square) {
-    if (!m.path.empty()) return "forming or breaking a square takes one entire move";
-    if (!t.can_form_square) return t.name + " cannot form a square";
-    if (m.form_square && u->stands.size() < 4)
-      return "a square needs a stand on each of its four faces";
-    return std::nullopt;
-  }
+  if (m.form_square || m.break_square) return WhyCannotFormSquare(m);
   if (u->formed_square) return "squares cannot move";
   if (t.arm == "catapult") {
     bool helper = false;
@@ -311,6 +327,7 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
     if (!setup_.board.grid.Contains(s)) return SquareName(s) + " is off the board";
     if (!AreAdjacent(cur, s)) return SquareName(s) + " is not adjacent to " + SquareName(cur);
     if (setup_.board.TerrainAt(s) == Terrain::kWater) return SquareName(s) + " is water";
+    if (burning_.count(s)) return SquareName(s) + " is burning: impassable (6D)";
     if (s.col != cur.col && s.row != cur.row && UnitAt({cur.col, s.row}, enemy) &&
         UnitAt({s.col, cur.row}, enemy))
       return "cannot pass between two diagonally adjacent enemy units";
@@ -332,10 +349,15 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
   const Square end = m.path.back();
   const GameUnit* target = UnitAt(end, enemy);
   const bool is_commander = t.arm == "commander";
+  bool carries_commander = false;
+  for (const auto& c : units_)
+    carries_commander = carries_commander || (c.attached_to == u->id && c.square == u->square &&
+                                              c.status == UnitStatus::kOnTable);
   for (const auto* o : UnitsAt(end)) {
     if (o->side != u->side || o == u) continue;
     const bool o_cmd = rules_.Unit(o->type).arm == "commander";
-    if (is_commander && o_cmd) return "one commander per square";
+    if ((is_commander || carries_commander) && o_cmd && o->attached_to != u->id)
+      return "one commander per square";
     if (!is_commander && !o_cmd && t.arm != "catapult" && rules_.Unit(o->type).arm != "catapult")
       return "no two units of one side in the same square";
   }
@@ -369,8 +391,19 @@ ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
   r.ok = true;
   moved_.insert(u->id);
   if (m.form_square || m.break_square) {
-    u->formed_square = m.form_square;
-    Log(r, u->id + (m.form_square ? " forms square" : " breaks square"), dice, before);
+    std::vector<std::string> members = m.form_square ? m.square_with : SquareMembers(u->id);
+    if (m.form_square) members.insert(members.begin(), u->id);
+    const int group = m.form_square ? next_square_group_++ : 0;
+    std::string names;
+    for (const auto& id : members) {
+      GameUnit* x = Unit(id);
+      x->formed_square = m.form_square;
+      x->square_group = group;
+      moved_.insert(id);
+      names += (names.empty() ? "" : ", ") + id;
+    }
+    Log(r, names + (m.form_square ? " form a Square" : " break their Square") + " (8A)", dice,
+        before);
     return r;
   }
   const std::string& enemy = Enemy(u->side);
@@ -398,12 +431,22 @@ ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
     text += " -> " + SquareName(s);
     if (i + 1 == m.path.size()) prev = i ? m.path[i - 1] : u->square;
   }
-  // Commanders attached to the unit move with it.
-  if (!m.path.empty()) {
-    u->square = m.path.back();
-    u->facing = m.facing;
-  } else {
-    u->facing = m.facing;
+  const Square start = u->square;
+  if (rules_.artillery.gun_moves_limbered && !t.battery.empty() && !m.path.empty() &&
+      !u->limbered) {
+    u->limbered = true;  // the attacker limbers freely (2G); it must unlimber again to fire
+    text += " (limbers to move)";
+  }
+  if (!m.path.empty()) u->square = m.path.back();
+  u->facing = m.facing;
+  if (t.arm == "commander" && !m.path.empty()) {
+    // A commander joins the unit it moves in with, and leaves the one it moves away from.
+    u->attached_to.clear();
+    for (const auto* o : UnitsAt(u->square))
+      if (o != u && o->side == u->side && rules_.Unit(o->type).arm != "commander" &&
+          rules_.Unit(o->type).arm != "catapult")
+        u->attached_to = o->id;
+    if (!u->attached_to.empty()) text += " (joins " + u->attached_to + ")";
   }
   if (charge) {
     u->charged = true;
@@ -427,6 +470,27 @@ ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
     text += ": charges into " + SquareName(u->square);
   }
   Log(r, text, dice, before);
+  // Commanders who have joined the unit go with it (2B / Ancient MOVEMENT 2), into a melee too.
+  if (!m.path.empty()) {
+    for (auto& c : units_) {
+      if (c.attached_to != u->id || c.status != UnitStatus::kOnTable || c.square != start) continue;
+      c.square = u->square;
+      c.facing = u->facing;
+      moved_.insert(c.id);
+      if (charge) {
+        c.came_from = u->came_from;
+        c.fought_this_turn = true;
+        for (auto& mel : melees_)
+          if (mel.contact == u->square) mel.attackers.push_back(c.id);
+      }
+      LogEntry e;
+      e.turn = turn_;
+      e.phase = phase_;
+      e.text = c.id + " goes with " + u->id + " to " + SquareName(u->square);
+      r.entries.push_back(e);
+      log_.push_back(e);
+    }
+  }
   return r;
 }
 
@@ -441,6 +505,15 @@ std::optional<std::string> Game::WhyCannotSupport(const DeclareSupport& s) const
     if (m.contact == s.contact) mel = &m;
   if (!mel) return "no melee at " + SquareName(s.contact);
   if (u->fought_this_turn) return u->id + " already fights in a melee this turn";
+  if (manning_.count(u->id) && u->stands.size() <= 1)
+    return u->id + "'s stand manned a catapult this turn: it cannot support";
+  if (melee_fought_) return "all supports are indicated before the melees are resolved (5A)";
+  if (rules_.melee.supports_attacker_first) {
+    if (u->side == defender() && phase_ == Phase::kAttackerMoves)
+      return "the defender indicates supports after the attacker has moved";
+    if (u->side == attacker() && defender_declared_support_)
+      return "the attacker indicates supports first; the defender has begun indicating theirs";
+  }
   const auto rel_dir = DirectionTo(u->square, s.contact);
   if (!rel_dir) return u->id + " is not adjacent to the contact square";
   const bool is_attacker = u->side == attacker();
@@ -499,6 +572,7 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
   if (it == melees_.end()) return Refuse("no melee at " + SquareName(f.contact));
   const Melee mel = *it;
   melees_.erase(it);
+  melee_fought_ = true;
   const size_t before = dice.Events().size();
   ActionResult r;
   r.ok = true;
@@ -520,7 +594,15 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
                                     side_units(mel.defenders, mel.defender_supports)};
   double strength[2] = {0, 0};
   for (int s = 0; s < 2; ++s)
-    for (auto* u : side[s]) strength[s] += MeleeValue(*u);
+    for (auto* u : side[s]) {
+      strength[s] += MeleeValue(*u);
+      // A support's stand that manned a catapult does not support (it fights if attacked).
+      const bool support =
+          std::find(mel.attackers.begin(), mel.attackers.end(), u->id) == mel.attackers.end() &&
+          std::find(mel.defenders.begin(), mel.defenders.end(), u->id) == mel.defenders.end();
+      if (support && manning_.count(u->id) && !u->stands.empty())
+        strength[s] -= rules_.Stand(u->stands.front()).melee;
+    }
   const char* kSideName[2] = {"attacker", "defender"};
   if (strength[0] <= kEps || strength[1] <= kEps) {
     // Nothing able to fight on one side (only equipment, or everyone gone): the other side
@@ -601,7 +683,12 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
   }
   Log(r, text, dice, before);
   // Destruction or retreat of whole sides.
+  std::set<std::string> carried;
   for (int s = 0; s < 2; ++s) {
+    // Units before commanders, so a commander goes with the unit it has joined.
+    std::stable_partition(side[s].begin(), side[s].end(), [&](const GameUnit* u) {
+      return rules_.Unit(u->type).arm != "commander";
+    });
     const Who me = s == 0 ? Who::kAttacker : Who::kDefender;
     if (out.destroyed == me) {
       for (auto* u : side[s]) {
@@ -618,12 +705,12 @@ ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
         } else if (s == 1) {
           u->came_from.reset();  // the defender retreats toward its rear
         }
-        Retreat(*u, r, true);
+        if (carried.count(u->id)) continue;  // went with the unit it had joined
+        for (const auto& id : Retreat(*u, r, RetreatKind::kMelee)) carried.insert(id);
       }
     }
   }
-  // Anyone still sharing the contact square with the enemy after all that is cut off.
-  CheckBrokenSquares();
+  CheckBrokenSquares(r);
   return r;
 }
 

@@ -53,4 +53,11 @@ double RulesetData::ArmyPoints(const ArmyList& army) const {
   return total;
 }
 
+double RulesetData::PrintedEntriesPoints(const ArmyList& army) const {
+  double total = 0;
+  for (const auto& e : army.units)
+    if (e.printed) total += e.count * UnitPoints(e.type, e.stands);
+  return total;
+}
+
 }  // namespace referee::rules

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/board.hpp"
+
 namespace referee::rules {
 
 // Per stand kind: what it is worth in melee and in points, and how it is shot at.
@@ -80,6 +82,27 @@ struct ArtilleryRules {
   int catapult_shots = 0;
   int needs_crew_to_fire = 1;
   std::vector<std::string> manning_kinds;
+  // Ancient CATAPULT FIRE 1: the stand manning a catapult cannot otherwise fire or support.
+  bool manning_stand_cannot_fire_or_support = false;
+  // Napoleonic 2G/3B: guns limber and unlimber (attacker only); a limbered gun cannot fire.
+  bool limbering = false;
+  // A gun that moves limbers to do so (the attacker may limber freely); off: guns move unlimbered.
+  bool gun_moves_limbered = false;
+};
+
+// Napoleonic 6D: a projectile touching a tree, house or bridge may set the square alight.
+struct BurningRules {
+  std::vector<Terrain> inflammable;  // terrain that can burn
+  int dice = 2;                      // dice rolled when a tip touches it
+  int ones_to_burn = 1;              // exactly this many ones: the square burns
+  int ones_to_burn_up = 2;           // this many ones: burns up with everyone in it
+  int retreat_squares = 1;           // units leave a burning square by this many squares
+};
+
+// Napoleonic 8A: a Square of one or more units needs stands on every face of its block.
+struct SquareFormationRules {
+  int stands_per_frontage_square = 1;  // per grid square of frontage, on each of the four faces
+  bool square_blocks_only = true;      // k x k blocks: "long rectangular squares are not allowed"
 };
 
 enum class Mdi { kLine, kColumn, kSquare, kFlanking, kPincers, kWithdrawal };
@@ -110,6 +133,8 @@ struct MeleeRules {
   int cavalry_barred_stands = 4;
   bool run_down = false;
   bool type_a_faces_sides_only = false;  // Ancient MOVEMENT 6
+  // 5A / Ancient 2: all supports before any melee is fought, the attacker's first.
+  bool supports_attacker_first = true;
 };
 
 struct MdiRules {
@@ -128,6 +153,7 @@ struct ArmyEntry {
   int count = 1;
   std::optional<int> stands;  // overrides the unit type's stand count (crew bought by stand)
   std::string note;
+  bool printed = true;  // false: not in the printed list (e.g. a catapult's crew)
 };
 
 struct ArmyList {
@@ -160,11 +186,16 @@ struct RulesetData {
   MdiRules mdi;
   MoraleRules morale;
   std::map<std::string, ArmyList> armies;
+  std::optional<BurningRules> burning;                   // absent: nothing burns (Ancient)
+  std::optional<SquareFormationRules> square_formation;  // absent: no infantry squares
+  bool destroy_own_equipment_at_end_of_turn = false;     // Napoleonic 11
 
   const StandValue& Stand(const std::string& kind) const;
   const UnitType& Unit(const std::string& type) const;
   double UnitPoints(const std::string& type, std::optional<int> stands = std::nullopt) const;
   double ArmyPoints(const ArmyList& army) const;
+  // The same list without the entries marked "printed": false.
+  double PrintedEntriesPoints(const ArmyList& army) const;
 };
 
 }  // namespace referee::rules

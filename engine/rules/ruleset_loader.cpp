@@ -216,6 +216,49 @@ void LoadArtillery(const Ctx& c, const json& root, RulesetData& d) {
         static_cast<int>(c.NonNegative(a, "needs_crew_to_fire", "artillery"));
   if (a.contains("manning_kinds"))
     d.artillery.manning_kinds = a.at("manning_kinds").get<std::vector<std::string>>();
+  d.artillery.manning_stand_cannot_fire_or_support =
+      c.Bool(a, "manning_stand_cannot_fire_or_support", "artillery", false);
+  d.artillery.limbering = c.Bool(a, "limbering", "artillery", false);
+  d.artillery.gun_moves_limbered = c.Bool(a, "gun_moves_limbered", "artillery", false);
+  if (d.artillery.gun_moves_limbered && !d.artillery.limbering)
+    c.Fail("artillery.gun_moves_limbered", "needs artillery.limbering: true");
+}
+
+int WholeNumber(const Ctx& c, const json& j, const std::string& key, const std::string& where,
+                int lo, int hi) {
+  const json& v = c.Need(j, key, where);
+  if (!v.is_number_integer() || v.get<int>() < lo || v.get<int>() > hi)
+    c.Fail(where + "." + key,
+           "must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return v.get<int>();
+}
+
+void LoadBurning(const Ctx& c, const json& root, RulesetData& d) {
+  if (!root.contains("burning")) return;
+  const json& b = c.Object(root, "burning", "");
+  BurningRules r;
+  for (const auto& t : c.Need(b, "inflammable", "burning")) {
+    const auto terrain = t.is_string() ? ParseTerrain(t.get<std::string>()) : std::nullopt;
+    if (!terrain) c.Fail("burning.inflammable", "unknown terrain " + t.dump());
+    r.inflammable.push_back(*terrain);
+  }
+  r.dice = WholeNumber(c, b, "dice", "burning", 1, 6);
+  r.ones_to_burn = WholeNumber(c, b, "ones_to_burn", "burning", 1, r.dice);
+  r.ones_to_burn_up = WholeNumber(c, b, "ones_to_burn_up", "burning", 1, r.dice);
+  if (r.ones_to_burn_up <= r.ones_to_burn)
+    c.Fail("burning.ones_to_burn_up", "must be more than ones_to_burn");
+  r.retreat_squares = WholeNumber(c, b, "retreat_squares", "burning", 1, 10);
+  d.burning = r;
+}
+
+void LoadSquares(const Ctx& c, const json& root, RulesetData& d) {
+  if (!root.contains("square_formation")) return;
+  const json& s = c.Object(root, "square_formation", "");
+  SquareFormationRules r;
+  r.stands_per_frontage_square =
+      WholeNumber(c, s, "stands_per_frontage_square", "square_formation", 1, 10);
+  r.square_blocks_only = c.Bool(s, "square_blocks_only", "square_formation", true);
+  d.square_formation = r;
 }
 
 void LoadMelee(const Ctx& c, const json& root, RulesetData& d) {
@@ -257,6 +300,7 @@ void LoadMelee(const Ctx& c, const json& root, RulesetData& d) {
   }
   r.run_down = c.Bool(m, "run_down", "melee", false);
   r.type_a_faces_sides_only = c.Bool(m, "type_a_faces_sides_only", "melee", false);
+  r.supports_attacker_first = c.Bool(m, "supports_attacker_first", "melee", true);
 }
 
 void LoadMdi(const Ctx& c, const json& root, RulesetData& d) {
@@ -341,6 +385,7 @@ void LoadArmies(const Ctx& c, const json& root, RulesetData& d) {
       if (units[i].contains("stands"))
         e.stands = static_cast<int>(c.NonNegative(units[i], "stands", uw));
       e.note = units[i].value("note", "");
+      e.printed = c.Bool(units[i], "printed", uw, true);
       l.units.push_back(e);
     }
     const double total = d.ArmyPoints(l);
@@ -443,6 +488,11 @@ RulesetData LoadRulesetFile(const std::filesystem::path& path) {
     LoadArtillery(c, root, d);
     LoadMelee(c, root, d);
     LoadMdi(c, root, d);
+    LoadBurning(c, root, d);
+    LoadSquares(c, root, d);
+    if (root.contains("equipment"))
+      d.destroy_own_equipment_at_end_of_turn =
+          c.Bool(c.Object(root, "equipment", ""), "destroy_own_at_end_of_turn", "equipment", false);
     const json& mo = c.Object(root, "morale", "");
     d.morale.retreat_at_stands = static_cast<int>(c.NonNegative(mo, "retreat_at_stands", "morale"));
     d.morale.attached_commander_exempts = c.Bool(mo, "attached_commander_exempts", "morale", false);

@@ -87,6 +87,8 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
       for (const auto* u : units) {
         const UnitType& t = rules.Unit(u->type);
         if (t.battery.empty() && t.arm != "catapult") continue;
+        if (u->limbered && u->side == game.attacker() && rng.Choose(4) != 0)
+          out.push_back(Limber{u->id, false});
         for (int shot = 0; shot < 3; ++shot) {
           if (!t.battery.empty() && rules.artillery.canister_range > 0 && rng.Choose(6) == 0) {
             out.push_back(HoldCanister{u->id});
@@ -98,6 +100,9 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
             if (o != u && InArc(u->square, u->facing, o->square)) in_arc.push_back(o);
           if (in_arc.empty() || rng.Choose(3) != 0) continue;
           const GameUnit* t2 = Pick(rng, in_arc);
+          if (rules.burning && IsInflammable(game.board().TerrainAt(t2->square)) &&
+              rng.Choose(3) == 0)
+            out.push_back(ShellOnInflammable{u->id, t2->square});
           const std::string kind = Pick(rng, t2->stands);
           out.push_back(ArtilleryCasualty{u->id, t2->id, kind});
         }
@@ -129,8 +134,23 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
         const UnitType& t = rules.Unit(u->type);
         if (t.can_form_square && rng.Choose(12) == 0) {
           MoveUnit m{u->id, {}, u->facing, !u->formed_square, u->formed_square};
+          if (m.form_square && rng.Choose(2) == 0) {
+            // Try a Square of four units in a 2 x 2 block with this one at a corner (8A).
+            for (const Square d : {Square{1, 0}, Square{0, 1}, Square{1, 1}})
+              for (const auto* o : units)
+                if (o->side == u->side && o->square.col == u->square.col + d.col &&
+                    o->square.row == u->square.row + d.row &&
+                    rules.Unit(o->type).arm != "commander")
+                  m.square_with.push_back(o->id);
+          }
           out.push_back(m);
           continue;
+        }
+        if (t.arm == "commander" && rng.Choose(8) == 0) {
+          std::string host;
+          for (const auto* o : units)
+            if (o != u && o->side == u->side && o->square == u->square) host = o->id;
+          out.push_back(AttachCommander{u->id, u->attached_to.empty() ? host : ""});
         }
         // A random path: mostly toward the enemy's baseline, a few tries until one is legal.
         const int forward = u->side == "red" ? -1 : 1;
@@ -154,6 +174,7 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
             m.facing = Turn(m.facing, 1);
           if (!game.WhyCannotMove(m)) {
             out.push_back(m);
+            if (!t.battery.empty() && rng.Choose(3) != 0) out.push_back(Limber{u->id, false});
             break;
           }
         }
@@ -161,16 +182,26 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
       break;
     }
     case Phase::kMelees: {
-      for (Square contact : game.PendingMelees()) {
-        const std::string sides[2] = {game.attacker(), game.defender()};
-        for (const auto& side : sides)
+      // All supports before any melee is fought, the attacker's first (5A). The defender's are
+      // chosen against the state before the attacker's, so a few may be refused.
+      const std::string sides[2] = {game.attacker(), game.defender()};
+      for (const auto& side : sides)
+        for (Square contact : game.PendingMelees())
           for (const auto* u : units)
             if (u->side == side && rng.Choose(3) != 0 &&
-                !game.WhyCannotSupport(DeclareSupport{u->id, contact}))
+                (side == game.defender() || !game.WhyCannotSupport(DeclareSupport{u->id, contact})))
               out.push_back(DeclareSupport{u->id, contact});
+      for (Square contact : game.PendingMelees())
         out.push_back(FightMelee{contact, static_cast<Mdi>(rng.Choose(kMdiCount)),
                                  static_cast<Mdi>(rng.Choose(kMdiCount))});
-      }
+      break;
+    }
+    case Phase::kEndOfTurn: {
+      if (!rules.destroy_own_equipment_at_end_of_turn) break;
+      for (const auto* u : units)
+        for (const auto& k : u->stands)
+          if (rules.Stand(k).target_class == "equipment" && rng.Choose(40) == 0)
+            out.push_back(DestroyEquipment{u->id, k});
       break;
     }
     default:
@@ -199,6 +230,16 @@ std::vector<std::string> CheckInvariants(const Game& game) {
     }
     if (u.status == UnitStatus::kDestroyed && !u.stands.empty())
       v.push_back(u.id + " is destroyed but keeps stands");
+    if (u.status == UnitStatus::kOnTable && game.BurningSquares().count(u.square))
+      v.push_back(u.id + " stands in the burning square " + SquareName(u.square));
+    if (u.formed_square && (u.status != UnitStatus::kOnTable ||
+                            static_cast<int>(u.stands.size()) < game.StandsNeededInSquare(u)))
+      v.push_back(u.id + " is in a Square it cannot legally form");
+    if (!u.attached_to.empty()) {
+      const GameUnit* host = game.FindUnit(u.attached_to);
+      if (!host || host->status != u.status || host->square != u.square)
+        v.push_back(u.id + " is attached to " + u.attached_to + " but not with it");
+    }
     for (const auto& k : u.stands)
       if (!rules.stand_values.count(k)) v.push_back(u.id + " holds an unknown stand kind " + k);
   }

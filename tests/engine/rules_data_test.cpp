@@ -29,6 +29,18 @@ TEST(RulesData, AncientArmiesTotalAsPrintedOrDocumentWhyNot) {
       EXPECT_DOUBLE_EQ(r.ArmyPoints(a), pts) << name;
     }
   }
+  // The units as printed, at Points x Stands each (the arithmetic in ancient.json's reading).
+  const std::map<std::string, double> as_printed = {
+      {"egyptian", 229}, {"assyrian", 194},     {"macedonian", 172}, {"indian", 198},
+      {"roman", 177},    {"carthaginian", 196}, {"generic", 193}};
+  for (const auto& [name, pts] : as_printed)
+    EXPECT_DOUBLE_EQ(r.PrintedEntriesPoints(r.armies.at(name)), pts) << name;
+  // Unprinted entries are catapult crews only.
+  for (const auto& [name, a] : r.armies)
+    for (const auto& e : a.units)
+      if (!e.printed) {
+        EXPECT_EQ(r.Unit(e.type).arm, "crew") << name;
+      }
   // Four lists reach their printed totals exactly (the odd 201 of the Indian included).
   EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("indian")), 201);
   EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("carthaginian")), 200);

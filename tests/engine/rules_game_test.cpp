@@ -228,6 +228,7 @@ TEST(RulesGame, AncientSupportTypes) {
                         MakeUnit(anc, "hc_behind", "blue", "heavy_cavalry", {5, 3}, Facing::kS)}));
   ToMoves(g, d);
   ASSERT_TRUE(g.Apply(MoveUnit{"att", {{5, 4}}, Facing::kN}, d).ok);
+  ASSERT_TRUE(g.Apply(EndPhase{}, d).ok);  // the defender indicates supports after the move
   const Square c{5, 4};
   EXPECT_TRUE(g.WhyCannotSupport({"a_diag", c}));   // type A never diagonally
   EXPECT_FALSE(g.WhyCannotSupport({"b_diag", c}));  // type B may
@@ -247,6 +248,7 @@ TEST(RulesGame, NapoleonicDefendingCavalryCannotWheelToSupportInfantry) {
                         MakeUnit(nap, "inf_away", "blue", "line_infantry", {5, 3}, Facing::kW)}));
   ToMoves(g, d);
   ASSERT_TRUE(g.Apply(MoveUnit{"att", {{5, 4}}, Facing::kN}, d).ok);
+  ASSERT_TRUE(g.Apply(EndPhase{}, d).ok);  // the defender indicates supports after the move
   EXPECT_TRUE(g.WhyCannotSupport({"cav_away", {5, 4}}));     // faced away at the start of the turn
   EXPECT_FALSE(g.WhyCannotSupport({"cav_facing", {5, 4}}));  // already faced the contact square
   EXPECT_FALSE(g.WhyCannotSupport({"inf_away", {5, 4}}));    // infantry may face around 90 degrees
