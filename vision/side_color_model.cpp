@@ -127,6 +127,17 @@ void SideColorModel::AddSideFromSamples(const std::string& name,
   Refit(sides_.size() - 1, chroma, cv::Mat(chroma.size(), CV_8U, cv::Scalar(255)));
 }
 
+bool SideColorModel::AddSideFromTopView(const std::string& name, const cv::Mat& top_bgr,
+                                        double px_per_inch, const cv::Mat& mask) {
+  cv::Mat chroma, valid;
+  BalancedChroma(top_bgr, px_per_inch, options_, chroma, valid);
+  const cv::Mat usable = mask & valid;
+  if (cv::countNonZero(usable) < 10) return false;
+  sides_.push_back({name, {0, 0}, cv::Matx22d::eye()});
+  Refit(sides_.size() - 1, chroma, usable);
+  return true;
+}
+
 std::vector<cv::Mat> SideColorModel::Classify(const cv::Mat& bgr, double px_per_inch) const {
   cv::Mat chroma, valid;
   BalancedChroma(bgr, px_per_inch, options_, chroma, valid);

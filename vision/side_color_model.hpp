@@ -52,8 +52,15 @@ class SideColorModel {
 
   // A side given by its nominal sRGB (e.g. from the board file), with the prior spread.
   void AddSideFromSrgb(const std::string& name, cv::Vec3b rgb);
-  // A side sampled from camera pixels (BGR), e.g. a click on a base border in the UI.
+  // A side sampled from camera pixels (BGR), e.g. a click on a base border in the UI. The
+  // pixels' raw chroma is used: prefer AddSideFromTopView, which removes the local colour cast
+  // where they were taken exactly as Classify will.
   void AddSideFromSamples(const std::string& name, const std::vector<cv::Vec3b>& bgr_samples);
+  // A side sampled from the top view: the pixels under `mask` (CV_8U, 255 = sample, e.g. a
+  // base border the user clicked), balanced for the local light as Classify balances them.
+  // False (nothing added) when fewer than 10 bright pixels are under the mask.
+  bool AddSideFromTopView(const std::string& name, const cv::Mat& top_bgr, double px_per_inch,
+                          const cv::Mat& mask);
 
   // Per side, a CV_8U mask (255 = this side) over a BGR image (the top view). Each pixel goes
   // to the nearest side within the gate, or to none.

@@ -67,12 +67,56 @@ PxRect FitRect(const std::vector<cv::Point>& contour) {
       const cv::Point2d d = cv::Point2d(p) - r.center;
       const double u = d.dot(r.axis_a), v = d.dot(b);
       const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
-      // Only points away from the corners, near a side.
-      if (std::abs(v) < 0.8 * hb && std::abs(std::abs(u) - ha) < 2.5) {
+      // Only points away from the corners, near the outside of a side.
+      if (std::abs(v) < 0.8 * hb && std::abs(u) > ha - std::max(3.0, 0.3 * ha)) {
         side_pts[u < 0 ? 0 : 1].push_back({v, u});
-      } else if (std::abs(u) < 0.8 * ha && std::abs(std::abs(v) - hb) < 2.5) {
+      } else if (std::abs(u) < 0.8 * ha && std::abs(v) > hb - std::max(3.0, 0.3 * hb)) {
         side_pts[v < 0 ? 2 : 3].push_back({u, v});
       }
+    }
+    const double side_len[4] = {1.6 * 0.5 * r.len_b, 1.6 * 0.5 * r.len_b, 1.6 * 0.5 * r.len_a,
+                                1.6 * 0.5 * r.len_a};
+    // Each side is where most of its boundary points lie: a figure's gun barrel or a lance
+    // poking over the border adds a few points further out, which minAreaRect would follow.
+    for (int side = 0; side < 4; ++side) {
+      auto& pts = side_pts[side];
+      if (pts.size() < 5) continue;
+      std::vector<double> off;
+      for (const auto& q : pts) off.push_back(q.y);
+      std::sort(off.begin(), off.end());
+      const double window = 3.0;
+      std::vector<size_t> count(off.size(), 0);
+      size_t best_n = 0;
+      for (size_t i = 0, j = 0; i < off.size(); ++i) {
+        while (j < off.size() && off[j] <= off[i] + window) ++j;
+        count[i] = j - i;
+        best_n = std::max(best_n, count[i]);
+      }
+      // A side hidden under a figure (an open frame) has no line of points: leave it be.
+      const double need = std::max(0.4 * side_len[side], 0.6 * static_cast<double>(best_n));
+      if (static_cast<double>(best_n) < 0.4 * side_len[side]) {
+        pts.clear();
+        continue;
+      }
+      // The outermost line of points: an open frame also shows its border's inner edge.
+      const bool outward_is_up = side == 1 || side == 3;
+      size_t pick = 0;
+      bool found = false;
+      for (size_t k = 0; k < off.size(); ++k) {
+        const size_t i = outward_is_up ? off.size() - 1 - k : k;
+        if (static_cast<double>(count[i]) >= need) {
+          pick = i;
+          found = true;
+          break;
+        }
+      }
+      if (!found) continue;
+      // Centre on that line's median and keep the points within 1.5 px of it.
+      std::vector<double> in_window(off.begin() + static_cast<long>(pick),
+                                    off.begin() + static_cast<long>(pick + count[pick]));
+      const double med = in_window[in_window.size() / 2];
+      const double lo = med - 1.5, hi = med + 1.5;
+      std::erase_if(pts, [&](const cv::Point2d& q) { return q.y < lo || q.y > hi; });
     }
     // Each side: fit offset = c + m * t (t along the side) by least squares; the angle
     // correction is the mean slope, signs chosen so all four agree.
@@ -261,12 +305,13 @@ class SideDetector {
         if (low_before && low_after && mid > min_piece && len - mid > min_piece &&
             width_mm >= 1.2 * opt_.min_border_mm) {
           // Prefer cuts leaving pieces of catalogue lengths, then wide, solid seams.
+          // Each piece must be a whole catalogue base (its length across the cut too): a
+          // side-coloured figure across a 40 x 20 base would otherwise cut it into 20 x 20s.
+          const double across_mm = (axis == 0 ? r.len_b : r.len_a) * mm_;
           bool fit_lo = false, fit_hi = false;
           for (const auto& s : sizes_) {
-            for (double d : {s.width_mm, s.depth_mm}) {
-              fit_lo |= std::abs(mid * mm_ - d) <= opt_.size_tolerance_mm;
-              fit_hi |= std::abs((len - mid) * mm_ - d) <= opt_.size_tolerance_mm;
-            }
+            fit_lo |= MatchError(mid * mm_, across_mm, s, opt_.size_tolerance_mm) >= 0;
+            fit_hi |= MatchError((len - mid) * mm_, across_mm, s, opt_.size_tolerance_mm) >= 0;
           }
           // Frame pattern: the cross-sections either side are mostly not side colour (open
           // interiors). Bases painted solid in the side colour show no such pattern, and a
@@ -370,10 +415,11 @@ cv::Vec3f SampleBgr(const cv::Mat& img, cv::Point2d p) {
   return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
 }
 
-// Moves each side of the rectangle to the sub-pixel edge in the colour image: along profiles
-// across the side, where the colour is half-way between the border just inside and the
-// surface just outside. Working in RGB (not chroma) keeps a base's darker, same-hued side
-// faces and blur out of the footprint. Sides with no contrast (a touching base) stay put.
+// Moves each side of the rectangle to the sub-pixel edge of the base's top in the colour
+// image: along profiles across the side, where the colour has moved half-way from the border
+// just inside toward the surface just outside. Working in RGB (not chroma) keeps a base's
+// darker, same-hued side faces and blur out of the top. Sides with no contrast (a touching
+// base) stay put. The outline found is the top face, at the base's height.
 void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm) {
   const cv::Point2d b = r.AxisB();
   const cv::Point2d normals[4] = {-r.axis_a, r.axis_a, -b, b};
@@ -398,11 +444,18 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
       const cv::Vec3f dir = inside - outside;
       const float contrast2 = dir.dot(dir);
       if (contrast2 < 30.0f * 30.0f || inside[0] < 0 || outside[0] < 0) continue;
+      // How much a sample still looks like the top: 1 at the border colour, 0 at the mat's
+      // distance from it. A distance, not a projection on the border-to-mat line: a base's
+      // side face (same hue, darker) then counts as not-top, so the edge found is the top's.
+      const float contrast = std::sqrt(contrast2);
+      const auto top_likeness = [&](double d) {
+        const cv::Vec3f diff = SampleBgr(img, base + d * n) - inside;
+        return 1.0 - std::sqrt(diff.dot(diff)) / contrast;
+      };
       const double start = 0.5 * (in0 + in1);
-      double prev_d = start,
-             prev_v = (SampleBgr(img, base + start * n) - outside).dot(dir) / contrast2;
+      double prev_d = start, prev_v = top_likeness(start);
       for (double d = start + 0.25; d <= out0; d += 0.25) {
-        const double v = (SampleBgr(img, base + d * n) - outside).dot(dir) / contrast2;
+        const double v = top_likeness(d);
         if (prev_v >= 0.5 && v < 0.5) {
           crossings.push_back(prev_d + (prev_v - 0.5) / std::max(1e-6, prev_v - v) * 0.25);
           break;
@@ -427,19 +480,25 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
   r.len_b += shift[2] + shift[3];
 }
 
-// A roof in a house square/feature: the whole inside is the side colour (a base shows
-// figures or a different interior within its border).
-bool LooksLikeRoof(const Board& board, const TopView& view, const cv::Mat& side_mask,
-                   const PxRect& r, double border_px) {
+// Terrain that may show a side colour over a whole base-sized patch: a roof (house), water
+// and the water under a bridge. Known from the board file, so only there is a base-sized shape
+// whose inside is nearly all the side colour taken for terrain: elsewhere it is a base with
+// figures in its side colour (blue-coated infantry on a blue base).
+bool MayShowSideColour(Terrain t) {
+  return t == Terrain::kHouse || t == Terrain::kWater || t == Terrain::kBridge;
+}
+
+bool LooksLikeTerrain(const Board& board, const TopView& view, const cv::Mat& side_mask,
+                      const PxRect& r, double border_px, double max_inner_fraction) {
   const Vec2 c = view.TableFromRectified(r.center);
-  bool house = false;
-  if (const auto sq = board.grid.SquareOf(c)) house = board.TerrainAt(*sq) == Terrain::kHouse;
+  bool there = false;
+  if (const auto sq = board.grid.SquareOf(c)) there = MayShowSideColour(board.TerrainAt(*sq));
   for (const auto& f : board.features) {
-    if (f.type == Terrain::kHouse && PointInPolygon(c, f.outline)) house = true;
+    if (MayShowSideColour(f.type) && PointInPolygon(c, f.outline)) there = true;
   }
-  if (!house) return false;
+  if (!there) return false;
   const double inner = BandFraction(side_mask, r, border_px + 1.0, 1e6, -1);
-  return inner > 0.85;
+  return inner > max_inner_fraction;
 }
 
 std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
@@ -588,8 +647,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const double width_px = w_along_a ? r.len_a : r.len_b;
       const double depth_px = w_along_a ? r.len_b : r.len_a;
 
-      if (board && LooksLikeRoof(*board, view, out.side_masks[s], r, options.min_border_mm / mm))
+      if (board && LooksLikeTerrain(*board, view, out.side_masks[s], r, options.min_border_mm / mm,
+                                    options.max_terrain_inner_fraction)) {
         continue;
+      }
       DetectedStand ds;
       ds.stand.side = out.colors.sides()[s].name;
       ds.stand.id = ds.stand.side + "-" + std::to_string(++n);

@@ -33,6 +33,11 @@ struct StandDetectorOptions {
   // Fraction of a base's border band that must show the side colour. Default 0.6; lower when
   // figures overhang the borders a lot.
   double min_border_coverage = 0.6;
+  // In squares the board file marks as house, water or bridge (terrain that may show a side
+  // colour), a base-sized shape whose inside is more than this fraction side colour is taken
+  // for terrain (a roof, water). Default 0.6: a base's figures leave more of its inside another
+  // colour. Raise if your figures there are painted all in the side colour.
+  double max_terrain_inner_fraction = 0.6;
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
   bool refit_colors = true;
@@ -55,8 +60,9 @@ struct StandDetection {
   std::vector<cv::Mat> side_masks;  // per side, top-view mask used for the final pass
 };
 
-// board (optional): its house squares and features are where a roof in a side's colour may
-// stand; a base-sized shape there that is all one colour (no figures) is taken for a roof.
+// board (optional): its house, water and bridge squares and features are where terrain in a
+// side's colour may lie; a base-sized shape there that is nearly all one colour (no figures) is
+// taken for terrain.
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
                             const StandDetectorOptions& options = {}, const Board* board = nullptr);

@@ -176,5 +176,69 @@ TEST_F(StandDetectorTest, IgnoresARedRoofAndRedFigures) {
   EXPECT_TRUE(d.stands.empty());
 }
 
+// Tungsten-like light on one half, daylight-blue on the other, and the whole view dimmer toward
+// one corner: per-channel gains that change across the table. Fixed RGB thresholds fail here.
+TEST_F(StandDetectorTest, FindsBasesUnderAWhiteBalanceThatChangesAcrossTheTable) {
+  cv::RNG rng(9);
+  const cv::Scalar red(42, 48, 192), blue(192, 75, 42);
+  std::vector<DrawnBase> bases;
+  for (int i = 0; i < 6; ++i) {
+    bases.push_back(
+        {{{4.0 + 8.0 * i, 6.0 + 3.0 * (i % 2)}, MmToInches(40), MmToInches(20), 10.0 * i},
+         i % 2 ? blue : red,
+         false});
+    bases.push_back({{{4.0 + 8.0 * i, 24.0}, MmToInches(40), MmToInches(30), -7.0 * i},
+                     i % 2 ? red : blue,
+                     false});
+  }
+  for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
+  cv::Mat lit;
+  img.convertTo(lit, CV_32FC3);
+  for (int y = 0; y < lit.rows; ++y) {
+    for (int x = 0; x < lit.cols; ++x) {
+      const double t = static_cast<double>(x) / lit.cols;  // 0 warm .. 1 cool
+      const double dim = 1.0 - 0.3 * static_cast<double>(y) / lit.rows;
+      cv::Vec3f& p = lit.at<cv::Vec3f>(y, x);
+      p[0] *= static_cast<float>(dim * (0.65 + 0.6 * t));  // B
+      p[1] *= static_cast<float>(dim * 0.95);              // G
+      p[2] *= static_cast<float>(dim * (1.3 - 0.5 * t));   // R
+    }
+  }
+  lit.convertTo(img, CV_8UC3);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  EXPECT_EQ(d.stands.size(), bases.size());
+  for (const auto& b : bases) {
+    const DetectedStand* s = Nearest(d, b.rect.center);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b.rect.center)), 1.0);
+    EXPECT_EQ(s->stand.side, b.side_bgr == red ? "red" : "blue");
+  }
+}
+
+// A side sampled from the camera (a border in the top view) is balanced like the image it is
+// compared with, so the model it gives finds the same bases as the board file's colour.
+TEST_F(StandDetectorTest, ASideSampledFromTheTopViewFindsItsBases) {
+  cv::RNG rng(4);
+  const cv::Scalar red(42, 48, 192);
+  const DrawnBase b{{{10.0, 10.0}, MmToInches(40), MmToInches(20), 0.0}, red, false};
+  DrawBase(img, view, b, 3.5, rng);
+  DrawBase(img, view, {{{30.0, 20.0}, MmToInches(40), MmToInches(30), 30.0}, red, false}, 3.5, rng);
+  // The user drags over the left border of the first base.
+  cv::Mat mask(img.size(), CV_8U, cv::Scalar(0));
+  const cv::Point2d left = view.RectifiedFromTable({10.0 - MmToInches(18.5), 10.0});
+  cv::rectangle(mask, cv::Rect(cvRound(left.x) - 1, cvRound(left.y) - 5, 2, 10), cv::Scalar(255),
+                cv::FILLED);
+  SideColorModel sampled;
+  ASSERT_TRUE(sampled.AddSideFromTopView("red", img, view.px_per_inch(), mask));
+  EXPECT_FALSE(sampled.AddSideFromTopView("none", img, view.px_per_inch(),
+                                          cv::Mat(img.size(), CV_8U, cv::Scalar(0))));
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, sampled, catalog, opt);
+  EXPECT_EQ(d.stands.size(), 2u);
+}
+
 }  // namespace
 }  // namespace referee
