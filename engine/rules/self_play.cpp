@@ -276,6 +276,7 @@ SelfPlayReport RunSelfPlay(const RulesetData& rules, const SelfPlayOptions& opti
         ++actions;
         ++rep.actions;
         if (!r.ok) ++rep.refused;
+        if (r.ok) ++rep.applied[ActionName(a)];
         if (std::holds_alternative<FightMelee>(a) && r.ok) ++rep.melees;
         for (const auto& msg : CheckInvariants(game))
           rep.violations.push_back("seed " + std::to_string(seed) + " action " +

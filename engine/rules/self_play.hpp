@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct SelfPlayReport {
   int ended_by_destruction = 0;
   int draws = 0;
   std::vector<std::string> violations;  // "seed N action K: what"
+  std::map<std::string, long> applied;  // accepted actions by ActionName: the clauses exercised
 };
 
 SelfPlayReport RunSelfPlay(const RulesetData& rules, const SelfPlayOptions& options);

@@ -39,6 +39,9 @@ int RunBenchRules(const std::vector<std::string>& args) {
         "ended by turns %d, by destruction or surrender %d, draws %d; invariant violations %zu\n",
         name, rep.games, s, rep.games / s, rep.actions, rep.refused, rep.melees, rep.dice_events,
         rep.ended_by_turns, rep.ended_by_destruction, rep.draws, rep.violations.size());
+    std::printf("  accepted actions:");
+    for (const auto& [action, n] : rep.applied) std::printf(" %s %ld", action.c_str(), n);
+    std::printf("\n");
     for (size_t i = 0; i < rep.violations.size() && i < 10; ++i)
       std::printf("  violation: %s\n", rep.violations[i].c_str());
     clean = clean && rep.violations.empty();

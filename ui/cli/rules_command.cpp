@@ -384,12 +384,14 @@ int RunArmy(const std::vector<std::string>& args) {
                          {"count", e.count},
                          {"stands", e.stands.value_or(r.Unit(e.type).StandCount())},
                          {"points_each", r.UnitPoints(e.type, e.stands)},
+                         {"printed", e.printed},
                          {"note", e.note}});
       all.push_back({{"ruleset", r.name},
                      {"army", key},
                      {"title", a.title},
                      {"points", pts},
                      {"printed_points", a.printed_points},
+                     {"printed_units_points", r.PrintedEntriesPoints(a)},
                      {"discrepancy", a.discrepancy_why},
                      {"units", units}});
       if (as_json) continue;
@@ -402,7 +404,8 @@ int RunArmy(const std::vector<std::string>& args) {
         continue;
       }
       std::cout << a.title << " (" << r.name << "): " << pts << " points, printed "
-                << a.printed_points << "\n";
+                << a.printed_points << "; the units as printed cost " << r.PrintedEntriesPoints(a)
+                << "\n";
       for (const auto& u : units)
         std::cout << "  " << u["count"].get<int>() << " x " << u["type"].get<std::string>() << " ("
                   << u["stands"].get<int>() << " stands, " << u["points_each"].get<double>()
