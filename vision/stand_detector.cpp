@@ -92,10 +92,15 @@ PxRect FitRect(const std::vector<cv::Point>& contour) {
         count[i] = j - i;
         best_n = std::max(best_n, count[i]);
       }
-      // A side hidden under a figure (an open frame) has no line of points: leave it be.
+      // No clear line of points (a side hidden under a figure, a blurred ragged edge): keep
+      // the points near the current side, as minAreaRect placed it.
       const double need = std::max(0.4 * side_len[side], 0.6 * static_cast<double>(best_n));
       if (static_cast<double>(best_n) < 0.4 * side_len[side]) {
-        pts.clear();
+        const double current = side == 0   ? -0.5 * r.len_a
+                               : side == 1 ? 0.5 * r.len_a
+                               : side == 2 ? -0.5 * r.len_b
+                                           : 0.5 * r.len_b;
+        std::erase_if(pts, [&](const cv::Point2d& q) { return std::abs(q.y - current) >= 2.5; });
         continue;
       }
       // The outermost line of points: an open frame also shows its border's inner edge.
