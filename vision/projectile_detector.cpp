@@ -6,6 +6,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/qtip_model.hpp"
+
 namespace referee {
 
 namespace {
@@ -44,21 +46,6 @@ double Percentile(std::vector<double> v, double q) {
   return v[k];
 }
 
-cv::Vec3d MeanColor(const cv::Mat& img, const std::vector<cv::Point>& pts) {
-  cv::Vec3d s(0, 0, 0);
-  for (const auto& p : pts) s += cv::Vec3d(img.at<cv::Vec3b>(p));
-  return pts.empty() ? s : s * (1.0 / static_cast<double>(pts.size()));
-}
-
-float Bilinear(const cv::Mat& f, double x, double y) {
-  const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
-  if (x0 < 0 || y0 < 0 || x0 + 1 >= f.cols || y0 + 1 >= f.rows) return 0.0f;
-  const double fx = x - x0, fy = y - y0;
-  return static_cast<float>(
-      (1 - fy) * ((1 - fx) * f.at<float>(y0, x0) + fx * f.at<float>(y0, x0 + 1)) +
-      fy * ((1 - fx) * f.at<float>(y0 + 1, x0) + fx * f.at<float>(y0 + 1, x0 + 1)));
-}
-
 // A stand whose (slightly grown) footprint holds the point once raised to the base top.
 const DetectedStand* StandUnder(Vec2 on_mat, const TopView& view,
                                 const std::vector<DetectedStand>& stands, double height_in) {
@@ -72,29 +59,33 @@ const DetectedStand* StandUnder(Vec2 on_mat, const TopView& view,
 }  // namespace
 
 cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
-                   cv::Mat* magnitude) {
+                   cv::Mat* magnitude, cv::Mat* object_change) {
   const cv::Mat after = GainCorrected(top_before, top_after);
   cv::Mat before;
   top_before.convertTo(before, CV_32FC3);
   cv::Mat mag(before.size(), CV_32F), mask(before.size(), CV_8U, cv::Scalar(0));
+  cv::Mat object(before.size(), CV_32F);
   for (int y = 0; y < before.rows; ++y) {
     const auto* b = before.ptr<cv::Vec3f>(y);
     const auto* a = after.ptr<cv::Vec3f>(y);
     auto* m = mag.ptr<float>(y);
+    auto* o = object.ptr<float>(y);
     auto* k = mask.ptr<uchar>(y);
     for (int x = 0; x < before.cols; ++x) {
       const cv::Vec3f d = a[x] - b[x];
       const float v = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
       m[x] = v;
-      if (v < min_change) continue;
+      o[x] = v;
       // A shadow darkens all channels by about the same ratio: not an object.
       float r[3];
       for (int c = 0; c < 3; ++c) r[c] = (a[x][c] + 4.0f) / (b[x][c] + 4.0f);
       const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
       const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
-      if (!shadow) k[x] = 255;
+      if (shadow) o[x] = 0.0f;
+      if (v >= min_change && !shadow) k[x] = 255;
     }
   }
+  if (object_change) *object_change = object;
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, k3);
   if (magnitude) *magnitude = mag;
@@ -109,8 +100,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     return Refusal{"before and after top views are missing or differ in size/type"};
   }
   const double mm = view.MmPerPx();
-  cv::Mat mag;
-  const cv::Mat mask = ChangeMask(top_before, top_after, opt.min_change, &mag);
+  cv::Mat mag, object;
+  const cv::Mat mask = ChangeMask(top_before, top_after, opt.min_change, &mag, &object);
+  // What the camera sees of the top view: a change touching the border of the camera's field
+  // came in from outside it (an arm), while the top view's own border only cuts the picture.
+  cv::Mat seen;
+  cv::erode(view.Rectify(cv::Mat(view.calibration().camera.image_size, CV_8U, cv::Scalar(255))),
+            seen, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
   // Group nearby changed pixels (a thin stick may break up): dilate by ~2 mm for labelling.
   cv::Mat grouped, labels;
   const int r = std::max(1, static_cast<int>(std::lround(2.0 / mm)));
@@ -127,13 +123,21 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     std::vector<cv::Point> pts;
     double area_mm2;
     cv::Rect box;
+    bool from_outside = false;  // touches the border of the camera's field
+    bool cut_off = false;       // runs out of the top view
   };
   std::vector<Blob> blobs;
+  const cv::Rect inner(2, 2, mask.cols - 4, mask.rows - 4);
   for (int i = 1; i < n; ++i) {
     auto& g = groups[static_cast<size_t>(i)];
     const double area = static_cast<double>(g.size()) * mm * mm;
     if (area < opt.ignore_area_mm2) continue;
-    blobs.push_back({g, area, cv::boundingRect(g)});
+    Blob b{g, area, cv::boundingRect(g)};
+    for (const auto& p : g) {
+      b.from_outside |= seen.at<uchar>(p) < 255;
+      b.cut_off |= !inner.contains(p);
+    }
+    blobs.push_back(std::move(b));
   }
   if (blobs.empty())
     return Refusal{"no projectile found: nothing changed between before and after"};
@@ -142,10 +146,10 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   const double qtip_area = 2 * opt.qtip_head_diameter_mm * opt.qtip_head_length_mm +
                            2.5 * (opt.qtip_length_mm - 2 * opt.qtip_head_length_mm);
   const double max_area = 3.0 * std::max(qtip_area, opt.shell_side_mm * opt.shell_side_mm);
-  const cv::Rect inner(2, 2, mask.cols - 4, mask.rows - 4);
   for (const auto& b : blobs) {
-    if ((b.box & inner) != b.box) {
-      return Refusal{"something entered from the edge of the view (hand or arm?): frame refused"};
+    if (b.from_outside) {
+      return Refusal{
+          "something entered from the edge of the camera's view (hand or arm?): frame refused"};
     }
     if (b.area_mm2 > max_area) {
       return Refusal{"large change of " + Mm(b.area_mm2) +
@@ -166,14 +170,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   }
   cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
   const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
-  cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
+  const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
   const cv::Point2d perp(-axis.y, axis.x);
-  std::vector<double> ts, ss;
+  std::vector<double> ss;
   double tmin = 1e9, tmax = -1e9;
   for (const auto& p : blob.pts) {
     const cv::Point2d d = cv::Point2d(p) - c;
     const double t = d.dot(axis);
-    ts.push_back(t);
     ss.push_back(std::abs(d.dot(perp)));
     tmin = std::min(tmin, t);
     tmax = std::max(tmax, t);
@@ -181,9 +184,14 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   const double length_mm = (tmax - tmin + 1.0) * mm;
   const double width_mm = 2.0 * Percentile(ss, 0.97) * mm + mm;
   const double tol = opt.size_tolerance;
-  const bool qtip_shape = std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm &&
-                          width_mm <= 2.0 * opt.qtip_head_diameter_mm;
-  const bool shell_shape = std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
+  // A Q-tip running out of the view only shows part of its length.
+  const bool qtip_length_ok =
+      blob.cut_off
+          ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
+          : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
+  const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
+  const bool shell_shape = !blob.cut_off &&
+                           std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
                                (tol + 0.42) * opt.shell_side_mm &&
                            width_mm >= (1 - tol) * opt.shell_side_mm &&
                            width_mm <= (1 + tol) * opt.shell_side_mm * std::sqrt(2.0);
@@ -191,56 +199,17 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   obs.change_area_mm2 = blob.area_mm2;
   obs.region_px = blob.box;
   if (qtip_shape && opt.expect != "shell") {
-    // Which head is painted: the end whose colour differs most from the stick's.
-    const double head_px = opt.qtip_head_length_mm / mm;
-    std::vector<cv::Point> lo, hi, mid;
-    for (size_t i = 0; i < blob.pts.size(); ++i) {
-      if (ts[i] < tmin + head_px)
-        lo.push_back(blob.pts[i]);
-      else if (ts[i] > tmax - head_px)
-        hi.push_back(blob.pts[i]);
-      else if (std::abs(ts[i] - 0.5 * (tmin + tmax)) < 0.2 * (tmax - tmin))
-        mid.push_back(blob.pts[i]);
-    }
-    const cv::Vec3d stick = MeanColor(top_after, mid);
-    const double d_lo = cv::norm(MeanColor(top_after, lo) - stick);
-    const double d_hi = cv::norm(MeanColor(top_after, hi) - stick);
-    if (std::abs(d_lo - d_hi) < 20.0) {
-      return Refusal{"Q-tip found but its painted head cannot be told from the plain one"};
-    }
-    if (d_lo > d_hi) axis = -axis;  // axis now points from the plain end to the painted end
-    const double t_end = d_lo > d_hi ? -tmin : tmax;
-    const double t_plain = d_lo > d_hi ? -tmax : tmin;
-    // Outer end at sub-pixel precision: where the change along the axis falls to half of
-    // the head's plateau, averaging a narrow strip across the head.
-    const double half_w = 0.3 * opt.qtip_head_diameter_mm / mm;
-    auto sample = [&](double t) {
-      double s = 0;
-      for (int k = -2; k <= 2; ++k) {
-        const cv::Point2d p = c + t * axis + (k * half_w / 2.0) * perp;
-        s += Bilinear(mag, p.x, p.y);
-      }
-      return s / 5.0;
-    };
-    std::vector<double> plateau;
-    for (double t = t_end - 0.8 * head_px; t < t_end - 0.3 * head_px; t += 0.5)
-      plateau.push_back(sample(t));
-    const double top = Percentile(plateau, 0.5);
-    const double bg = 0.5 * (sample(t_end + 4.0 / mm) + sample(t_end + 5.0 / mm));
-    const double half = 0.5 * (top + bg);
-    double t_cross = t_end + 0.5;
-    double prev_t = t_end - 0.3 * head_px, prev_v = sample(prev_t);
-    for (double t = prev_t + 0.25; t < t_end + 4.0 / mm; t += 0.25) {
-      const double v = sample(t);
-      if (prev_v >= half && v < half) {
-        t_cross = prev_t + (prev_v - half) / std::max(1e-6, prev_v - v) * 0.25;
-        break;
-      }
-      prev_t = t;
-      prev_v = v;
-    }
+    QtipModelOptions model;
+    model.length_mm = opt.qtip_length_mm;
+    model.head_diameter_mm = opt.qtip_head_diameter_mm;
+    model.head_length_mm = opt.qtip_head_length_mm;
+    model.size_tolerance = tol;
+    const auto fit = FitQtip(top_before, top_after, mag, object, blob.pts, mm, blob.cut_off, model);
+    if (const auto* refusal = std::get_if<QtipRefusal>(&fit)) return Refusal{refusal->reason};
+    const QtipFit& q = std::get<QtipFit>(fit);
     obs.kind = "qtip";
-    obs.point_px = c + t_cross * axis;
+    obs.point_px = q.tip_px;
+    obs.tip_from_edge = q.tip_from_edge;
     const Vec2 on_mat = view.TableFromRectified(obs.point_px);
     const double axis_h = MmToInches(0.5 * opt.qtip_head_diameter_mm);
     const double base_h = MmToInches(opt.base_height_mm);
@@ -248,7 +217,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     obs.height_in = axis_h + (under ? base_h : 0.0);
     if (under) obs.resting_on = under->stand.id;
     obs.point = view.TableAtHeight(on_mat, obs.height_in);
-    obs.other_end = view.TableAtHeight(view.TableFromRectified(c + t_plain * axis), axis_h);
+    obs.other_end = view.TableAtHeight(view.TableFromRectified(q.plain_end_px), axis_h);
     return obs;
   }
   if (shell_shape && opt.expect != "qtip") {

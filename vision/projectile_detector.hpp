@@ -47,6 +47,9 @@ struct ProjectileObservation {
   cv::Point2d point_px;    // where it was seen in the top view (mat plane)
   Vec2 other_end;          // Q-tip: outer end of the plain head (table inches)
   std::string resting_on;  // stand id when it lies on a base, else empty
+  // Q-tip: false when the painted head could not be told from the mat and the tip was put one
+  // head length past the end of the white stick (less precise; shown in the evidence).
+  bool tip_from_edge = true;
   double change_area_mm2 = 0;
   cv::Rect region_px;  // bounding box of the change in the top view
 };
@@ -62,7 +65,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                                   const ProjectileOptions& options = {});
 
 // Pixels that changed between two top views, with the lighting change divided out (CV_8U).
+// `magnitude`: the largest per-channel change (CV_32F); `object_change`: the same with pixels
+// that only got darker alike in every channel (shadows) set to 0.
 cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
-                   cv::Mat* magnitude = nullptr);
+                   cv::Mat* magnitude = nullptr, cv::Mat* object_change = nullptr);
 
 }  // namespace referee

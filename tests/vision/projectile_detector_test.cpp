@@ -36,8 +36,9 @@ class ProjectileDetectorTest : public ::testing::Test {
     const cv::Point2d q = view_->RectifiedFromTable(p);
     return {cvRound(q.x * 16), cvRound(q.y * 16)};
   }
-  // A Q-tip from `plain` toward `painted_tip` (outer ends), heads 5 x 12 mm.
-  void DrawQtip(Vec2 plain, Vec2 tip) {
+  // A Q-tip from `plain` toward `painted_tip` (outer ends), heads 5 x 12 mm; `paint` is the
+  // painted head's colour.
+  void DrawQtip(Vec2 plain, Vec2 tip, cv::Scalar paint = cv::Scalar(20, 20, 20)) {
     const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
     const double head = MmToInches(12), r = MmToInches(2.5);
     const double ppi = view_->px_per_inch();
@@ -47,8 +48,17 @@ class ProjectileDetectorTest : public ::testing::Test {
     const cv::Size axes(cvRound(0.5 * head * ppi * 16), cvRound(r * ppi * 16));
     cv::ellipse(after, S(plain + 0.5 * head * dir), axes, ang, 0, 360, cv::Scalar(250, 250, 250),
                 cv::FILLED, cv::LINE_AA, 4);
-    cv::ellipse(after, S(tip - 0.5 * head * dir), axes, ang, 0, 360, cv::Scalar(20, 20, 20),
-                cv::FILLED, cv::LINE_AA, 4);
+    cv::ellipse(after, S(tip - 0.5 * head * dir), axes, ang, 0, 360, paint, cv::FILLED, cv::LINE_AA,
+                4);
+  }
+  // A stand at `centre` (table inches) for the height tests.
+  static DetectedStand StandAt(Vec2 centre) {
+    DetectedStand d;
+    d.stand.id = "red-1";
+    d.stand.side = "red";
+    d.stand.kind = "line_infantry";
+    d.stand.footprint = OrientedRect{centre, MmToInches(40), MmToInches(20), 0.0};
+    return d;
   }
   static TopView* view_;
   cv::Mat before, after;
@@ -69,6 +79,70 @@ TEST_F(ProjectileDetectorTest, FindsTheQtipTipToASubMillimetre) {
     EXPECT_LT(InchesToMm(Distance(o.point, expected)), 0.6) << o.point.x << "," << o.point.y;
     EXPECT_LT(InchesToMm(Distance(o.other_end, view_->TableAtHeight(plain, MmToInches(2.5)))), 2.0);
   }
+}
+
+TEST_F(ProjectileDetectorTest, PaintedHeadHiddenOnADarkLineIsPlacedPastTheStick) {
+  // The painted head lies on a grid line of its own colour: no change there at all. The white
+  // material ends thin (the stick) on that side and wide (the plain head) on the other, so the
+  // tip is one head length past the stick, on the right end.
+  const Vec2 plain{14.0, 12.0}, tip{16.6, 13.1};
+  const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
+  const double ppi = view_->px_per_inch();
+  const cv::Scalar line_bgr(20, 20, 20);
+  cv::line(before, S(tip - MmToInches(12) * dir), S(tip + MmToInches(6) * dir), line_bgr,
+           cvRound(MmToInches(7) * ppi), cv::LINE_8, 4);
+  after = before.clone();
+  DrawQtip(plain, tip, line_bgr);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_FALSE(o.tip_from_edge);
+  EXPECT_LT(InchesToMm(Distance(o.point, view_->TableAtHeight(tip, MmToInches(2.5)))), 1.5);
+}
+
+TEST_F(ProjectileDetectorTest, QtipRunningOutOfTheViewIsFoundByItsPaintedEnd) {
+  // The plain end lies beyond the top view's margin (x < -1"): only the painted end and most
+  // of the stick are seen.
+  const Vec2 plain{-1.8, 10.0}, tip{1.1, 10.6};
+  DrawQtip(plain, tip);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_LT(InchesToMm(Distance(o.point, view_->TableAtHeight(tip, MmToInches(2.5)))), 0.8);
+}
+
+TEST_F(ProjectileDetectorTest, TipOnABaseIsRaisedByTheBaseThroughThePose) {
+  // The camera is 40" above the board centre (24,16); at (40,28) a 5 mm height moves the
+  // seen point ~2.5 mm outward, so the base's 2.5 mm matters.
+  const Vec2 plain{37.2, 27.4}, tip{40.0, 28.0};
+  DrawQtip(plain, tip);
+  const std::vector<DetectedStand> stands{StandAt({40.2, 28.1})};
+  const ProjectileResult r = DetectProjectile(before, after, *view_, stands);
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.resting_on, "red-1");
+  EXPECT_NEAR(InchesToMm(o.height_in), 5.0, 1e-9);  // base 2.5 + head radius 2.5
+  const Vec2 expected = view_->TableAtHeight(tip, MmToInches(5.0));
+  EXPECT_LT(InchesToMm(Distance(o.point, expected)), 0.6);
+  // Raised points move toward the camera's foot: the correction is not a no-op.
+  EXPECT_GT(InchesToMm(Distance(expected, tip)), 2.0);
+  EXPECT_LT(Distance(o.point, Vec2{24, 16}), Distance(tip, Vec2{24, 16}));
+}
+
+TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
+  const Vec2 c{20.4, 12.7};
+  std::vector<cv::Point> sq;
+  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 10}.Corners())
+    sq.push_back(S(k));
+  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
+             cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA, 4);
+  const std::vector<DetectedStand> stands{StandAt({22.0, 12.7})};  // 1.6" away
+  const ProjectileResult r = DetectProjectile(before, after, *view_, stands);
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_TRUE(o.resting_on.empty());
+  EXPECT_NEAR(InchesToMm(o.height_in), 5.0, 1e-9);  // its own thickness only
 }
 
 TEST_F(ProjectileDetectorTest, FindsTheShellDot) {
@@ -94,6 +168,26 @@ TEST_F(ProjectileDetectorTest, RefusesAHandFromTheEdge) {
   const ProjectileResult r = DetectProjectile(before, after, *view_, {});
   ASSERT_TRUE(std::holds_alternative<Refusal>(r));
   EXPECT_NE(std::get<Refusal>(r).reason.find("hand"), std::string::npos);
+}
+
+TEST(ProjectileDetectorCameraEdgeTest, RefusesAFingerComingInFromOutsideTheCameraView) {
+  // A long lens sees only the middle of the board; a thin finger-sized change (Q-tip sized,
+  // even) that touches the border of what the camera sees came from outside: refused.
+  TableCalibration cal;
+  cal.board = Grid{12, 8, 4.0};
+  cal.camera.image_size = {1280, 720};
+  cal.camera.camera_matrix = cv::Matx33d(1600, 0, 640, 0, 1600, 360, 0, 0, 1);
+  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};
+  const TopView view(cal, {.px_per_inch = 32, .margin_in = 1});
+  cv::Mat before(view.Rectify(cv::Mat(720, 1280, CV_8UC3, cv::Scalar(62, 88, 110))));
+  cv::Mat after = before.clone();
+  // The camera sees x in [24 - 16, 24 + 16]; the finger runs in from x = 8.
+  cv::line(after, view.RectifiedFromTable({7.0, 16.0}), view.RectifiedFromTable({10.0, 16.2}),
+           cv::Scalar(150, 170, 225), cvRound(MmToInches(4) * 32), cv::LINE_AA);
+  const ProjectileResult r = DetectProjectile(before, after, view, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
+  EXPECT_NE(std::get<Refusal>(r).reason.find("camera's view"), std::string::npos)
+      << std::get<Refusal>(r).reason;
 }
 
 TEST_F(ProjectileDetectorTest, RefusesWhenNothingChangedEvenUnderNewLight) {

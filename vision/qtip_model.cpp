@@ -1,0 +1,293 @@
+#include "vision/qtip_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  const auto mid = v.begin() + static_cast<long>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
+}
+
+// Profiles sampled along the fitted axis: column i is at u = u0 + i * step (px along the axis
+// from the centre), row j at v = v0 + j * step across it.
+struct Strip {
+  cv::Point2d centre, axis, across;
+  double u0 = 0, v0 = 0, step = 0.5;
+  cv::Mat before, after, change, raw;  // CV_32FC3, CV_32FC3, CV_32F, CV_32F; rows v, cols u
+  int Col(double u) const {
+    return std::clamp(static_cast<int>(std::lround((u - u0) / step)), 0, change.cols - 1);
+  }
+  double U(double col) const { return u0 + col * step; }
+  double V(int row) const { return v0 + row * step; }
+  cv::Point2d At(double u) const { return centre + u * axis; }
+};
+
+Strip SampleStrip(const cv::Mat& before, const cv::Mat& after, const cv::Mat& change,
+                  const cv::Mat& raw, cv::Point2d centre, cv::Point2d axis, double u_lo,
+                  double u_hi, double half_v) {
+  Strip s;
+  s.centre = centre;
+  s.axis = axis;
+  s.across = {-axis.y, axis.x};
+  s.u0 = u_lo;
+  s.v0 = -half_v;
+  const int nu = static_cast<int>(std::ceil((u_hi - u_lo) / s.step)) + 1;
+  const int nv = static_cast<int>(std::ceil(2 * half_v / s.step)) + 1;
+  cv::Mat map(nv, nu, CV_32FC2);
+  for (int j = 0; j < nv; ++j) {
+    for (int i = 0; i < nu; ++i) {
+      const cv::Point2d p = centre + s.U(i) * axis + s.V(j) * s.across;
+      map.at<cv::Vec2f>(j, i) = {static_cast<float>(p.x), static_cast<float>(p.y)};
+    }
+  }
+  cv::Mat b, a;
+  before.convertTo(b, CV_32FC3);
+  after.convertTo(a, CV_32FC3);
+  cv::remap(b, s.before, map, cv::Mat(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  cv::remap(a, s.after, map, cv::Mat(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+  cv::remap(change, s.change, map, cv::Mat(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  cv::remap(raw, s.raw, map, cv::Mat(), cv::INTER_LINEAR, cv::BORDER_CONSTANT);
+  return s;
+}
+
+// The column range [lo, hi] (inclusive) of the run of `on` columns that contains `seed`,
+// bridging gaps up to `max_gap` columns.
+std::pair<int, int> RunAround(const std::vector<bool>& on, int seed, int max_gap) {
+  int lo = seed, hi = seed, gap = 0;
+  for (int i = seed; i >= 0; --i) {
+    if (on[static_cast<size_t>(i)]) {
+      lo = i;
+      gap = 0;
+    } else if (++gap > max_gap) {
+      break;
+    }
+  }
+  gap = 0;
+  for (int i = seed; i < static_cast<int>(on.size()); ++i) {
+    if (on[static_cast<size_t>(i)]) {
+      hi = i;
+      gap = 0;
+    } else if (++gap > max_gap) {
+      break;
+    }
+  }
+  return {lo, hi};
+}
+
+// Where `profile` falls from `high` to below `level`, walking from column `from` in direction
+// `dir` (+1/-1) for at most `max_cols`; linear interpolation between columns.
+std::optional<double> Crossing(const std::vector<double>& profile, int from, int dir, double level,
+                               int max_cols) {
+  for (int k = 0; k < max_cols; ++k) {
+    const int i = from + dir * k, n = i + dir;
+    if (i < 0 || n < 0 || i >= static_cast<int>(profile.size()) ||
+        n >= static_cast<int>(profile.size()))
+      return std::nullopt;
+    const double a = profile[static_cast<size_t>(i)], b = profile[static_cast<size_t>(n)];
+    if (a >= level && b < level) return i + dir * (a - level) / std::max(1e-9, a - b);
+  }
+  return std::nullopt;
+}
+
+double MeanOver(const std::vector<double>& p, int a, int b) {
+  if (a > b) std::swap(a, b);
+  a = std::max(a, 0);
+  b = std::min(b, static_cast<int>(p.size()) - 1);
+  double s = 0;
+  int n = 0;
+  for (int i = a; i <= b; ++i, ++n) s += p[static_cast<size_t>(i)];
+  return n ? s / n : 0.0;
+}
+
+std::vector<double> Slice(const std::vector<double>& p, int a, int b) {
+  if (a > b) std::swap(a, b);
+  a = std::max(a, 0);
+  b = std::min(b, static_cast<int>(p.size()) - 1);
+  return a <= b ? std::vector<double>(p.begin() + a, p.begin() + b + 1) : std::vector<double>{};
+}
+
+}  // namespace
+
+std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
+                                           const cv::Mat& change, const cv::Mat& object_change,
+                                           const std::vector<cv::Point>& pixels, double mm_per_px,
+                                           bool cut_off, const QtipModelOptions& opt) {
+  if (pixels.size() < 5) return QtipRefusal{"change too small for a Q-tip"};
+  // Axis: a robust line through the changed pixels.
+  std::vector<cv::Point2f> pts(pixels.begin(), pixels.end());
+  cv::Vec4f line;
+  cv::fitLine(pts, line, cv::DIST_HUBER, 0, 0.01, 0.01);
+  const cv::Point2d axis(line[0], line[1]);
+  cv::Point2d centre(line[2], line[3]);
+  double tmin = 1e18, tmax = -1e18;
+  for (const auto& p : pixels) {
+    const double t = (cv::Point2d(p) - centre).dot(axis);
+    tmin = std::min(tmin, t);
+    tmax = std::max(tmax, t);
+  }
+  centre += 0.5 * (tmin + tmax) * axis;
+  const double half_len = 0.5 * (tmax - tmin);
+  const double px = 1.0 / mm_per_px;  // px per mm
+  const double head = opt.head_length_mm * px;
+  const double reach = 2.2 * head;  // room past each end for a head the change mask missed
+  const Strip s =
+      SampleStrip(top_before, top_after, object_change, change, centre, axis, -half_len - reach,
+                  half_len + reach, (0.5 * opt.head_diameter_mm + 2.0) * px);
+  const int nu = s.change.cols, nv = s.change.rows;
+  const double col_mm = s.step * mm_per_px;
+
+  // Per column: object change near the axis, white material (brightness gained over the mat,
+  // summed across), and the core colour.
+  std::vector<double> object(static_cast<size_t>(nu)), white(static_cast<size_t>(nu));
+  std::vector<double> raw(static_cast<size_t>(nu));
+  std::vector<cv::Vec3d> core(static_cast<size_t>(nu));
+  std::vector<double> gains;
+  for (int j = 0; j < nv; ++j) {
+    for (int i = 0; i < nu; i += 4) {
+      const cv::Vec3f a = s.after.at<cv::Vec3f>(j, i), b = s.before.at<cv::Vec3f>(j, i);
+      gains.push_back((a[0] + a[1] + a[2] - b[0] - b[1] - b[2]) / 3.0);
+    }
+  }
+  const double gain0 = Median(gains);  // the mat's own change (exposure): not material
+  const double core_v = 0.5 * opt.stick_diameter_mm * px;
+  const double object_v = (0.5 * opt.head_diameter_mm - 0.5) * px;
+  // The end is measured on the plain change (shadows kept) in a narrow band on the axis: the
+  // shadow test is unreliable on the blurred pixels right at the end.
+  const double edge_v = 0.3 * opt.head_diameter_mm * px;
+  for (int i = 0; i < nu; ++i) {
+    double best = 0, w = 0, r = 0;
+    int nr = 0;
+    cv::Vec3d c(0, 0, 0);
+    int nc = 0;
+    for (int j = 0; j < nv; ++j) {
+      const double v = std::abs(s.V(j));
+      const cv::Vec3f a = s.after.at<cv::Vec3f>(j, i), b = s.before.at<cv::Vec3f>(j, i);
+      w += std::max(0.0, (a[0] + a[1] + a[2] - b[0] - b[1] - b[2]) / 3.0 - gain0);
+      if (v <= object_v) best = std::max(best, static_cast<double>(s.change.at<float>(j, i)));
+      if (v <= edge_v) {
+        r += s.raw.at<float>(j, i);
+        ++nr;
+      }
+      if (v <= core_v) {
+        c += cv::Vec3d(a);
+        ++nc;
+      }
+    }
+    object[static_cast<size_t>(i)] = best;
+    raw[static_cast<size_t>(i)] = nr ? r / nr : 0.0;
+    white[static_cast<size_t>(i)] = w * s.step * mm_per_px;  // level x mm
+    core[static_cast<size_t>(i)] = nc ? c * (1.0 / nc) : c;
+  }
+
+  // Extents: the object (anything but shadow) and the white material, around the middle.
+  const int mid = s.Col(0.0);
+  const int mid_half = std::max(1, static_cast<int>(0.2 * half_len / s.step));
+  const double object_mid = Median(Slice(object, mid - mid_half, mid + mid_half));
+  const double white_mid = Median(Slice(white, mid - mid_half, mid + mid_half));
+  if (white_mid <= 1e-6) return QtipRefusal{"a long thin change that is not white: not a Q-tip"};
+  std::vector<double> outside = Slice(object, 0, s.Col(-half_len - 0.6 * reach));
+  for (double v : Slice(object, s.Col(half_len + 0.6 * reach), nu - 1)) outside.push_back(v);
+  const double bg = Median(outside);
+  std::vector<double> dev;
+  for (double v : outside) dev.push_back(std::abs(v - bg));
+  const double noise = std::max(1.0, 1.4826 * Median(dev));
+  std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
+  for (int i = 0; i < nu; ++i) {
+    is_object[static_cast<size_t>(i)] =
+        object[static_cast<size_t>(i)] > std::max(bg + 0.25 * (object_mid - bg), bg + 3 * noise);
+    is_white[static_cast<size_t>(i)] = white[static_cast<size_t>(i)] > 0.5 * white_mid;
+  }
+  const int gap = static_cast<int>(4.0 / col_mm);
+  const auto [o_lo, o_hi] = RunAround(is_object, mid, gap);
+  const auto [w_lo, w_hi] = RunAround(is_white, mid, gap);
+
+  // Which head is painted. Colour: the end of the object whose colour differs from the stick.
+  cv::Vec3d stick(0, 0, 0);
+  for (int i = mid - mid_half; i <= mid + mid_half; ++i) stick += core[static_cast<size_t>(i)];
+  stick *= 1.0 / (2 * mid_half + 1);
+  const auto end_colour = [&](int end, int dir) {
+    cv::Vec3d c(0, 0, 0);
+    int n = 0;
+    for (double d = 2.0; d <= 0.75 * opt.head_length_mm; d += col_mm, ++n)
+      c += core[static_cast<size_t>(
+          std::clamp(end - dir * static_cast<int>(d / col_mm), 0, nu - 1))];
+    return cv::norm(c * (1.0 / std::max(1, n)) - stick);
+  };
+  const double colour_lo = end_colour(o_lo, -1), colour_hi = end_colour(o_hi, +1);
+  // Width: white material ends wide at the plain head, thin where the stick meets the paint.
+  const auto end_width = [&](int end, int dir) {
+    return MeanOver(white, end - dir * static_cast<int>(2.0 / col_mm),
+                    end - dir * static_cast<int>(7.0 / col_mm)) /
+           white_mid;
+  };
+  const double width_lo = end_width(w_lo, -1), width_hi = end_width(w_hi, +1);
+  const double by_colour = colour_hi - colour_lo;  // > 0: the hi end is painted
+  const double by_width = width_lo - width_hi;     // > 0: the hi end is thin, so painted
+  const bool colour_says = std::abs(by_colour) >= opt.min_paint_contrast;
+  // Width is the weaker cue (a dipped head may keep a white band next to the stick): it only
+  // decides when the paint does not show.
+  const bool width_says = std::abs(by_width) >= 0.4;
+  const bool hi_painted = colour_says ? by_colour > 0 : by_width > 0;
+  const int dir = hi_painted ? +1 : -1;
+
+  QtipFit fit;
+  fit.painted_by = colour_says ? "colour" : "width";
+  // An object end at sub-pixel precision: where the change falls to half way between the
+  // head's plateau and the mat, walking outward.
+  const auto edge = [&](int end, int d) -> std::optional<double> {
+    // The plateau just inside the end: a dipped head is often painted only near its end.
+    const double plateau = Median(Slice(raw, end - d * static_cast<int>(1.5 / col_mm),
+                                        end - d * static_cast<int>(5.0 / col_mm)));
+    const double far = Median(Slice(raw, end + d * static_cast<int>(4.0 / col_mm),
+                                    end + d * static_cast<int>(5.0 / col_mm)));
+    if (plateau - far < opt.min_edge_snr * noise) return std::nullopt;
+    return Crossing(raw, end - d * static_cast<int>(3.0 / col_mm), d, 0.5 * (plateau + far),
+                    static_cast<int>(7.0 / col_mm));
+  };
+  const int painted_end = hi_painted ? o_hi : o_lo;
+  const int white_end = hi_painted ? w_hi : w_lo;
+  std::optional<double> tip_col;
+  if (colour_says) {
+    tip_col = edge(painted_end, dir);
+  } else {
+    // The paint hides against the mat: look for the head's outer edge one head length past
+    // the white stick, else place it there.
+    const double junction = Crossing(white, white_end - dir * static_cast<int>(3.0 / col_mm), dir,
+                                     0.5 * white_mid, static_cast<int>(6.0 / col_mm))
+                                .value_or(white_end);
+    const int expected = static_cast<int>(std::lround(junction + dir * head / s.step));
+    tip_col = edge(expected, dir);
+    if (tip_col && std::abs(*tip_col - expected) * col_mm > 0.4 * opt.head_length_mm)
+      tip_col.reset();
+    if (!tip_col) {
+      tip_col = expected;
+      fit.tip_from_edge = false;
+    }
+  }
+  if (!tip_col) {
+    return QtipRefusal{"Q-tip found but the outer end of its painted head cannot be measured"};
+  }
+  const int plain_end = hi_painted ? o_lo : o_hi;
+  const double plain_col = edge(plain_end, -dir).value_or(plain_end);
+  fit.tip_px = s.At(s.U(*tip_col));
+  fit.plain_end_px = s.At(s.U(plain_col));
+  const bool plain_cut = cut_off && (plain_end <= 1 || plain_end >= nu - 2);
+  fit.length_mm = plain_cut ? 0.0 : cv::norm(fit.tip_px - fit.plain_end_px) * mm_per_px;
+  if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {
+    return QtipRefusal{"Q-tip-like change of the wrong length (" +
+                       std::to_string(static_cast<int>(std::lround(fit.length_mm))) +
+                       " mm): not adjudicated"};
+  }
+  return fit;
+}
+
+}  // namespace referee

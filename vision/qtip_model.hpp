@@ -1,0 +1,61 @@
+// The Q-tip shape model fitted to a change region in the rectified top view: a straight white
+// stick with a head at each end, one head painted. The fit works on profiles sampled along the
+// stick's axis, so it does not depend on how the change mask happened to be cut:
+//  - where the object is: change that is not a shadow (a shadow darkens all channels alike);
+//  - where white material is: the brightness gained over the mat, summed across the axis, which
+//    is about twice as large over a 5 mm head as over the 2.5 mm stick;
+//  - which head is painted: the one whose colour differs from the stick's, or, when the paint
+//    is invisible against the mat (black paint on a dark grid line), the end where the white
+//    material stops with the thin stick instead of a wide head;
+//  - the tip: the outer end of the painted head, where the change falls to half of the head's
+//    plateau (sub-pixel), or, when the head cannot be told from the mat, one head length past
+//    the end of the white stick.
+#pragma once
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace referee {
+
+struct QtipModelOptions {
+  // Q-tip dimensions, mm (TABLE_KIT): length 75, stick 2.5 thick, heads 5 x 12. Change them
+  // for other cotton buds.
+  double length_mm = 75.0;
+  double stick_diameter_mm = 2.5;
+  double head_diameter_mm = 5.0;
+  double head_length_mm = 12.0;
+  // Allowed deviation of the measured length from length_mm, fraction. Default 0.3.
+  double size_tolerance = 0.3;
+  // Smallest colour difference between the painted head and the stick that tells them apart,
+  // 8-bit levels. Default 20; lower only for a pale paint on a very clean camera.
+  double min_paint_contrast = 20.0;
+  // Smallest head contrast over the mat, in units of the background noise, for the head's
+  // outer edge to be measured directly. Default 4.
+  double min_edge_snr = 4.0;
+};
+
+struct QtipFit {
+  cv::Point2d tip_px;         // outer end of the painted head, top-view px (mat plane)
+  cv::Point2d plain_end_px;   // outer end of the plain head, top-view px
+  double length_mm = 0;       // measured tip to plain end (0 when the plain end is cut off)
+  bool tip_from_edge = true;  // false: placed one head length past the stick's end
+  std::string painted_by;     // which cue decided the painted head: "colour" or "width"
+};
+
+struct QtipRefusal {
+  std::string reason;
+};
+
+// `change`: per-pixel change (CV_32F, same size as the views); `object_change`: the same with
+// shadows removed.
+// `pixels`: the changed pixels of the candidate region. `cut_off`: the region runs out of
+// the view, so the plain end may be missing.
+std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
+                                           const cv::Mat& change, const cv::Mat& object_change,
+                                           const std::vector<cv::Point>& pixels, double mm_per_px,
+                                           bool cut_off, const QtipModelOptions& options = {});
+
+}  // namespace referee
