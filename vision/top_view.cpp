@@ -27,26 +27,65 @@ TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
   size_ =
       cv::Size(static_cast<int>(std::lround((cal.board.Width() + 2 * margin_in_) * px_per_inch_)),
                static_cast<int>(std::lround((cal.board.Height() + 2 * margin_in_) * px_per_inch_)));
+  // Project the view's pixel centres into the camera a band of rows at a time: a full-frame
+  // list of 3D points at 2160p would cost hundreds of MB at start-up for nothing.
+  map1_.create(size_, CV_16SC2);
+  map2_.create(size_, CV_16UC1);
+  seen_.create(size_, CV_8UC1);
+  const int band = 64;
   std::vector<cv::Point3d> obj;
-  obj.reserve(static_cast<size_t>(size_.area()));
-  for (int y = 0; y < size_.height; ++y) {
-    for (int x = 0; x < size_.width; ++x) {
-      const Vec2 t = TableFromRectified({static_cast<double>(x), static_cast<double>(y)});
-      obj.emplace_back(t.x, t.y, 0.0);
+  std::vector<cv::Point2d> img;
+  cv::Mat mapf;
+  const cv::Size image = cal.camera.image_size;
+  for (int y0 = 0; y0 < size_.height; y0 += band) {
+    const int rows = std::min(band, size_.height - y0);
+    obj.clear();
+    for (int y = y0; y < y0 + rows; ++y) {
+      for (int x = 0; x < size_.width; ++x) {
+        const Vec2 t = TableFromRectified({static_cast<double>(x), static_cast<double>(y)});
+        obj.emplace_back(t.x, t.y, 0.0);
+      }
+    }
+    cv::projectPoints(obj, cal.camera.rvec_cam_from_table, cal.camera.tvec_cam_from_table,
+                      cal.camera.camera_matrix, cal.camera.distortion, img);
+    cv::Mat(rows, size_.width, CV_64FC2, img.data()).convertTo(mapf, CV_32FC2);
+    const cv::Rect rows_roi(0, y0, size_.width, rows);
+    cv::Mat m1 = map1_(rows_roi), m2 = map2_(rows_roi);
+    cv::convertMaps(mapf, cv::Mat(), m1, m2, CV_16SC2);
+    for (int y = 0; y < rows; ++y) {
+      const auto* p = mapf.ptr<cv::Vec2f>(y);
+      auto* s = seen_.ptr<uchar>(y0 + y);
+      for (int x = 0; x < size_.width; ++x) {
+        const bool in =
+            image.empty() || (p[x][0] >= 0 && p[x][1] >= 0 && p[x][0] <= image.width - 1.0f &&
+                              p[x][1] <= image.height - 1.0f);
+        s[x] = in ? 255 : 0;
+      }
     }
   }
-  std::vector<cv::Point2d> img;
-  cv::projectPoints(obj, cal.camera.rvec_cam_from_table, cal.camera.tvec_cam_from_table,
-                    cal.camera.camera_matrix, cal.camera.distortion, img);
-  cv::Mat mapd(size_, CV_64FC2, img.data()), mapf;
-  mapd.convertTo(mapf, CV_32FC2);
-  cv::convertMaps(mapf, cv::Mat(), map1_, map2_, CV_16SC2);
 }
 
 cv::Mat TopView::Rectify(const cv::Mat& image) const {
   cv::Mat out;
-  cv::remap(image, out, map1_, map2_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+  Rectify(image, out);
   return out;
+}
+
+void TopView::Rectify(const cv::Mat& image, cv::Mat& out) const {
+  cv::remap(image, out, map1_, map2_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+}
+
+TopView TopView::Crop(cv::Rect region_px) const {
+  const cv::Rect r = region_px & cv::Rect({0, 0}, size_);
+  TopView c = *this;
+  c.origin_px_ = origin_px_ + r.tl();
+  c.size_ = r.size();
+  if (!map1_.empty()) {
+    c.map1_ = map1_(r);
+    c.map2_ = map2_(r);
+    c.seen_ = seen_(r);
+  }
+  return c;
 }
 
 Vec2 TopView::TableAtHeight(Vec2 on_mat, double height_in) const {

@@ -24,8 +24,20 @@ class TopView {
   TopView() = default;
   TopView(const TableCalibration& cal, const TopViewOptions& options = {});
 
-  // Resample a camera frame (same size as the calibration) into the top view.
+  // Resample a camera frame (same size as the calibration) into the top view. The remap tables
+  // are built once per calibration (fixed point), so this is one cv::remap per frame.
   cv::Mat Rectify(const cv::Mat& image) const;
+  // Same, into `out` (reused when it already has the right size and type).
+  void Rectify(const cv::Mat& image, cv::Mat& out) const;
+
+  // The part of this view inside `region_px` (clipped to the view) as a view of its own: a
+  // crop of a rectified image, e.g. top(view.Crop(r).region()), maps through the returned view
+  // to the same table inches as through this one; Rectify on a crop rectifies just that part.
+  TopView Crop(cv::Rect region_px) const;
+  // Where this view lies in the full top view, px (the whole view unless it is a crop).
+  cv::Rect region() const { return {origin_px_, size_}; }
+  // Top-view pixels that see the camera image (255) rather than the black fill outside it.
+  const cv::Mat& seen_mask() const { return seen_; }
 
   double px_per_inch() const { return px_per_inch_; }
   double margin_in() const { return margin_in_; }
@@ -33,10 +45,12 @@ class TopView {
   double MmPerPx() const { return kMmPerInch / px_per_inch_; }
   // rectified_from_table: a scale and a shift (table inches -> top-view pixels).
   cv::Point2d RectifiedFromTable(Vec2 p) const {
-    return {(p.x + margin_in_) * px_per_inch_ - 0.5, (p.y + margin_in_) * px_per_inch_ - 0.5};
+    return {(p.x + margin_in_) * px_per_inch_ - 0.5 - origin_px_.x,
+            (p.y + margin_in_) * px_per_inch_ - 0.5 - origin_px_.y};
   }
   Vec2 TableFromRectified(cv::Point2d px) const {
-    return {(px.x + 0.5) / px_per_inch_ - margin_in_, (px.y + 0.5) / px_per_inch_ - margin_in_};
+    return {(px.x + origin_px_.x + 0.5) / px_per_inch_ - margin_in_,
+            (px.y + origin_px_.y + 0.5) / px_per_inch_ - margin_in_};
   }
   // A point seen at `on_mat` in the top view really lies at height_in above the mat: where is
   // it? Exact through the pose (the ray through the camera centre), not a planar shortcut.
@@ -48,7 +62,9 @@ class TopView {
   double px_per_inch_ = 32.0;
   double margin_in_ = 1.0;
   cv::Size size_;
-  cv::Mat map1_, map2_;  // fixed-point remap tables, built once per calibration
+  cv::Point origin_px_{0, 0};  // top-left of a crop in the full view; (0,0) for the full view
+  cv::Mat map1_, map2_;        // fixed-point remap tables, built once per calibration
+  cv::Mat seen_;               // CV_8U, 255 where the view samples inside the camera image
 };
 
 }  // namespace referee

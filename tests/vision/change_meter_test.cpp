@@ -1,0 +1,96 @@
+// The coarse change tests on a generated 720p scene: nothing for the same picture, a dimmer
+// room or a shadow; a small region for the projectile, away from the edge; a large region
+// touching the edge for an arm reaching in over the table.
+#include "vision/change_meter.hpp"
+
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
+
+namespace referee {
+namespace {
+
+class ChangeMeterTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+    scene_ = new SynthScene(GenerateScene(
+        sc, SynthOptions{.seed = 3, .size = {1280, 720}, .with_hand_frame = false}, 0));
+    TableCalibration cal;
+    cal.board = scene_->board.grid;
+    cal.camera = scene_->camera;
+    view_ = new TopView(cal);
+    meter_ = new ChangeMeter(*view_);
+  }
+  static void TearDownTestSuite() {
+    delete meter_;
+    delete view_;
+    delete scene_;
+  }
+  static cv::Mat Coarse(const cv::Mat& camera_frame) {
+    return meter_->Shrink(view_->Rectify(camera_frame));
+  }
+  static SynthScene* scene_;
+  static TopView* view_;
+  static ChangeMeter* meter_;
+};
+SynthScene* ChangeMeterTest::scene_ = nullptr;
+TopView* ChangeMeterTest::view_ = nullptr;
+ChangeMeter* ChangeMeterTest::meter_ = nullptr;
+
+TEST_F(ChangeMeterTest, CellsAreAboutTheConfiguredSize) {
+  const double cell_mm = meter_->factor() * view_->MmPerPx();
+  EXPECT_GT(cell_mm, 1.0);
+  EXPECT_LT(cell_mm, 2.4);
+  EXPECT_EQ(Coarse(scene_->before).cols, view_->size().width / meter_->factor());
+}
+
+TEST_F(ChangeMeterTest, SamePictureDimmerRoomAndShadowAreNoChange) {
+  const cv::Mat before = Coarse(scene_->before);
+  EXPECT_EQ(meter_->AreaMm2(meter_->Changed(before, before)), 0.0);
+  cv::Mat dim;
+  scene_->before.convertTo(dim, -1, 0.8, 0);  // the room light turned down
+  EXPECT_LT(meter_->AreaMm2(meter_->Changed(before, Coarse(dim))), 20.0);
+  // A soft shadow across the middle of the table (a player leaning over).
+  cv::Mat shade(scene_->before.size(), CV_32F, cv::Scalar(1.0));
+  cv::circle(shade, {640, 360}, 160, cv::Scalar(0.6), cv::FILLED);
+  cv::GaussianBlur(shade, shade, {0, 0}, 20);
+  cv::Mat f, shadowed;
+  scene_->before.convertTo(f, CV_32FC3);
+  cv::Mat shade3;
+  cv::merge(std::vector<cv::Mat>{shade, shade, shade}, shade3);
+  cv::multiply(f, shade3, f);
+  f.convertTo(shadowed, CV_8UC3);
+  EXPECT_LT(meter_->AreaMm2(meter_->Changed(before, Coarse(shadowed))), 40.0);
+}
+
+TEST_F(ChangeMeterTest, ProjectileIsASmallRegionAwayFromTheEdge) {
+  ASSERT_TRUE(scene_->projectile.has_value());
+  const cv::Mat changed = meter_->Changed(Coarse(scene_->before), Coarse(scene_->after));
+  const std::vector<ChangeRegion> regions = meter_->Regions(changed);
+  ASSERT_FALSE(regions.empty());
+  EXPECT_GT(regions[0].area_mm2, 30.0);
+  EXPECT_LT(regions[0].area_mm2, 1500.0);
+  EXPECT_FALSE(regions[0].touches_edge);
+  const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
+  const cv::Rect around = meter_->Around(changed, 6.0, 10.0);
+  EXPECT_TRUE(around.contains(tip)) << around << " " << tip;
+}
+
+TEST_F(ChangeMeterTest, ArmReachingInTouchesTheEdge) {
+  // An arm in a sleeve from the bottom edge of the picture to a hand over the board.
+  cv::Mat arm = scene_->before.clone();
+  cv::line(arm, {700, 719}, {560, 420}, cv::Scalar(90, 120, 170), 70);
+  cv::ellipse(arm, {550, 400}, {45, 35}, 30, 0, 360, cv::Scalar(120, 150, 205), cv::FILLED);
+  const std::vector<ChangeRegion> regions =
+      meter_->Regions(meter_->Changed(Coarse(scene_->before), Coarse(arm)));
+  ASSERT_FALSE(regions.empty());
+  EXPECT_GT(regions[0].area_mm2, 3000.0);
+  EXPECT_TRUE(regions[0].touches_edge);
+}
+
+}  // namespace
+}  // namespace referee
