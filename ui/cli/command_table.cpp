@@ -15,6 +15,7 @@ std::span<const Command> Commands() {
       Command{"bench", "benchmarks: print measured figures", RunBench},
       Command{"log", "check a game log: bad lines with their line numbers", RunLog},
       Command{"report", "write a self-contained HTML report of a game log", RunReport},
+      Command{"replay", "step through a game log in a window, shot by shot", RunReplay},
       Command{"club", "club history: add finished games, print standings", RunClub},
       Command{"adjudicate-scene", "rule on one shot in a SCENE.json (text or --json)",
               RunAdjudicateScene},

@@ -10,6 +10,7 @@ int RunVersion(const std::vector<std::string>& args);
 int RunBench(const std::vector<std::string>& args);
 int RunLog(const std::vector<std::string>& args);
 int RunReport(const std::vector<std::string>& args);
+int RunReplay(const std::vector<std::string>& args);
 int RunClub(const std::vector<std::string>& args);
 int RunAdjudicateScene(const std::vector<std::string>& args);
 int RunAdjudicate(const std::vector<std::string>& args);

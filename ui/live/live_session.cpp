@@ -66,10 +66,12 @@ LiveSession::LiveSession(SessionConfig config) : config_(std::move(config)) {
       }
       writer_ = std::make_unique<GameLogWriter>(*config_.log_path);
     }
+    log_frames_.emplace(*config_.log_path);
   }
 }
 
 void LiveSession::OnFrame(const FrameResult& result) {
+  if (!result.frame.empty()) last_frame_ = result.frame;
   if (result.calibration) {
     last_calibration_ = result.calibration;
     if (const auto* cal = std::get_if<TableCalibration>(&*result.calibration)) {
@@ -93,6 +95,7 @@ void LiveSession::OnFrame(const FrameResult& result) {
   if (w.moving) state_.OnProjectileMoving();
   if (w.rest) {
     projectile_ = *w.rest;
+    shot_after_ = result.frame;
     OnProjectileAtRest(w.rest->point);
   }
 }
@@ -271,6 +274,7 @@ void LiveSession::Step() {
     for (const auto& s : shown_) {
       if (!s.removed) snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
     }
+    snap.frame = log_frames_->PutFrame(last_frame_);
     writer_->Append(snap);
     ++events_written_;
     snapshot_due_ = false;
@@ -340,7 +344,7 @@ void LiveSession::Append(const LiveEvent& e) {
   };
   const auto& d = e.data;
   if (e.type == "calibration_accepted" && accepted_) {
-    write(Calibration{CalibrationJson(*accepted_), ""});
+    write(Calibration{CalibrationJson(*accepted_), log_frames_->PutFrame(last_frame_)});
     snapshot_due_ = true;  // once the stands have been seen through the new calibration
   } else if (e.type == "shot_armed") {
     shot_id_ = "shot-" + std::to_string(++shot_counter_);
@@ -352,6 +356,9 @@ void LiveSession::Append(const LiveEvent& e) {
       a.unit = g->unit;
     }
     a.weapon = d.value("shot_type", "");
+    shot_before_ = last_frame_;  // the table as it was when the shot was armed
+    shot_after_.release();
+    a.before_frame = log_frames_->PutFrame(shot_before_);
     write(a);
   } else if (e.type == "verdict") {
     ShotVerdict v;
@@ -359,6 +366,16 @@ void LiveSession::Append(const LiveEvent& e) {
     v.impact_in = Vec2{d["impact"]["x_in"].get<double>(), d["impact"]["y_in"].get<double>()};
     v.hit_stand_ids = d["hits"].get<std::vector<std::string>>();
     v.verdict = engine_verdict_ ? VerdictToJson(*engine_verdict_) : d;
+    if (shot_after_.empty()) shot_after_ = last_frame_;  // impact placed by hand, no rest seen
+    v.after_frame = log_frames_->PutFrame(shot_after_);
+    if (engine_verdict_ && accepted_) {
+      std::vector<Stand> ruled_on;  // the stands the engine was given (Step)
+      for (const auto& s : shown_) {
+        if (!s.removed) ruled_on.push_back(s.stand);
+      }
+      v.evidence = log_frames_->PutEvidence(*accepted_, shot_before_, shot_after_, ruled_on,
+                                            *engine_verdict_);
+    }
     write(v);
   } else if (e.type == "casualty_chosen") {
     FirerChoice c;

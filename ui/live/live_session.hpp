@@ -18,6 +18,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand.hpp"
 #include "engine/unit_grouping.hpp"
+#include "ui/live/log_frames.hpp"
 #include "ui/live/referee_state.hpp"
 #include "ui/live/vision_worker.hpp"
 
@@ -106,6 +107,9 @@ class LiveSession {
   std::string verdict_firer_side_;
 
   std::unique_ptr<GameLogWriter> writer_;
+  std::optional<LogFrames> log_frames_;  // frames and evidence beside the log
+  cv::Mat last_frame_;                   // newest camera frame (calibration, snapshots, before)
+  cv::Mat shot_before_, shot_after_;     // camera frames of the shot on screen
   int64_t events_written_ = 0;
   int shot_counter_ = 0;
   bool snapshot_due_ = false;  // write where the stands are at the next chance
