@@ -25,6 +25,20 @@ int RunLive(const std::vector<std::string>& args) {
                                                   "play a video file")(
       "images", po::value(&opt.images), "play a folder of numbered images in number order")(
       "demo", po::bool_switch(&opt.demo), "play the bundled recorded game (datasets/sample)")(
+      "camera-width", po::value(&opt.camera_width_px)->default_value(1280),
+      "webcam frame width, px (0 = device default)")(
+      "camera-height", po::value(&opt.camera_height_px)->default_value(720),
+      "webcam frame height, px (0 = device default)")(
+      "camera-fps", po::value(&opt.camera_fps)->default_value(30.0),
+      "webcam frame rate (0 = device default)")(
+      "exposure", po::value(&opt.exposure)->default_value(-1.0),
+      "manual exposure in device units (default: lock the current value)")(
+      "camera-auto", po::bool_switch(&opt.camera_auto),
+      "leave exposure, white balance and focus automatic (not recommended)")(
+      "dice-seed", po::value(&opt.dice_seed)->default_value(0),
+      "seed of the referee's dice (0 = from the clock)")(
+      "physical-dice", po::bool_switch(&opt.physical_dice),
+      "players roll real dice and type each value")(
       "calibration", po::value(&opt.calibration),
       "calibration file (default: calibrate on screen from the grid)")(
       "lens", po::value(&opt.lens), "lens file (intrinsics + distortion), optional")(

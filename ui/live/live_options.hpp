@@ -2,6 +2,7 @@
 // (ui/cli/live_command.cpp) and checked before any window opens.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,19 @@ struct LiveOptions {
   std::string video;          // video file
   std::string images;         // folder of numbered images
   bool demo = false;          // the bundled recorded game (datasets/sample)
+
+  // Webcam settings (vision/frame_source.hpp CameraSettings): automatic exposure, white
+  // balance and focus are locked unless camera_auto, since they ruin change detection.
+  int camera_width_px = 1280;  // requested frame size; 0 = the device's default
+  int camera_height_px = 720;
+  double camera_fps = 30;    // requested rate; 0 = the device's default
+  double exposure = -1;      // manual exposure in device units; <0 keeps the current value
+  bool camera_auto = false;  // leave exposure, white balance and focus automatic
+
+  // Turn flow dice: the referee rolls with this seed (0 = from the clock), or the players type
+  // what their physical dice show.
+  std::uint64_t dice_seed = 0;
+  bool physical_dice = false;
 
   std::string calibration;  // CAL.yml from `referee calibrate`; empty = calibrate on screen
   std::string lens;         // optional lens file (intrinsics + distortion)

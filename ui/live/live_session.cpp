@@ -89,7 +89,13 @@ void LiveSession::OnFrame(const FrameResult& result) {
   }
   const ShotWatch& w = result.shot;
   const bool watching = state_.phase() == Phase::kArmed || state_.phase() == Phase::kWaitingForRest;
-  state_.SetHandInFrame(watching && w.armed && w.hand_in_frame);
+  // A hand over the table pauses everything, armed or not.
+  state_.SetHandInFrame(result.hand_in_frame || (watching && w.armed && w.hand_in_frame));
+  if (result.bump && accepted_) {
+    last_bump_ = result.bump;
+    if (result.bump->reliable) state_.SetCameraBumped(result.bump->bumped);
+  }
+  if (result.recalibrated && accepted_) recal_offer_ = result.recalibrated;
   if (!watching || !w.armed) return;
   shot_refusal_ = w.refusal;
   if (w.moving) state_.OnProjectileMoving();
@@ -101,6 +107,25 @@ void LiveSession::OnFrame(const FrameResult& result) {
 }
 
 void LiveSession::OnProjectileAtRest(Vec2 impact_in) { state_.OnRest(impact_in); }
+
+bool LiveSession::AcceptRecalibration(VisionWorker& worker) {
+  if (!recal_offer_ || !accepted_) return false;
+  accepted_ = std::move(recal_offer_);
+  recal_offer_.reset();
+  last_bump_.reset();
+  worker.SetCalibration(*accepted_);
+  state_.SetCameraBumped(false);
+  AppendEvent(Calibration{CalibrationJson(*accepted_), ""});
+  snapshot_due_ = true;
+  return true;
+}
+
+int64_t LiveSession::AppendEvent(const EventPayload& payload) {
+  if (!writer_) return 0;
+  const int64_t seq = writer_->Append(payload);
+  ++events_written_;
+  return seq;
+}
 
 bool LiveSession::AcceptCalibration(VisionWorker& worker) {
   if (!pending_) return state_.AcceptCalibration();

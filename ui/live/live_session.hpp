@@ -79,8 +79,16 @@ class LiveSession {
   bool CycleUnit(const std::string& id);
   bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
 
+  // Camera bump and automatic recalibration (the status bar shows them; Enter accepts).
+  const std::optional<BumpReport>& last_bump() const { return last_bump_; }
+  const std::optional<TableCalibration>& recalibration_offer() const { return recal_offer_; }
+  // Use the recalibration found after a bump; logged as a calibration event.
+  bool AcceptRecalibration(VisionWorker& worker);
+
   // Game log.
   bool log_open() const { return writer_ != nullptr; }
+  // Writes one event (the turn flow's dice, melees, ...); returns its seq, 0 without a log.
+  int64_t AppendEvent(const EventPayload& payload);
   std::string log_status() const;
   int64_t events_written() const { return events_written_; }
   const std::filesystem::path* log_path() const {
@@ -106,6 +114,8 @@ class LiveSession {
   std::string shot_refusal_;
   std::string verdict_firer_side_;
 
+  std::optional<BumpReport> last_bump_;
+  std::optional<TableCalibration> recal_offer_;
   std::unique_ptr<GameLogWriter> writer_;
   std::optional<LogFrames> log_frames_;  // frames and evidence beside the log
   cv::Mat last_frame_;                   // newest camera frame (calibration, snapshots, before)

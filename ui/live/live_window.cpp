@@ -18,6 +18,7 @@
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/input_error.hpp"
+#include "engine/rules/ruleset.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/live/demo_data.hpp"
 #include "ui/live/gl_image.hpp"
@@ -25,6 +26,8 @@
 #include "ui/live/live_session.hpp"
 #include "ui/live/overlay.hpp"
 #include "ui/live/panels.hpp"
+#include "ui/live/table_setup.hpp"
+#include "ui/live/turn_flow.hpp"
 #include "ui/live/view_mapping.hpp"
 #include "ui/live/vision_worker.hpp"
 
@@ -77,16 +80,19 @@ class Screenshots {
 class LiveApp {
  public:
   LiveApp(const LiveOptions& options, GLFWwindow* window, SessionConfig config, FrameSource source,
-          PipelineConfig pipeline)
+          PipelineConfig pipeline, const rules::DeGreSweetRuleset& ruleset, std::uint64_t dice_seed)
       : opt_(options),
         window_(window),
         source_name_(source.Describe()),
+        camera_settings_(source.settings_report()),
+        turn_(ruleset, dice_seed),
         pipeline_(pipeline),
         session_(std::move(config)),
         worker_(std::move(source), std::move(pipeline), options.frames > 0),
         shots_(options.screenshot_dir),
         autoplay_(options.autoplay || options.demo || options.frames > 0) {
     for (const auto& [side, rgb] : session_.board().side_colors_srgb) side_rgb_[side] = rgb;
+    if (options.physical_dice) turn_.SetDiceMode(DiceMode::kPhysical);
   }
 
   void SetScale(float scale, ImFont* big) {
@@ -107,10 +113,14 @@ class LiveApp {
  private:
   void TakeVisionResult();
   void Do(Command c);
+  bool DoTurn(Command c);
+  void StepTurn();
+  std::vector<Stand> StandsOnTable() const;
   void HandleKeys();
   void HandleTableMouse(const ViewMapping* map);
   void SampleColourAt(cv::Point2d image_px, bool top);
   void Autoplay();
+  void AutoplayTurn();
   void WatchArming();
   void DrawUi(nlohmann::json& notes);
   void DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& notes);
@@ -120,6 +130,15 @@ class LiveApp {
   const LiveOptions& opt_;
   GLFWwindow* window_;
   std::string source_name_;
+  std::vector<std::string> camera_settings_;
+  TurnFlow turn_;
+  std::optional<TableSetup> preview_;  // the game the table would start, until it starts
+  int first_attacker_ = 0;
+  std::optional<MeleeRole> mdi_picker_;
+  bool sample_on_click_ = false;  // the next click on the picture samples a side colour
+  bool autoplay_shot_done_ = false;
+  bool autoplay_turn_done_ = false;
+  int turn_frames_ = 0;
   PipelineConfig pipeline_;  // the UI's copy, to rebuild the colour model after sampling
   LiveSession session_;
   VisionWorker worker_;
@@ -177,12 +196,114 @@ void LiveApp::TakeVisionResult() {
   }
 }
 
+std::vector<Stand> LiveApp::StandsOnTable() const {
+  std::vector<Stand> out;
+  for (const auto& s : session_.stands()) {
+    if (!s.removed) out.push_back(s.stand);
+  }
+  return out;
+}
+
+// The turn panel's commands; false when `c` is not one of them.
+bool LiveApp::DoTurn(Command c) {
+  switch (c) {
+    case Command::kStartGame:
+      if (preview_) turn_.Start(*preview_, first_attacker_);
+      return true;
+    case Command::kRollDice:
+      turn_.Resolve();
+      return true;
+    case Command::kNextPhase:
+      turn_.EndPhase();
+      return true;
+    case Command::kNextFirer:
+      turn_.NextFirer();
+      return true;
+    case Command::kNextTarget:
+      turn_.NextTarget();
+      return true;
+    case Command::kReadMoves:
+      turn_.ApplyTableMoves(StandsOnTable(), session_.catalog());
+      return true;
+    case Command::kToggleDiceMode:
+      turn_.SetDiceMode(turn_.dice_mode() == DiceMode::kProgram ? DiceMode::kPhysical
+                                                                : DiceMode::kProgram);
+      return true;
+    case Command::kMdiAttacker:
+    case Command::kMdiDefender:
+      if (!turn_.melee()) turn_.NextFirer();  // the first waiting melee
+      if (turn_.melee()) {
+        mdi_picker_ = c == Command::kMdiAttacker ? MeleeRole::kAttacker : MeleeRole::kDefender;
+      }
+      return true;
+    case Command::kDie1:
+    case Command::kDie2:
+    case Command::kDie3:
+    case Command::kDie4:
+    case Command::kDie5:
+    case Command::kDie6:
+      turn_.EnterDie(1 + static_cast<int>(c) - static_cast<int>(Command::kDie1));
+      return true;
+    case Command::kCoinHeads:
+    case Command::kCoinTails:
+      turn_.EnterCoin(c == Command::kCoinHeads);
+      return true;
+    case Command::kUndoTurnAction:
+      turn_.UndoLast();
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The turn flow's events go to the game log as they happen; before the start, the table's
+// units are offered as the game to play.
+void LiveApp::StepTurn() {
+  for (const auto& e : turn_.TakeTurnEvents()) {
+    turn_.NoteLogged(e.action, session_.AppendEvent(e.payload));
+  }
+  if (turn_.started() && turn_.table_changes().empty()) {
+    turn_.RefreshStandIds(StandsOnTable(), session_.catalog());
+  }
+  if (!turn_.started() && session_.accepted_calibration()) {
+    preview_ = SetupFromTable(turn_.ruleset().data(), session_.board().board, StandsOnTable(),
+                              session_.catalog(), 8);
+  } else {
+    preview_.reset();
+  }
+}
+
 void LiveApp::Do(Command c) {
   auto& st = session_.state();
+  if (DoTurn(c)) return;
   switch (c) {
     case Command::kAcceptCalibration:
+      if (st.phase() != Phase::kCalibrating && session_.recalibration_offer()) {
+        if (session_.AcceptRecalibration(worker_)) {
+          top_view_.emplace(*session_.accepted_calibration(), pipeline_.top_view);
+        }
+        return;
+      }
       if (session_.AcceptCalibration(worker_)) {
         top_view_.emplace(*session_.accepted_calibration(), pipeline_.top_view);
+      }
+      return;
+    case Command::kUndoVerdict: {
+      const bool after_removal = st.phase() == Phase::kReady;
+      const auto restored = st.last_removed();
+      if (st.UndoVerdict() && after_removal && !restored.empty()) {
+        turn_.UndoShotCasualties(restored);
+      }
+      return;
+    }
+    case Command::kConfirmRemoval:
+      if (st.phase() == Phase::kConfirmRemoval) {
+        // The gun and the stands are read before the state forgets the shot.
+        const auto gun = session_.firing_stand();
+        const auto removed = st.PendingRemovals();
+        if (st.ConfirmRemoval() && gun) turn_.OnShotCasualties(*gun, removed);
+      } else {
+        turn_.ConfirmTableMatches();
       }
       return;
     case Command::kSampleSideColour:
@@ -278,6 +399,11 @@ void LiveApp::HandleTableMouse(const ViewMapping* map) {
     sample_requested_ = false;
     if (over_image) SampleColourAt(map->ImageFromScreen(mouse), map->top_view());
   }
+  if (sample_on_click_ && over_image && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    sample_on_click_ = false;
+    SampleColourAt(map->ImageFromScreen(mouse), map->top_view());
+    return;
+  }
   if (!over_image || !session_.accepted_calibration()) return;
   const Vec2 p = map->TableFromScreen(mouse);
   auto& st = session_.state();
@@ -336,19 +462,53 @@ void LiveApp::Autoplay() {
       }
       break;
     case Phase::kReady:
-      if (!session_.stands().empty() && phase_frames_ >= 2 && !st.paused()) Do(Command::kArm);
+      if (session_.stands().empty() || phase_frames_ < 2 || st.paused()) break;
+      if (!turn_.started() && preview_ && !preview_->setup.units.empty()) {
+        // The game starts before the first shot, so the shot counts in the artillery phase.
+        if (!turn_.Start(*preview_, first_attacker_)) autoplay_turn_done_ = true;
+      }
+      if (!autoplay_shot_done_) {
+        Do(Command::kArm);
+      } else {
+        AutoplayTurn();
+      }
       break;
     case Phase::kVerdict:
-      if (phase_frames_ >= hold) Do(Command::kAcceptVerdict);
+      if (phase_frames_ >= hold) {
+        Do(Command::kAcceptVerdict);
+        autoplay_shot_done_ = true;
+      }
       break;
     case Phase::kChooseCasualty:
       if (phase_frames_ >= hold / 2) Do(Command::kChooseCasualty);
       break;
     case Phase::kConfirmRemoval:
-      if (phase_frames_ >= hold / 2) Do(Command::kConfirmRemoval);
+      if (phase_frames_ >= hold / 2) {
+        Do(Command::kConfirmRemoval);
+        autoplay_shot_done_ = true;
+      }
       break;
     default:
       break;
+  }
+}
+
+// After the shot: end the artillery phase and fire one volley of musketry, so the turn panel,
+// its dice and the stands to remove are on screen.
+void LiveApp::AutoplayTurn() {
+  if (autoplay_turn_done_ || !turn_.started() || ++turn_frames_ % 4 != 0) return;
+  if (!turn_.table_changes().empty()) return;  // leave the removals on screen
+  if (turn_.PhaseName() == "artillery") {
+    turn_.EndPhase();
+  } else if (turn_.PhaseName() == "musketry") {
+    if (turn_.firer().empty()) turn_.NextFirer();
+    if (turn_.firer().empty() || !turn_.Resolve() || turn_.table_changes().empty()) {
+      if (turn_.firer().empty()) autoplay_turn_done_ = true;
+    } else {
+      autoplay_turn_done_ = true;
+    }
+  } else {
+    autoplay_turn_done_ = true;
   }
 }
 
@@ -376,6 +536,22 @@ void LiveApp::DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& 
   }
   if (const ShownStand* s = session_.FindStand(shooter); s && !st.verdict()) {
     DrawFiringArc(dl, map, grid, s->stand, style_);
+  }
+  if (turn_.started()) {
+    TurnMarks marks;
+    auto ids_of = [&](const std::string& unit) {
+      const auto it = turn_.stand_ids().find(unit);
+      return it == turn_.stand_ids().end() ? std::vector<std::string>{} : it->second;
+    };
+    marks.firer_stands = ids_of(turn_.firer());
+    marks.target_stands = ids_of(turn_.target());
+    for (const auto& c : turn_.table_changes()) {
+      marks.remove_stands.insert(marks.remove_stands.end(), c.remove_stand_ids.begin(),
+                                 c.remove_stand_ids.end());
+    }
+    nlohmann::json turn_notes = nlohmann::json::object();
+    DrawTurnOverlay(dl, map, session_.stands(), marks, style_, &turn_notes);
+    notes["turn_overlay"] = turn_notes;
   }
   if (st.impact()) {
     nlohmann::json impact_notes = nlohmann::json::object();
@@ -444,6 +620,19 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
     banner("REMOVE " + list + " - R when done", IM_COL32(160, 20, 20, 230));
   }
   if (st.phase() == Phase::kArmed) banner("ARMED - fire!", IM_COL32(20, 120, 40, 220));
+  if (const auto& need = turn_.needed()) {
+    banner(
+        std::string(need->coin ? "FLIP A COIN (H/Z)" : "ROLL A DIE (1-6)") + ": " + need->purpose,
+        IM_COL32(170, 120, 0, 230));
+  }
+  if (!turn_.table_changes().empty()) {
+    std::string list;
+    for (const auto& c : turn_.table_changes()) {
+      for (const auto& id : c.remove_stand_ids) list += (list.empty() ? "" : ", ") + id;
+      if (c.move_to) list += (list.empty() ? "" : ", ") + c.unit + " to " + SquareName(*c.move_to);
+    }
+    banner("TABLE: " + list + " - R when done", IM_COL32(160, 20, 20, 230));
+  }
   if (st.overrule_mode() != OverruleMode::kNone) {
     banner("OVERRULE: " + OverruleModeName(st.overrule_mode()) + " (Esc to stop)",
            IM_COL32(200, 120, 0, 230));
@@ -451,8 +640,22 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
 
   HandleTableMouse(map ? &*map : nullptr);
 
-  PanelContext ctx{
-      session_, [this](Command c) { Do(c); }, source_name_, fps_, vision_ms_, big_font_, selected_};
+  PanelContext ctx{session_,
+                   [this](Command c) { Do(c); },
+                   source_name_,
+                   fps_,
+                   vision_ms_,
+                   big_font_,
+                   selected_,
+                   &turn_,
+                   preview_ ? &*preview_ : nullptr,
+                   &first_attacker_,
+                   &mdi_picker_,
+                   camera_settings_,
+                   [this](const std::string& side) {
+                     session_.state().SetNextSide(side);
+                     sample_on_click_ = true;
+                   }};
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
   ImGui::Begin("Referee", nullptr,
@@ -463,8 +666,10 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
   if (ImGui::Button("Help  [F1]")) Do(Command::kToggleHelp);
   DrawCalibrationPanel(ctx);
   DrawShotPanel(ctx);
+  DrawTurnPanel(ctx);
   DrawOverrulePanel(ctx);
   ImGui::End();
+  DrawMdiPicker(ctx);
   DrawHelpWindow(ctx);
   DrawStatusBar(ctx, ImVec2(0, io.DisplaySize.y - status_h), ImVec2(io.DisplaySize.x, status_h));
   notes["display"] = {io.DisplaySize.x, io.DisplaySize.y};
@@ -483,6 +688,17 @@ void LiveApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
   if (shots_.Wants("verdict") && st.verdict() && notes.contains("impact")) {
     shots_.Save("verdict", fb_w, fb_h, notes);
   }
+  // The turn panel once the engine has a result on screen (or has nothing left to do).
+  if (shots_.Wants("turn") && turn_.started() &&
+      (!turn_.table_changes().empty() || autoplay_turn_done_)) {
+    nlohmann::json n = notes;
+    n["turn"] = {{"turn", turn_.turn()},
+                 {"phase", turn_.PhaseName()},
+                 {"attacker", turn_.attacker()},
+                 {"results", turn_.last_results()},
+                 {"changes", turn_.table_changes().size()}};
+    shots_.Save("turn", fb_w, fb_h, n);
+  }
 }
 
 int LiveApp::Loop() {
@@ -497,6 +713,7 @@ int LiveApp::Loop() {
       session_.state().ClearRetryRequest();
     }
     session_.Step();
+    StepTurn();
 
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window_, &fb_w, &fb_h);
@@ -590,7 +807,13 @@ int RunLive(const LiveOptions& o) {
   for (const auto& [side, rgb] : board.side_colors_srgb) {
     pipeline.colors.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
   }
-  FrameSource source = o.camera            ? FrameSource::OpenCamera(*o.camera)
+  CameraSettings camera;
+  camera.width_px = o.camera_width_px;
+  camera.height_px = o.camera_height_px;
+  camera.fps = o.camera_fps;
+  camera.exposure = o.exposure;
+  camera.lock_exposure = camera.lock_white_balance = camera.lock_focus = !o.camera_auto;
+  FrameSource source = o.camera            ? FrameSource::OpenCamera(*o.camera, camera)
                        : !o.video.empty()  ? FrameSource::OpenVideo(o.video)
                        : !o.images.empty() ? FrameSource::OpenImages(o.images)
                                            : FrameSource::OpenImages(demo->frames_dir);
@@ -628,7 +851,15 @@ int RunLive(const LiveOptions& o) {
 
   int rc = 0;
   {
-    LiveApp app(o, window, std::move(config), std::move(source), std::move(pipeline));
+    const auto ruleset = rules::MakeRuleset(o.ruleset);
+    // --frames runs are tests and demos: the same dice every time unless a seed is given.
+    const std::uint64_t seed =
+        o.dice_seed != 0 ? o.dice_seed
+        : o.frames > 0   ? 1
+                         : static_cast<std::uint64_t>(
+                             std::chrono::system_clock::now().time_since_epoch().count());
+    LiveApp app(o, window, std::move(config), std::move(source), std::move(pipeline), *ruleset,
+                seed);
     app.SetScale(scale, big);
     if (!o.calibration.empty()) app.UseCalibration(LoadCalibration(o.calibration));
     rc = app.Loop();

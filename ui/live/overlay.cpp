@@ -1,7 +1,9 @@
 #include "ui/live/overlay.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace referee::live {
 
@@ -205,6 +207,45 @@ void DrawImpact(ImDrawList* dl, const ViewMapping& map, Vec2 impact_in, double r
     (*notes)["circle_px"] = noted;
     (*notes)["circle_rgb"] = style.colours.circle_rgb;
     (*notes)["circle_line_px"] = style.line_px;
+  }
+}
+
+void DrawTurnOverlay(ImDrawList* dl, const ViewMapping& map, const std::vector<ShownStand>& stands,
+                     const TurnMarks& marks, const OverlayStyle& style, nlohmann::json* notes) {
+  auto centre_of = [&](const std::vector<std::string>& ids) -> std::optional<Vec2> {
+    Vec2 sum{0, 0};
+    int n = 0;
+    for (const auto& s : stands) {
+      if (std::ranges::find(ids, s.stand.id) != ids.end()) {
+        sum = sum + s.stand.footprint.center;
+        ++n;
+      }
+    }
+    if (n == 0) return std::nullopt;
+    return (1.0 / n) * sum;
+  };
+  const auto from = centre_of(marks.firer_stands);
+  const auto to = centre_of(marks.target_stands);
+  if (from && to) {
+    const ImU32 col = Colour(style.colours.fire_rgb, 230);
+    TableLine(dl, map, *from, *to, col, style.line_px * 1.5f, 16);
+    const auto tip = map.ScreenFromTable(*to);
+    dl->AddCircleFilled(ToIm(tip), style.line_px * 3, col);
+    if (notes) (*notes)["fire_line_px"] = {Px(map.ScreenFromTable(*from)), Px(tip)};
+  }
+  nlohmann::json crosses = nlohmann::json::array();
+  const ImU32 red = Colour(style.colours.remove_rgb, 255);
+  for (const auto& s : stands) {
+    if (std::ranges::find(marks.remove_stands, s.stand.id) == marks.remove_stands.end()) continue;
+    const auto c = s.stand.footprint.Corners();
+    TableLine(dl, map, c[0], c[2], red, style.line_px * 2, 4);
+    TableLine(dl, map, c[1], c[3], red, style.line_px * 2, 4);
+    crosses.push_back(
+        {{"stand", s.stand.id}, {"center_px", Px(map.ScreenFromTable(s.stand.footprint.center))}});
+  }
+  if (notes) {
+    (*notes)["remove_rgb"] = style.colours.remove_rgb;
+    (*notes)["remove_crosses"] = crosses;
   }
 }
 

@@ -24,6 +24,8 @@ struct OverlayColours {
   std::array<int, 3> circle_rgb{255, 0, 255};     // magenta hit circle
   std::array<int, 3> candidate_rgb{255, 200, 0};  // amber candidates
   std::array<int, 3> arc_rgb{255, 255, 255};      // white firing arc
+  std::array<int, 3> remove_rgb{255, 40, 40};     // red cross: take this stand off
+  std::array<int, 3> fire_rgb{255, 140, 0};       // orange line: firer to target
 };
 ImU32 Colour(const std::array<int, 3>& rgb, int alpha = 255);
 
@@ -52,6 +54,16 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
 // square of the arc.
 void DrawFiringArc(ImDrawList* dl, const ViewMapping& map, const Grid& grid, const Stand& shooter,
                    const OverlayStyle& style);
+
+// The turn flow on the table: a line from the firing unit's stands to its target's, and a
+// red cross over every stand the players must take off (turn_flow table changes).
+struct TurnMarks {
+  std::vector<std::string> firer_stands;
+  std::vector<std::string> target_stands;
+  std::vector<std::string> remove_stands;
+};
+void DrawTurnOverlay(ImDrawList* dl, const ViewMapping& map, const std::vector<ShownStand>& stands,
+                     const TurnMarks& marks, const OverlayStyle& style, nlohmann::json* notes);
 
 // The impact point and its hit circle (radius_in around it on the mat, drawn through the
 // camera so it is an ellipse when the camera looks obliquely).

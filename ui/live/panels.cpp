@@ -1,7 +1,11 @@
 #include "ui/live/panels.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "engine/rules/ruleset_data.hpp"
 
 namespace referee::live {
 
@@ -55,8 +59,28 @@ void DrawCalibrationPanel(PanelContext& ctx) {
     ImGui::SameLine();
     CommandButton(ctx, "Recalibrate", Command::kRecalibrate);
   }
-  ImGui::TextWrapped("Side colours: hover a base border and press %s to sample.",
-                     std::string(ShortcutFor(Command::kSampleSideColour).key_label).c_str());
+  if (const auto& offer = ctx.session.recalibration_offer()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 200, 80, 255));
+    ImGui::TextWrapped(
+        "The camera moved and the grid was found again (%.2f px RMS, %.0f%% "
+        "coverage).",
+        offer->quality.rms_px, 100 * offer->quality.coverage);
+    ImGui::PopStyleColor();
+    CommandButton(ctx, "Use the new calibration", Command::kAcceptCalibration);
+  }
+  if (ImGui::TreeNode("Camera settings")) {
+    if (ctx.camera_settings.empty()) {
+      ImGui::TextWrapped(
+          "Not a webcam: exposure, white balance and focus are whatever the "
+          "recording had.");
+    }
+    for (const auto& line : ctx.camera_settings) ImGui::BulletText("%s", line.c_str());
+    ImGui::TreePop();
+  }
+  ImGui::TextWrapped(
+      "Side colours: hover a base border and press %s (or click the side's "
+      "button, then the base) to sample.",
+      std::string(ShortcutFor(Command::kSampleSideColour).key_label).c_str());
   for (const auto& [side, rgb] : ctx.session.board().side_colors_srgb) {
     auto it = st.side_colours().find(side);
     const auto c = it != st.side_colours().end() ? it->second : rgb;
@@ -64,6 +88,12 @@ void DrawCalibrationPanel(PanelContext& ctx) {
     ImGui::SameLine();
     ImGui::Text("%s %s", side.c_str(),
                 it != st.side_colours().end() ? "(sampled)" : "(board file)");
+    if (ctx.sample_side) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton(("click a " + side + " base##sample_" + side).c_str())) {
+        ctx.sample_side(side);
+      }
+    }
   }
 }
 
@@ -160,20 +190,262 @@ void DrawOverrulePanel(PanelContext& ctx) {
   }
 }
 
+namespace {
+
+// Big text for what players read from across the table.
+void BigText(PanelContext& ctx, const std::string& text,
+             ImU32 colour = IM_COL32(255, 255, 255, 255)) {
+  if (ctx.big_font) ImGui::PushFont(ctx.big_font);
+  ImGui::PushStyleColor(ImGuiCol_Text, colour);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+  if (ctx.big_font) ImGui::PopFont();
+}
+
+void DrawStartGame(PanelContext& ctx) {
+  TurnFlow& turn = *ctx.turn;
+  if (!ctx.preview) {
+    ImGui::TextWrapped("Accept the calibration: the game starts from the units on the table.");
+    return;
+  }
+  const TableSetup& p = *ctx.preview;
+  ImGui::TextWrapped("%s: %zu unit(s) on the table.", turn.ruleset().Title().c_str(),
+                     p.setup.units.size());
+  for (const auto& why : p.problems) ImGui::BulletText("%s", why.c_str());
+  if (ctx.first_attacker && !p.setup.sides[0].name.empty()) {
+    ImGui::TextUnformatted("First attacker:");
+    for (int i = 0; i < 2; ++i) {
+      ImGui::SameLine();
+      ImGui::RadioButton(p.setup.sides[i].name.c_str(), ctx.first_attacker, i);
+    }
+  }
+  CommandButton(ctx, "Start game", Command::kStartGame, !p.setup.units.empty());
+}
+
+void DrawDiceEntry(PanelContext& ctx) {
+  TurnFlow& turn = *ctx.turn;
+  const auto& need = turn.needed();
+  if (!need) return;
+  ImGui::Separator();
+  BigText(ctx, std::string(need->coin ? "FLIP A COIN" : "ROLL A DIE") + " for " + need->purpose,
+          IM_COL32(255, 220, 80, 255));
+  if (!turn.typed_dice().empty()) {
+    std::string typed;
+    for (int v : turn.typed_dice()) typed += std::to_string(v) + " ";
+    ImGui::Text("Typed so far: %s", typed.c_str());
+  }
+  if (need->coin) {
+    CommandButton(ctx, "Heads", Command::kCoinHeads);
+    ImGui::SameLine();
+    CommandButton(ctx, "Tails", Command::kCoinTails);
+  } else {
+    const Command faces[6] = {Command::kDie1, Command::kDie2, Command::kDie3,
+                              Command::kDie4, Command::kDie5, Command::kDie6};
+    for (int f = 0; f < 6; ++f) {
+      if (f > 0) ImGui::SameLine();
+      const std::string label = std::to_string(f + 1) + "##die";
+      if (ImGui::Button(label.c_str(), ImVec2(ImGui::GetFontSize() * 2.2f, 0))) ctx.run(faces[f]);
+    }
+  }
+  if (ImGui::SmallButton("cancel this action")) turn.CancelWaiting();
+}
+
+void DrawFire(PanelContext& ctx) {
+  TurnFlow& turn = *ctx.turn;
+  const auto shooters = turn.Shooters();
+  if (shooters.empty()) {
+    ImGui::TextWrapped("No unit can fire now. End the phase when done.");
+    return;
+  }
+  if (ImGui::BeginCombo("firer##turn", turn.firer().empty() ? "(choose)" : turn.firer().c_str())) {
+    for (const auto& u : shooters) {
+      if (ImGui::Selectable(u.c_str(), u == turn.firer())) turn.SelectFirer(u);
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::BeginCombo("target##turn",
+                        turn.target().empty() ? "(choose)" : turn.target().c_str())) {
+    for (const auto& u : turn.TargetsOf(turn.firer())) {
+      if (ImGui::Selectable(u.c_str(), u == turn.target())) turn.SelectTarget(u);
+    }
+    ImGui::EndCombo();
+  }
+  CommandButton(ctx, "Next firer", Command::kNextFirer);
+  ImGui::SameLine();
+  CommandButton(ctx, "Next target", Command::kNextTarget);
+  CommandButton(
+      ctx, turn.dice_mode() == DiceMode::kProgram ? "Fire (referee rolls)" : "Fire (type the dice)",
+      Command::kRollDice, !turn.firer().empty() && !turn.needed());
+}
+
+void DrawMelee(PanelContext& ctx) {
+  TurnFlow& turn = *ctx.turn;
+  const auto melees = turn.PendingMelees();
+  if (melees.empty()) {
+    ImGui::TextWrapped("No melee waiting. End the phase when done.");
+    return;
+  }
+  ImGui::TextUnformatted("Melees waiting:");
+  for (const auto& sq : melees) {
+    ImGui::SameLine();
+    const bool sel = turn.melee() == sq;
+    if (ImGui::Selectable(SquareName(sq).c_str(), sel, 0,
+                          ImVec2(ImGui::CalcTextSize("MMMM").x, 0))) {
+      turn.SelectMelee(sq);
+    }
+  }
+  if (!turn.melee()) {
+    CommandButton(ctx, "Choose the first melee", Command::kNextFirer);
+    return;
+  }
+  const auto revealed = turn.RevealedMdi();
+  for (MeleeRole role : {MeleeRole::kAttacker, MeleeRole::kDefender}) {
+    const std::string side = role == MeleeRole::kAttacker ? turn.attacker() : turn.defender();
+    const std::string who = MeleeRoleName(role) + " (" + side + ")";
+    if (revealed) {
+      const rules::Mdi card = role == MeleeRole::kAttacker ? revealed->first : revealed->second;
+      BigText(ctx, who + ": " + rules::MdiName(card));
+    } else if (turn.MdiIn(role)) {
+      ImGui::Text("%s: card chosen (hidden)", who.c_str());
+    } else {
+      CommandButton(ctx, (who + ": choose MDI card").c_str(),
+                    role == MeleeRole::kAttacker ? Command::kMdiAttacker : Command::kMdiDefender);
+    }
+  }
+  CommandButton(ctx, "Fight", Command::kRollDice, revealed.has_value() && !turn.needed());
+}
+
+}  // namespace
+
+void DrawTurnPanel(PanelContext& ctx) {
+  if (!ctx.turn) return;
+  TurnFlow& turn = *ctx.turn;
+  ImGui::SetNextItemOpen(true, ImGuiCond_Once);
+  if (!ImGui::CollapsingHeader("Turn")) return;
+  if (!turn.started()) {
+    DrawStartGame(ctx);
+    if (!turn.notice().empty())
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", turn.notice().c_str());
+    return;
+  }
+  const rules::Game& game = *turn.game();
+  BigText(ctx, "Turn " + std::to_string(turn.turn()) + ": " + turn.PhaseName());
+  ImGui::Text("Attacker: %s   Defender: %s", turn.attacker().c_str(), turn.defender().c_str());
+  ImGui::Text("Points: %s %.1f, %s %.1f", turn.attacker().c_str(),
+              game.PointsOf(turn.attacker()).Score(), turn.defender().c_str(),
+              game.PointsOf(turn.defender()).Score());
+  ImGui::Text("Dice: %s",
+              turn.dice_mode() == DiceMode::kProgram ? "the referee rolls" : "physical, typed in");
+  ImGui::SameLine();
+  if (ImGui::SmallButton("switch [X]")) ctx.run(Command::kToggleDiceMode);
+  ImGui::Separator();
+  switch (game.phase()) {
+    case rules::Phase::kArtillery:
+      ImGui::TextWrapped(
+          "Artillery: fire each gun with the shot flow (Space); removed stands count here.");
+      break;
+    case rules::Phase::kMusketry:
+    case rules::Phase::kHeldCanister:
+      DrawFire(ctx);
+      break;
+    case rules::Phase::kAttackerMoves:
+      ImGui::TextWrapped("%s moves on the table, then reads the moves in.",
+                         turn.attacker().c_str());
+      CommandButton(ctx, "Read moves from the table", Command::kReadMoves);
+      break;
+    case rules::Phase::kMelees:
+      DrawMelee(ctx);
+      break;
+    case rules::Phase::kEndOfTurn:
+      ImGui::TextWrapped("End of turn: morale and reforming, then the sides swap.");
+      break;
+    case rules::Phase::kGameOver:
+      BigText(ctx, "Game over: " + game.Winner() + " (" + game.EndReason() + ")");
+      break;
+  }
+  DrawDiceEntry(ctx);
+  if (!turn.notice().empty() && !turn.needed()) {
+    ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "%s", turn.notice().c_str());
+  }
+  if (!turn.last_results().empty()) {
+    ImGui::Separator();
+    for (const auto& line : turn.last_results()) ImGui::BulletText("%s", line.c_str());
+  }
+  if (!turn.table_changes().empty()) {
+    ImGui::Separator();
+    BigText(ctx, "On the table:", IM_COL32(255, 120, 120, 255));
+    for (const auto& c : turn.table_changes()) {
+      std::string line = c.unit + ":";
+      if (!c.remove_stand_ids.empty()) {
+        line += " remove";
+        for (const auto& id : c.remove_stand_ids) line += " " + id;
+      }
+      if (c.move_to) line += " retreat to " + SquareName(*c.move_to);
+      if (c.destroyed) line += " (destroyed)";
+      ImGui::BulletText("%s", line.c_str());
+    }
+    CommandButton(ctx, "Table matches", Command::kConfirmRemoval);
+  }
+  CommandButton(ctx, "End phase", Command::kNextPhase, !game.Over() && !turn.needed());
+  ImGui::SameLine();
+  CommandButton(ctx, "Undo last action", Command::kUndoTurnAction, turn.actions_played() > 0);
+}
+
+void DrawMdiPicker(PanelContext& ctx) {
+  if (!ctx.turn || !ctx.mdi_picker || !*ctx.mdi_picker) return;
+  TurnFlow& turn = *ctx.turn;
+  const MeleeRole role = **ctx.mdi_picker;
+  if (!turn.melee() || turn.MdiIn(role)) {
+    ctx.mdi_picker->reset();
+    return;
+  }
+  const std::string side = role == MeleeRole::kAttacker ? turn.attacker() : turn.defender();
+  const std::string other = role == MeleeRole::kAttacker ? turn.defender() : turn.attacker();
+  ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Always,
+                          ImVec2(0.5f, 0.5f));
+  bool open = true;
+  const std::string title = "MDI card: " + side + " chooses###mdi";
+  if (ImGui::Begin(title.c_str(), &open,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    BigText(ctx, side + ": choose your card. " + other + ", look away.");
+    const rules::Mdi cards[] = {rules::Mdi::kLine,    rules::Mdi::kColumn,
+                                rules::Mdi::kSquare,  rules::Mdi::kFlanking,
+                                rules::Mdi::kPincers, rules::Mdi::kWithdrawal};
+    for (rules::Mdi card : cards) {
+      const std::string label = rules::MdiName(card);
+      if (ImGui::Button(label.c_str(), ImVec2(ImGui::GetFontSize() * 12, 0))) {
+        turn.ChooseMdi(role, card);
+        ctx.mdi_picker->reset();
+      }
+    }
+  }
+  ImGui::End();
+  if (!open) ctx.mdi_picker->reset();
+}
+
 void DrawHelpWindow(PanelContext& ctx) {
   auto& st = ctx.session.state();
   if (!st.help_visible()) return;
   ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing,
                           ImVec2(0.5f, 0.5f));
   bool open = true;
+  // Two columns of shortcuts, so the whole list fits a laptop's 768 lines as well as 1080p;
+  // never larger than the window (it scrolls then).
+  const ImVec2 view = ImGui::GetMainViewport()->Size;
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(view.x * 0.95f, view.y * 0.9f));
   if (ImGui::Begin("Keyboard shortcuts", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
-    if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
-      for (const auto& s : Shortcuts()) {
+    const auto all = Shortcuts();
+    const size_t rows = (all.size() + 1) / 2;
+    if (ImGui::BeginTable("keys", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
+      for (size_t r = 0; r < rows; ++r) {
         ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(std::string(s.key_label).c_str());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(std::string(s.description).c_str());
+        for (size_t half = 0; half < 2; ++half) {
+          const size_t i = r + half * rows;
+          ImGui::TableNextColumn();
+          if (i < all.size()) ImGui::TextUnformatted(std::string(all[i].key_label).c_str());
+          ImGui::TableNextColumn();
+          if (i < all.size()) ImGui::TextUnformatted(std::string(all[i].description).c_str());
+        }
       }
       ImGui::EndTable();
     }
@@ -189,20 +461,41 @@ void DrawStatusBar(PanelContext& ctx, ImVec2 pos, ImVec2 size) {
   ImGui::Begin("##status", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  const ImVec4 warn(1, 0.3f, 0.2f, 1);
+  const ImVec4 ok(0.5f, 1, 0.5f, 1);
+  if (st.paused()) {
+    ImGui::TextColored(warn, "HAND IN FRAME: paused |");
+    ImGui::SameLine();
+  }
   ImGui::Text("%.0f fps | vision %.0f ms | %s", ctx.fps, ctx.vision_ms, ctx.source.c_str());
   ImGui::SameLine();
   if (const auto& cal = ctx.session.accepted_calibration()) {
-    ImGui::Text("| calibration %.2f px, %.0f%% coverage", cal->quality.rms_px,
-                100 * cal->quality.coverage);
+    const auto& q = cal->quality;
+    // Quality in words the players can act on: under ~1 mm RMS the grid fits well.
+    const bool good = q.rms_mm < 1.0 && q.coverage > 0.8;
+    ImGui::TextColored(good ? ok : ImVec4(1, 0.8f, 0.2f, 1),
+                       "| calibration %.2f px / %.2f mm RMS, %.0f%% coverage", q.rms_px, q.rms_mm,
+                       100 * q.coverage);
   } else {
     ImGui::TextUnformatted("| not calibrated");
   }
   ImGui::SameLine();
   if (st.camera_bumped()) {
-    ImGui::TextColored(ImVec4(1, 0.3f, 0.2f, 1), "| CAMERA BUMPED: recalibrate");
+    const auto& b = ctx.session.last_bump();
+    ImGui::TextColored(
+        warn, "| CAMERA BUMPED (%.1f px)%s", b ? b->median_shift_px : 0.0,
+        ctx.session.recalibration_offer() ? ": Enter for the new grid" : ": K to recalibrate");
     ImGui::SameLine();
   }
-  ImGui::Text("| %s", ctx.session.log_status().c_str());
+  if (ctx.turn && ctx.turn->started()) {
+    ImGui::Text("| turn %d %s, %s attacks", ctx.turn->turn(), ctx.turn->PhaseName().c_str(),
+                ctx.turn->attacker().c_str());
+    ImGui::SameLine();
+  }
+  const bool dirty = st.log_dirty();
+  ImGui::TextColored(ctx.session.log_open() ? (dirty ? ImVec4(1, 0.8f, 0.2f, 1) : ok)
+                                            : ImVec4(0.7f, 0.7f, 0.7f, 1),
+                     "| %s", ctx.session.log_status().c_str());
   if (!st.notice().empty()) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1, 0.8f, 0.2f, 1), "| %s", st.notice().c_str());

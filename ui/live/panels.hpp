@@ -4,12 +4,16 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <imgui.h>
 
 #include "ui/live/live_session.hpp"
 #include "ui/live/shortcuts.hpp"
+#include "ui/live/table_setup.hpp"
+#include "ui/live/turn_flow.hpp"
 
 namespace referee::live {
 
@@ -21,11 +25,23 @@ struct PanelContext {
   double vision_ms = 0;
   ImFont* big_font = nullptr;
   std::string selected_stand;  // clicked on the table (firing arc, overrules)
+  // The turn flow and what the turn panel needs beside it (owned by the window).
+  TurnFlow* turn = nullptr;
+  const TableSetup* preview = nullptr;             // units the table shows, before the start
+  int* first_attacker = nullptr;                   // index into preview->setup.sides
+  std::optional<MeleeRole>* mdi_picker = nullptr;  // whose hidden MDI choice is open
+  std::vector<std::string> camera_settings;        // what the webcam accepted (calibration panel)
+  // Sample this side's colour at the next click on the picture.
+  std::function<void(const std::string&)> sample_side;
 };
 
 void DrawCalibrationPanel(PanelContext& ctx);
 void DrawShotPanel(PanelContext& ctx);
 void DrawOverrulePanel(PanelContext& ctx);
+// Phase, attacker/defender, musketry and melee with dice, MDI cards, results to apply.
+void DrawTurnPanel(PanelContext& ctx);
+// The hidden MDI choice: one player picks while the other looks away.
+void DrawMdiPicker(PanelContext& ctx);
 void DrawHelpWindow(PanelContext& ctx);
 void DrawStatusBar(PanelContext& ctx, ImVec2 pos, ImVec2 size);
 

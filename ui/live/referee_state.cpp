@@ -128,6 +128,14 @@ bool RefereeState::SampleSideColour(int r, int g, int b) {
   return true;
 }
 
+bool RefereeState::SetNextSide(const std::string& side) {
+  const auto it = std::ranges::find(sides_, side);
+  if (it == sides_.end()) return Refuse("no side called " + side);
+  next_side_ = static_cast<size_t>(it - sides_.begin());
+  Accept();
+  return true;
+}
+
 // --- observations ---
 
 void RefereeState::SetHandInFrame(bool in_frame) { hand_in_frame_ = in_frame; }
@@ -430,9 +438,24 @@ bool RefereeState::Apply(Command command) {
     case Command::kChangeImpactMode:
       return toggle(OverruleMode::kChangeImpact);
     case Command::kRollDice:
-      return false;  // the turn panel owns dice
     case Command::kNextPhase:
-      return false;  // the turn panel owns the turn
+    case Command::kStartGame:
+    case Command::kNextFirer:
+    case Command::kNextTarget:
+    case Command::kReadMoves:
+    case Command::kToggleDiceMode:
+    case Command::kMdiAttacker:
+    case Command::kMdiDefender:
+    case Command::kDie1:
+    case Command::kDie2:
+    case Command::kDie3:
+    case Command::kDie4:
+    case Command::kDie5:
+    case Command::kDie6:
+    case Command::kCoinHeads:
+    case Command::kCoinTails:
+    case Command::kUndoTurnAction:
+      return false;  // the turn flow (ui/live/turn_flow.hpp) owns the turn and its dice
     case Command::kToggleView:
       top_view_ = !top_view_;
       return true;

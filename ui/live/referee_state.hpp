@@ -101,6 +101,8 @@ class RefereeState {
   // Side names in the order "S" samples them; the sampled colours are logged.
   void SetSides(std::vector<std::string> sides) { sides_ = std::move(sides); }
   bool SampleSideColour(int r, int g, int b);
+  // The side the next sample is for (a click on that side's button in the wizard).
+  bool SetNextSide(const std::string& side);
   const std::map<std::string, std::array<int, 3>>& side_colours() const { return side_colours_; }
 
   // --- observations from the vision worker ---
@@ -135,6 +137,8 @@ class RefereeState {
   std::vector<std::string> PendingRemovals() const;
   bool ConfirmRemoval();
   const std::set<std::string>& removed_stands() const { return removed_; }
+  // The stands removed for the last confirmed verdict (what UndoVerdict would put back).
+  const std::vector<std::string>& last_removed() const { return last_removed_; }
 
   // --- overrules: each logged as a correction ---
   bool UndoVerdict();

@@ -1,0 +1,383 @@
+// The turn flow without a window: a game set up from stands on a real 12 x 8 board of 4"
+// squares, driven the way the turn panel drives it, checked against the rules engine and the
+// game-log events it must produce.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "engine/rules/fire.hpp"
+#include "engine/rules/ruleset.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/live/table_setup.hpp"
+#include "ui/live/turn_flow.hpp"
+
+namespace referee::live {
+namespace {
+
+// Four stands of `kind` in a 2 x 2 block round the centre of `sq`, facing `angle_deg` (0 =
+// north, 180 = south), ids "<prefix>1".."<prefix>4".
+std::vector<Stand> Block(const std::string& prefix, const std::string& side,
+                         const std::string& kind, Square sq, double angle_deg, int n = 4) {
+  const Grid grid;
+  const Vec2 c = grid.Center(sq);
+  const Vec2 offsets[4] = {{-0.85, -0.45}, {0.85, -0.45}, {-0.85, 0.45}, {0.85, 0.45}};
+  std::vector<Stand> out;
+  for (int i = 0; i < n; ++i) {
+    Stand s;
+    s.id = prefix + std::to_string(i + 1);
+    s.side = side;
+    s.kind = kind;
+    s.footprint = {c + offsets[i], 1.575, 0.787, angle_deg};
+    out.push_back(s);
+  }
+  return out;
+}
+
+template <class T>
+std::vector<const T*> OfType(const std::vector<EventPayload>& events) {
+  std::vector<const T*> out;
+  for (const auto& e : events) {
+    if (const T* p = std::get_if<T>(&e)) out.push_back(p);
+  }
+  return out;
+}
+
+class TurnFlowTest : public ::testing::Test {
+ protected:
+  TurnFlowTest()
+      : ruleset_(rules::MakeRuleset("napoleonic")),
+        catalog_(LoadStandKinds()),
+        flow_(*ruleset_, 7) {}
+
+  TableSetup Setup(const std::vector<Stand>& stands) {
+    Board board;
+    return SetupFromTable(ruleset_->data(), board, stands, catalog_, 8);
+  }
+  void EndPhasesUntil(const std::string& phase) {
+    for (int i = 0; i < 8 && flow_.PhaseName() != phase; ++i) ASSERT_TRUE(flow_.EndPhase());
+    ASSERT_EQ(flow_.PhaseName(), phase);
+  }
+
+  std::unique_ptr<rules::DeGreSweetRuleset> ruleset_;
+  StandKindCatalog catalog_;
+  TurnFlow flow_;
+};
+
+std::vector<Stand> Concat(std::vector<Stand> a, const std::vector<Stand>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+TEST_F(TurnFlowTest, TableStandsBecomeUnitsOfTheRuleset) {
+  auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                       Block("b", "blue", "light_infantry", {5, 2}, 180, 3));
+  Stand gun;
+  gun.id = "rg";
+  gun.side = "red";
+  gun.kind = "field_gun";
+  gun.footprint = {Grid().Center({8, 6}), 1.575, 1.575, 0};
+  Stand crew = gun;
+  crew.id = "rc";
+  crew.kind = "foot_crew";
+  crew.footprint = {Grid().Center({8, 6}) + Vec2{0, 1.3}, 1.575, 0.787, 0};
+  stands.push_back(gun);
+  stands.push_back(crew);
+  const TableSetup t = Setup(stands);
+  EXPECT_TRUE(t.problems.empty()) << t.problems.front();
+  ASSERT_EQ(t.setup.units.size(), 3u);
+  std::map<std::string, const rules::GameUnit*> by_type;
+  for (const auto& u : t.setup.units) by_type[u.type] = &u;
+  ASSERT_TRUE(by_type.contains("line_infantry"));
+  ASSERT_TRUE(by_type.contains("light_infantry"));
+  ASSERT_TRUE(by_type.contains("foot_battery"));  // a gun with its crew is a foot battery
+  const auto* line = by_type["line_infantry"];
+  EXPECT_EQ(line->square, (Square{5, 6}));
+  EXPECT_EQ(line->facing, Facing::kN);
+  EXPECT_EQ(line->stands.size(), 4u);
+  EXPECT_EQ(t.stand_ids.at(line->id), (std::vector<std::string>{"r1", "r2", "r3", "r4"}));
+  EXPECT_EQ(by_type["light_infantry"]->facing, Facing::kS);
+  // Red stands lower on the board: its home row is the bottom one.
+  EXPECT_EQ(t.setup.sides[0].name, "blue");
+  EXPECT_EQ(t.setup.sides[0].home_row, 0);
+  EXPECT_EQ(t.setup.sides[1].home_row, 7);
+  // One side alone is no game.
+  const TableSetup alone = Setup(Block("r", "red", "line_infantry", {5, 6}, 0));
+  EXPECT_FALSE(alone.problems.empty());
+  EXPECT_FALSE(flow_.Start(alone, 0));
+  EXPECT_FALSE(flow_.notice().empty());
+  EXPECT_EQ(UnitTypeForKinds(ruleset_->data(), {"line_infantry", "line_cavalry"}), "");
+}
+
+TEST_F(TurnFlowTest, MusketryWithTypedDiceWaitsUntilEveryDieIsIn) {
+  // Red line infantry at F7 fires straight ahead at blue line infantry two squares away.
+  const auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));  // red (side 1) attacks first
+  EXPECT_EQ(flow_.attacker(), "red");
+  EXPECT_EQ(flow_.defender(), "blue");
+  EXPECT_EQ(flow_.PhaseName(), "artillery");
+  EXPECT_FALSE(flow_.FireMusketry("red/line_infantry#1", "blue/line_infantry#1"));
+  EXPECT_FALSE(flow_.notice().empty()) << "musketry is refused in the artillery phase";
+  ASSERT_TRUE(flow_.EndPhase());
+  EXPECT_EQ(flow_.PhaseName(), "musketry");
+  auto events = flow_.TakeEvents();
+  ASSERT_EQ(OfType<TurnChange>(events).size(), 2u);  // the start and the musketry phase
+  EXPECT_EQ(OfType<TurnChange>(events).back()->phase, "musketry");
+  EXPECT_EQ(OfType<TurnChange>(events).back()->side, "red");
+
+  const auto shooters = flow_.Shooters();
+  ASSERT_NE(std::ranges::find(shooters, "red/line_infantry#1"), shooters.end());
+  EXPECT_EQ(flow_.TargetsOf("red/line_infantry#1"),
+            (std::vector<std::string>{"blue/line_infantry#1"}));
+
+  flow_.SetDiceMode(DiceMode::kPhysical);
+  EXPECT_FALSE(flow_.FireMusketry("red/line_infantry#1", "blue/line_infantry#1"));
+  ASSERT_TRUE(flow_.needed());
+  EXPECT_FALSE(flow_.needed()->coin);
+  EXPECT_FALSE(flow_.needed()->purpose.empty());
+  EXPECT_FALSE(flow_.EnterDie(7));  // not a die face
+  // Nothing happens to the target until every die is typed.
+  int typed = 0;
+  while (flow_.needed() && typed < 20) {
+    EXPECT_EQ(flow_.game()->FindUnit("blue/line_infantry#1")->stands.size(), 4u);
+    flow_.EnterDie(1);
+    ++typed;
+  }
+  ASSERT_FALSE(flow_.needed());
+  const int dice =
+      rules::CountFireDice(ruleset_->data(), {"line_infantry", 4, false, 0, "line_infantry", false})
+          .dice;
+  EXPECT_EQ(typed, dice);
+  events = flow_.TakeEvents();
+  const auto rolls = OfType<DiceRoll>(events);
+  ASSERT_EQ(rolls.size(), 1u);
+  EXPECT_EQ(rolls[0]->results, std::vector<int>(static_cast<size_t>(dice), 1));
+  EXPECT_EQ(rolls[0]->side, "red");
+  ASSERT_EQ(OfType<Musketry>(events).size(), 1u);
+  EXPECT_EQ(OfType<Musketry>(events)[0]->target_unit, "blue/line_infantry#1");
+  // All ones hit at two squares: the stands the engine took are named by their table ids.
+  const size_t left = flow_.game()->FindUnit("blue/line_infantry#1")->stands.size();
+  ASSERT_LT(left, 4u);
+  const auto removed = OfType<CasualtiesRemoved>(events);
+  ASSERT_EQ(removed.size(), 1u);
+  EXPECT_EQ(removed[0]->side, "blue");
+  EXPECT_EQ(removed[0]->scored_by, "red");
+  EXPECT_EQ(removed[0]->cause, "musketry");
+  EXPECT_EQ(removed[0]->stand_ids.size(), 4u - left);
+  for (const auto& id : removed[0]->stand_ids) EXPECT_EQ(id[0], 'b') << id;
+  EXPECT_DOUBLE_EQ(removed[0]->points,
+                   static_cast<double>(4u - left) * ruleset_->data().Stand("line_infantry").points);
+  ASSERT_EQ(flow_.table_changes().size(), 1u);
+  EXPECT_EQ(flow_.table_changes()[0].remove_stand_ids, removed[0]->stand_ids);
+  EXPECT_TRUE(flow_.ConfirmTableMatches());
+  EXPECT_TRUE(flow_.table_changes().empty());
+  // The removed stands belong to no unit any more.
+  EXPECT_EQ(flow_.UnitOfStand(removed[0]->stand_ids[0]), "");
+}
+
+TEST_F(TurnFlowTest, MdiCardsStayHiddenUntilBothAreInThenTheMeleeIsApplied) {
+  // The worked example of the engine tests: red guards in COLUMN charge blue line in LINE.
+  const auto stands = Concat(Block("r", "red", "guards_infantry", {5, 5}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  EndPhasesUntil("attacker_moves");
+  // The charge as the table shows it: red's stands now stand in blue's square.
+  auto moved = Concat(Block("r", "red", "guards_infantry", {5, 4}, 0),
+                      Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_EQ(flow_.MovesSeenOnTable(moved, catalog_).size(), 1u);
+  ASSERT_EQ(flow_.ApplyTableMoves(moved, catalog_), 1) << flow_.notice();
+  EXPECT_EQ(flow_.game()->FindUnit("red/guards_infantry#1")->square, (Square{5, 4}));
+  EndPhasesUntil("melees");
+  ASSERT_EQ(flow_.PendingMelees(), (std::vector<Square>{{5, 4}}));
+  EXPECT_FALSE(flow_.Fight());
+  ASSERT_TRUE(flow_.SelectMelee({5, 4}));
+  flow_.TakeEvents();
+
+  ASSERT_TRUE(flow_.ChooseMdi(MeleeRole::kAttacker, rules::Mdi::kColumn));
+  EXPECT_TRUE(flow_.MdiIn(MeleeRole::kAttacker));
+  EXPECT_FALSE(flow_.MdiIn(MeleeRole::kDefender));
+  EXPECT_FALSE(flow_.RevealedMdi()) << "one card alone is never shown";
+  EXPECT_TRUE(flow_.TakeEvents().empty()) << "nor logged";
+  EXPECT_FALSE(flow_.ChooseMdi(MeleeRole::kAttacker, rules::Mdi::kLine)) << "no second thoughts";
+  EXPECT_FALSE(flow_.Fight());
+  ASSERT_TRUE(flow_.ChooseMdi(MeleeRole::kDefender, rules::Mdi::kLine));
+  ASSERT_TRUE(flow_.RevealedMdi());
+  EXPECT_EQ(flow_.RevealedMdi()->first, rules::Mdi::kColumn);
+  auto events = flow_.TakeEvents();
+  const auto choices = OfType<FirerChoice>(events);
+  ASSERT_EQ(choices.size(), 2u);
+  EXPECT_EQ(choices[0]->side, "red");
+  EXPECT_EQ(choices[0]->details["card"], rules::MdiName(rules::Mdi::kColumn));
+  EXPECT_EQ(choices[1]->side, "blue");
+
+  // The melee's two coin flips typed in: heads, then tails.
+  flow_.SetDiceMode(DiceMode::kPhysical);
+  EXPECT_FALSE(flow_.Fight());
+  ASSERT_TRUE(flow_.needed());
+  EXPECT_TRUE(flow_.needed()->coin);
+  EXPECT_FALSE(flow_.EnterDie(3)) << "a coin is due";
+  EXPECT_FALSE(flow_.EnterCoin(true));
+  ASSERT_TRUE(flow_.EnterCoin(false)) << flow_.notice();
+  // Results applied to the units exactly as the engine's own test has them.
+  EXPECT_EQ(flow_.game()->FindUnit("red/guards_infantry#1")->stands.size(), 2u);
+  EXPECT_EQ(flow_.game()->FindUnit("blue/line_infantry#1")->stands.size(), 3u);
+  events = flow_.TakeEvents();
+  ASSERT_EQ(OfType<CoinFlip>(events).size(), 2u);
+  EXPECT_TRUE(OfType<CoinFlip>(events)[0]->heads);
+  EXPECT_FALSE(OfType<CoinFlip>(events)[1]->heads);
+  const auto melees = OfType<Melee>(events);
+  ASSERT_EQ(melees.size(), 1u);
+  EXPECT_EQ(melees[0]->mdis["attacker"]["mdi"], rules::MdiName(rules::Mdi::kColumn));
+  EXPECT_EQ(melees[0]->mdis["defender"]["mdi"], rules::MdiName(rules::Mdi::kLine));
+  EXPECT_EQ(melees[0]->units.size(), 2u);
+  const auto removed = OfType<CasualtiesRemoved>(events);
+  ASSERT_EQ(removed.size(), 2u);
+  size_t red_lost = 0;
+  for (const auto* r : removed) {
+    if (r->side == "red") red_lost = r->stand_ids.size();
+    EXPECT_EQ(r->cause, "melee");
+  }
+  EXPECT_EQ(red_lost, 2u);
+  // Blue retreats two squares toward its rear: the players are told where to put it.
+  bool blue_moves = false;
+  for (const auto& c : flow_.table_changes()) {
+    if (c.unit == "blue/line_infantry#1" && c.move_to == Square{5, 2}) blue_moves = true;
+  }
+  EXPECT_TRUE(blue_moves);
+  EXPECT_FALSE(flow_.RevealedMdi()) << "the cards are put away after the fight";
+}
+
+TEST_F(TurnFlowTest, ShotCasualtiesFeedTheArtilleryPhaseWithoutLoggingThemTwice) {
+  auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                       Block("b", "blue", "line_infantry", {5, 2}, 180));
+  Stand gun;
+  gun.id = "rg";
+  gun.side = "red";
+  gun.kind = "horse_gun";
+  gun.footprint = {Grid().Center({7, 6}), 1.575, 1.575, 0};
+  Stand crew = gun;
+  crew.id = "rc";
+  crew.kind = "mounted_crew";
+  crew.footprint = {Grid().Center({7, 6}) + Vec2{0, 1.3}, 1.575, 1.18, 0};
+  stands.push_back(gun);
+  stands.push_back(crew);
+  EXPECT_FALSE(flow_.OnShotCasualties("rg", {"b2"})) << "no game yet";
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  flow_.TakeEvents();
+  ASSERT_TRUE(flow_.OnShotCasualties("rg", {"b2"})) << flow_.notice();
+  EXPECT_EQ(flow_.game()->FindUnit("blue/line_infantry#1")->stands.size(), 3u);
+  EXPECT_EQ(flow_.UnitOfStand("b2"), "");
+  EXPECT_EQ(flow_.UnitOfStand("b3"), "blue/line_infantry#1");
+  EXPECT_TRUE(OfType<CasualtiesRemoved>(flow_.TakeEvents()).empty());
+  EXPECT_TRUE(flow_.table_changes().empty()) << "the shot flow already had it removed";
+  // The players undo the verdict: the game is played again without that casualty.
+  ASSERT_TRUE(flow_.UndoShotCasualties({"b2"})) << flow_.notice();
+  EXPECT_EQ(flow_.game()->FindUnit("blue/line_infantry#1")->stands.size(), 4u);
+  EXPECT_EQ(flow_.stand_ids().at("blue/line_infantry#1").size(), 4u);
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  ASSERT_TRUE(flow_.EndPhase());
+  EXPECT_FALSE(flow_.OnShotCasualties("rg", {"b3"})) << "artillery fires in its own phase";
+}
+
+TEST_F(TurnFlowTest, UndoPlaysTheGameAgainWithTheSameDiceAndLogsUndoEvents) {
+  const auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  ASSERT_TRUE(flow_.EndPhase());
+  // Fire until a volley hits (seeded: the same volleys every run).
+  int64_t seq = 100;
+  const std::string target = "blue/line_infantry#1";
+  for (const auto& e : flow_.TakeTurnEvents()) flow_.NoteLogged(e.action, ++seq);
+  ASSERT_TRUE(flow_.FireMusketry("red/line_infantry#1", target)) << flow_.notice();
+  std::vector<int64_t> musketry_seqs;
+  for (const auto& e : flow_.TakeTurnEvents()) {
+    flow_.NoteLogged(e.action, ++seq);
+    if (e.action == 1) musketry_seqs.push_back(seq);
+  }
+  ASSERT_FALSE(musketry_seqs.empty());
+  const auto stands_after = flow_.game()->FindUnit(target)->stands.size();
+  ASSERT_TRUE(flow_.EndPhase());
+  EXPECT_EQ(flow_.PhaseName(), "attacker_moves");
+  flow_.TakeTurnEvents();  // not logged: an undo of this one has nothing to undo in the log
+  ASSERT_TRUE(flow_.UndoLast());
+  EXPECT_EQ(flow_.PhaseName(), "musketry");
+  EXPECT_EQ(flow_.game()->FindUnit(target)->stands.size(), stands_after)
+      << "the volley replays with its own dice";
+  EXPECT_TRUE(OfType<Undo>(flow_.TakeEvents()).empty());
+  // Undo the first volley as well: every event it logged is undone, newest first.
+  ASSERT_TRUE(flow_.UndoLast());
+  EXPECT_EQ(flow_.game()->FindUnit(target)->stands.size(), 4u);
+  const auto undo_events = flow_.TakeEvents();
+  const auto undos = OfType<Undo>(undo_events);
+  ASSERT_EQ(undos.size(), musketry_seqs.size());
+  for (const auto* u : undos) EXPECT_NE(u->note.find("undone"), std::string::npos);
+  EXPECT_EQ(flow_.PhaseName(), "musketry");
+  EXPECT_EQ(flow_.actions_played(), 1u);  // the first phase end stays
+}
+
+TEST_F(TurnFlowTest, StandIdsFollowVisionsRenumbering) {
+  const auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  EXPECT_EQ(flow_.UnitOfStand("r1"), "red/line_infantry#1");
+  // The next frame numbers the same stands differently.
+  const auto renamed = Concat(Block("red-", "red", "line_infantry", {5, 6}, 0),
+                              Block("blue-", "blue", "line_infantry", {5, 4}, 180));
+  flow_.RefreshStandIds(renamed, catalog_);
+  EXPECT_EQ(flow_.UnitOfStand("r1"), "");
+  EXPECT_EQ(flow_.UnitOfStand("red-1"), "red/line_infantry#1");
+  EXPECT_EQ(flow_.UnitOfStand("blue-4"), "blue/line_infantry#1");
+  // A unit the table shows with a stand missing keeps its ids (the players are mid-change).
+  auto short_one = Block("x", "red", "line_infantry", {5, 6}, 0, 3);
+  flow_.RefreshStandIds(short_one, catalog_);
+  EXPECT_EQ(flow_.UnitOfStand("red-4"), "red/line_infantry#1");
+}
+
+TEST_F(TurnFlowTest, KeyboardCyclesFirersAndTargetsAndResolves) {
+  // Two red units can fire at the blue unit in front of them.
+  const auto stands = Concat(Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                                    Block("q", "red", "light_infantry", {6, 6}, 0, 3)),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  EXPECT_FALSE(flow_.Resolve()) << "nothing chosen";
+  ASSERT_TRUE(flow_.EndPhase());
+  flow_.NextFirer();
+  ASSERT_FALSE(flow_.firer().empty());
+  const std::string first = flow_.firer();
+  EXPECT_EQ(flow_.target(), flow_.TargetsOf(first).front());
+  flow_.NextFirer();
+  EXPECT_NE(flow_.firer(), first);
+  ASSERT_TRUE(flow_.Resolve()) << flow_.notice();
+  // The one that fired is done; the other is offered next.
+  EXPECT_EQ(flow_.firer(), first);
+  EXPECT_FALSE(flow_.SelectTarget("red/light_infantry#1")) << "no firing at friends";
+}
+
+TEST_F(TurnFlowTest, ProgramDiceAreSeededAndEveryRollIsLogged) {
+  const auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  std::vector<int> first;
+  for (int run = 0; run < 2; ++run) {
+    TurnFlow flow(*ruleset_, 42);
+    ASSERT_TRUE(flow.Start(Setup(stands), 1));
+    ASSERT_TRUE(flow.EndPhase());
+    ASSERT_TRUE(flow.FireMusketry("red/line_infantry#1", "blue/line_infantry#1")) << flow.notice();
+    const auto events = flow.TakeEvents();
+    const auto rolls = OfType<DiceRoll>(events);
+    ASSERT_EQ(rolls.size(), 1u);
+    for (int v : rolls[0]->results) {
+      EXPECT_GE(v, 1);
+      EXPECT_LE(v, 6);
+    }
+    if (run == 0)
+      first = rolls[0]->results;
+    else
+      EXPECT_EQ(rolls[0]->results, first);
+    // The same unit cannot fire twice in one phase.
+    EXPECT_FALSE(flow.FireMusketry("red/line_infantry#1", "blue/line_infantry#1"));
+  }
+}
+
+}  // namespace
+}  // namespace referee::live

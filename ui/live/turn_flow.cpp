@@ -1,0 +1,724 @@
+#include "ui/live/turn_flow.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace referee::live {
+
+namespace {
+
+// Dice typed by the players for one attempt at an action. Running short throws the engine's
+// DiceExhausted (so the game restores its state) after noting whether a die or a coin is due.
+class TypedDice : public rules::DiceSource {
+ public:
+  TypedDice(const std::vector<int>& dice, const std::vector<int>& coins)
+      : dice_(dice), coins_(coins) {}
+  bool missing_coin() const { return missing_coin_; }
+
+ protected:
+  int NextDie(const std::string& purpose) override {
+    if (next_die_ >= dice_.size()) {
+      missing_coin_ = false;
+      throw rules::DiceExhausted(purpose);
+    }
+    return dice_[next_die_++];
+  }
+  int NextCoin(const std::string& purpose) override {
+    if (next_coin_ >= coins_.size()) {
+      missing_coin_ = true;
+      throw rules::DiceExhausted(purpose);
+    }
+    return coins_[next_coin_++];
+  }
+
+ private:
+  const std::vector<int>& dice_;
+  const std::vector<int>& coins_;
+  size_t next_die_ = 0;
+  size_t next_coin_ = 0;
+  bool missing_coin_ = false;
+};
+
+std::string CauseName(int cause) {
+  static const char* kNames[] = {"musketry", "melee", "canister", "move", "morale", "shot"};
+  return kNames[cause];
+}
+
+// One king step at a time from `from` to `to` (the squares entered, not `from`).
+std::vector<Square> StraightPath(Square from, Square to) {
+  std::vector<Square> path;
+  Square cur = from;
+  while (cur != to) {
+    cur.col += (to.col > cur.col) - (to.col < cur.col);
+    cur.row += (to.row > cur.row) - (to.row < cur.row);
+    path.push_back(cur);
+  }
+  return path;
+}
+
+}  // namespace
+
+std::string MeleeRoleName(MeleeRole role) {
+  return role == MeleeRole::kAttacker ? "attacker" : "defender";
+}
+
+TurnFlow::TurnFlow(const rules::DeGreSweetRuleset& ruleset, std::uint64_t seed)
+    : ruleset_(ruleset), seed_(seed), program_dice_(seed) {}
+
+bool TurnFlow::Refuse(std::string why) {
+  notice_ = std::move(why);
+  return false;
+}
+
+bool TurnFlow::Start(TableSetup setup, int first_attacker) {
+  if (started()) return Refuse("the game has already started");
+  if (setup.setup.units.empty()) {
+    return Refuse(setup.problems.empty() ? "no units on the table" : setup.problems.front());
+  }
+  std::set<std::string> sides;
+  for (const auto& u : setup.setup.units) sides.insert(u.side);
+  if (sides.size() != 2 || setup.setup.sides[0].name == setup.setup.sides[1].name) {
+    return Refuse("a game needs units of two sides on the table");
+  }
+  if (first_attacker != 0 && first_attacker != 1) return Refuse("first attacker is side 0 or 1");
+  setup.setup.first_attacker = first_attacker;
+  stand_ids_ = std::move(setup.stand_ids);
+  initial_ = setup.setup;
+  history_.clear();
+  game_ = std::make_unique<rules::Game>(ruleset_.data(), std::move(setup.setup));
+  Emit(TurnChange{game_->turn(), game_->attacker(), rules::PhaseName(game_->phase())});
+  last_results_ = {"turn " + std::to_string(game_->turn()) + ": " + game_->attacker() +
+                   " attacks, " + game_->defender() + " defends"};
+  notice_.clear();
+  return true;
+}
+
+void TurnFlow::SetDiceMode(DiceMode mode) {
+  if (mode == dice_mode_) return;
+  CancelWaiting();
+  dice_mode_ = mode;
+}
+
+std::string TurnFlow::PhaseName() const { return game_ ? rules::PhaseName(game_->phase()) : ""; }
+int TurnFlow::turn() const { return game_ ? game_->turn() : 0; }
+std::string TurnFlow::attacker() const { return game_ ? game_->attacker() : ""; }
+std::string TurnFlow::defender() const { return game_ ? game_->defender() : ""; }
+
+bool TurnFlow::EndPhase() {
+  if (!game_) return Refuse("start the game first");
+  return Run(rules::EndPhase{}, Cause::kPhase);
+}
+
+// --- the one path every action takes ---
+
+bool TurnFlow::Run(const rules::Action& action, Cause cause) {
+  if (!game_) return Refuse("start the game first");
+  if (waiting_) return Refuse("finish typing the dice for the waiting action (or cancel it)");
+  waiting_ = action;
+  waiting_cause_ = cause;
+  typed_dice_.clear();
+  typed_coins_.clear();
+  return Retry();
+}
+
+bool TurnFlow::Retry() {
+  const rules::Action action = *waiting_;
+  const auto before = game_->units();
+  const int turn_before = game_->turn();
+  const rules::Phase phase_before = game_->phase();
+  rules::ActionResult result;
+  Played played{action, waiting_cause_, {}, {}, stand_ids_, {}, ""};
+  // Every value the engine drew, in the order drawn, so the action can be replayed exactly.
+  auto keep_draws = [&](const rules::DiceSource& d, size_t from) {
+    for (size_t i = from; i < d.Events().size(); ++i) {
+      const auto& e = d.Events()[i];
+      (e.kind == rules::DiceEvent::Kind::kCoin ? played.coins : played.dice).push_back(e.value);
+    }
+  };
+  if (dice_mode_ == DiceMode::kProgram) {
+    const size_t from = program_dice_.Events().size();
+    result = game_->Apply(action, program_dice_);
+    keep_draws(program_dice_, from);
+  } else {
+    TypedDice dice(typed_dice_, typed_coins_);
+    try {
+      result = game_->Apply(action, dice);
+      keep_draws(dice, 0);
+    } catch (const rules::DiceExhausted& e) {
+      needed_ = NeededRoll{dice.missing_coin(), e.purpose()};
+      notice_ =
+          std::string(dice.missing_coin() ? "flip a coin" : "roll a die") + " for " + e.purpose();
+      return false;
+    }
+  }
+  waiting_.reset();
+  needed_.reset();
+  typed_dice_.clear();
+  typed_coins_.clear();
+  if (!result.ok) return Refuse(result.refusal);
+  notice_.clear();
+  history_.push_back(std::move(played));
+  recording_ = static_cast<int>(history_.size()) - 1;
+  Record(action, waiting_cause_, result, before, turn_before, phase_before);
+  recording_ = -1;
+  return true;
+}
+
+void TurnFlow::Emit(EventPayload payload) { events_.push_back({std::move(payload), recording_}); }
+
+void TurnFlow::NoteLogged(int action, int64_t seq) {
+  if (action >= 0 && action < static_cast<int>(history_.size()) && seq > 0) {
+    history_[static_cast<size_t>(action)].logged_seqs.push_back(seq);
+  }
+}
+
+bool TurnFlow::Undo(size_t index) {
+  if (!game_ || index >= history_.size()) return Refuse("no such action to undo");
+  if (waiting_) return Refuse("finish or cancel the waiting action first");
+  // The engine has no undo: play the game again from the start without that action, each
+  // action with the very dice it drew. If a later action no longer plays the same way, the
+  // undo is refused and nothing changes.
+  auto replay = std::make_unique<rules::Game>(ruleset_.data(), initial_);
+  for (size_t i = 0; i < history_.size(); ++i) {
+    if (i == index) continue;
+    TypedDice dice(history_[i].dice, history_[i].coins);
+    try {
+      if (!replay->Apply(history_[i].action, dice).ok) {
+        return Refuse("cannot undo: later actions depend on it (undo them first)");
+      }
+    } catch (const rules::DiceExhausted&) {
+      return Refuse("cannot undo: later actions depend on it (undo them first)");
+    }
+  }
+  const Played undone = history_[index];
+  for (auto it = undone.logged_seqs.rbegin(); it != undone.logged_seqs.rend(); ++it) {
+    Emit(referee::Undo{*it,
+                       "turn action undone by the players: " + rules::ActionName(undone.action)});
+  }
+  if (index + 1 == history_.size()) stand_ids_ = undone.ids_before;
+  history_.erase(history_.begin() + static_cast<std::ptrdiff_t>(index));
+  game_ = std::move(replay);
+  // Units that got a stand back hold a placeholder id until the table is read again
+  // (RefreshStandIds); the list stays parallel to the unit's stands either way.
+  for (const auto& u : game_->units()) {
+    auto& ids = stand_ids_[u.id];
+    ids.resize(std::min(ids.size(), u.stands.size()));
+    for (size_t k = ids.size(); k < u.stands.size(); ++k) ids.push_back(u.id + ":" + u.stands[k]);
+  }
+  table_changes_.clear();
+  melee_.reset();
+  mdi_[0].reset();
+  mdi_[1].reset();
+  firer_.clear();
+  target_.clear();
+  last_results_ = {"undone: " + rules::ActionName(undone.action)};
+  notice_.clear();
+  return true;
+}
+
+bool TurnFlow::UndoLast() {
+  if (history_.empty()) return Refuse("nothing to undo in this game");
+  return Undo(history_.size() - 1);
+}
+
+bool TurnFlow::UndoShotCasualties(const std::vector<std::string>& stand_ids) {
+  bool any = false;
+  for (size_t i = history_.size(); i-- > 0;) {
+    const auto* a = std::get_if<rules::ArtilleryCasualty>(&history_[i].action);
+    if (!a || history_[i].shot_stand.empty() ||
+        std::ranges::find(stand_ids, history_[i].shot_stand) == stand_ids.end()) {
+      continue;
+    }
+    if (!Undo(i)) return false;
+    any = true;
+  }
+  return any;
+}
+
+bool TurnFlow::EnterDie(int face) {
+  if (!waiting_ || !needed_) return Refuse("no roll is waited for");
+  if (needed_->coin) return Refuse("a coin flip is due, not a die");
+  if (face < 1 || face > 6) return Refuse("a die shows 1 to 6");
+  typed_dice_.push_back(face);
+  return Retry();
+}
+
+bool TurnFlow::EnterCoin(bool heads) {
+  if (!waiting_ || !needed_) return Refuse("no flip is waited for");
+  if (!needed_->coin) return Refuse("a die roll is due, not a coin");
+  typed_coins_.push_back(heads ? 1 : 0);
+  return Retry();
+}
+
+bool TurnFlow::CancelWaiting() {
+  if (!waiting_) return false;
+  waiting_.reset();
+  needed_.reset();
+  typed_dice_.clear();
+  typed_coins_.clear();
+  notice_.clear();
+  return true;
+}
+
+// --- musketry ---
+
+std::vector<std::string> TurnFlow::Shooters() const {
+  std::vector<std::string> out;
+  if (!game_) return out;
+  for (const auto& u : game_->units()) {
+    if (!TargetsOf(u.id).empty()) out.push_back(u.id);
+  }
+  return out;
+}
+
+std::vector<std::string> TurnFlow::TargetsOf(const std::string& firer) const {
+  std::vector<std::string> out;
+  if (!game_) return out;
+  const rules::GameUnit* f = game_->FindUnit(firer);
+  if (!f || f->status != rules::UnitStatus::kOnTable) return out;
+  for (const auto& t : game_->units()) {
+    if (t.side == f->side || t.status != rules::UnitStatus::kOnTable) continue;
+    if (game_->phase() == rules::Phase::kMusketry) {
+      if (!game_->WhyCannotFire(rules::FireMusketry{f->id, t.id})) out.push_back(t.id);
+    } else if (game_->phase() == rules::Phase::kHeldCanister && f->holding_canister &&
+               AreAdjacent(f->square, t.square)) {
+      out.push_back(t.id);
+    }
+  }
+  return out;
+}
+
+bool TurnFlow::FireMusketry(const std::string& firer, const std::string& target) {
+  if (!game_) return Refuse("start the game first");
+  if (game_->phase() == rules::Phase::kHeldCanister) {
+    const rules::GameUnit* t = game_->FindUnit(target);
+    if (!t) return Refuse("no such target " + target);
+    return Run(rules::FireCanister{firer, t->square, target}, Cause::kCanister);
+  }
+  return Run(rules::FireMusketry{firer, target}, Cause::kMusketry);
+}
+
+bool TurnFlow::SelectFirer(const std::string& unit) {
+  const auto targets = TargetsOf(unit);
+  if (targets.empty()) return Refuse(unit + " has nothing to fire at");
+  firer_ = unit;
+  target_ = targets.front();
+  return true;
+}
+
+bool TurnFlow::SelectTarget(const std::string& unit) {
+  const auto targets = TargetsOf(firer_);
+  if (std::ranges::find(targets, unit) == targets.end()) {
+    return Refuse(unit + " is not a target of " + (firer_.empty() ? "nobody" : firer_));
+  }
+  target_ = unit;
+  return true;
+}
+
+namespace {
+template <class T>
+const T& After(const std::vector<T>& v, const T& current) {
+  auto it = std::ranges::find(v, current);
+  return (it == v.end() || std::next(it) == v.end()) ? v.front() : *std::next(it);
+}
+}  // namespace
+
+void TurnFlow::NextFirer() {
+  if (!game_) return;
+  if (game_->phase() == rules::Phase::kMelees) {
+    const auto melees = PendingMelees();
+    if (!melees.empty()) SelectMelee(melee_ ? After(melees, *melee_) : melees.front());
+    return;
+  }
+  const auto shooters = Shooters();
+  if (shooters.empty()) {
+    firer_.clear();
+    target_.clear();
+    Refuse("no unit can fire now");
+    return;
+  }
+  SelectFirer(After(shooters, firer_));
+}
+
+void TurnFlow::NextTarget() {
+  const auto targets = TargetsOf(firer_);
+  if (!targets.empty()) target_ = After(targets, target_);
+}
+
+bool TurnFlow::Resolve() {
+  if (!game_) return Refuse("start the game first");
+  if (game_->phase() == rules::Phase::kMelees) return Fight();
+  if (firer_.empty() || target_.empty()) return Refuse("choose a firing unit and a target (F, E)");
+  const bool ok = FireMusketry(firer_, target_);
+  if (ok) {
+    // The next unit still able to fire, so the players can go round the table with F/D.
+    const auto shooters = Shooters();
+    firer_.clear();
+    target_.clear();
+    if (!shooters.empty()) SelectFirer(shooters.front());
+  }
+  return ok;
+}
+
+// --- moves ---
+
+bool TurnFlow::MoveUnit(const std::string& unit, Square to, Facing facing) {
+  if (!game_) return Refuse("start the game first");
+  const rules::GameUnit* u = game_->FindUnit(unit);
+  if (!u) return Refuse("no such unit " + unit);
+  return Run(rules::MoveUnit{unit, StraightPath(u->square, to), facing, false, false},
+             Cause::kMove);
+}
+
+std::vector<std::pair<size_t, size_t>> TurnFlow::MatchUnits(const TableSetup& now,
+                                                            const std::string& side) const {
+  const auto& seen = now.setup.units;
+  struct Pair {
+    double squares;
+    size_t game_index;
+    size_t seen_index;
+  };
+  std::vector<Pair> pairs;
+  const auto& units = game_->units();
+  for (size_t g = 0; g < units.size(); ++g) {
+    const auto& u = units[g];
+    if ((!side.empty() && u.side != side) || u.status != rules::UnitStatus::kOnTable) continue;
+    for (size_t k = 0; k < seen.size(); ++k) {
+      if (seen[k].side == u.side && seen[k].type == u.type) {
+        pairs.push_back({RangeSquares(u.square, seen[k].square), g, k});
+      }
+    }
+  }
+  std::ranges::stable_sort(pairs, {}, &Pair::squares);
+  std::vector<bool> game_done(units.size(), false), seen_done(seen.size(), false);
+  std::vector<std::pair<size_t, size_t>> out;
+  for (const auto& p : pairs) {
+    if (game_done[p.game_index] || seen_done[p.seen_index]) continue;
+    game_done[p.game_index] = seen_done[p.seen_index] = true;
+    out.emplace_back(p.game_index, p.seen_index);
+  }
+  return out;
+}
+
+std::vector<TurnFlow::SeenMove> TurnFlow::SeenMoves(const std::vector<Stand>& stands,
+                                                    const StandKindCatalog& catalog) const {
+  std::vector<SeenMove> out;
+  if (!game_ || game_->phase() != rules::Phase::kAttackerMoves) return out;
+  const TableSetup now = SetupFromTable(ruleset_.data(), game_->board(), stands, catalog, 0);
+  for (const auto& [g, k] : MatchUnits(now, game_->attacker())) {
+    const auto& u = game_->units()[g];
+    const auto& s = now.setup.units[k];
+    if (s.square == u.square) continue;
+    out.push_back({rules::MoveUnit{u.id, StraightPath(u.square, s.square), s.facing, false, false},
+                   now.stand_ids.at(s.id)});
+  }
+  return out;
+}
+
+void TurnFlow::RefreshStandIds(const std::vector<Stand>& stands, const StandKindCatalog& catalog) {
+  if (!game_ || stands.empty()) return;
+  const TableSetup now = SetupFromTable(ruleset_.data(), game_->board(), stands, catalog, 0);
+  for (const auto& [g, k] : MatchUnits(now, "")) {
+    const auto& u = game_->units()[g];
+    const auto& s = now.setup.units[k];
+    if (s.square != u.square || s.stands.size() != u.stands.size()) continue;
+    // Same kinds in the same order as the game's list, so the ids stay parallel to it.
+    std::vector<std::string> ids;
+    std::vector<bool> used(s.stands.size(), false);
+    for (const auto& kind : u.stands) {
+      for (size_t i = 0; i < s.stands.size(); ++i) {
+        if (!used[i] && s.stands[i] == kind) {
+          used[i] = true;
+          ids.push_back(now.stand_ids.at(s.id)[i]);
+          break;
+        }
+      }
+    }
+    if (ids.size() == u.stands.size()) stand_ids_[u.id] = std::move(ids);
+  }
+}
+
+std::vector<rules::MoveUnit> TurnFlow::MovesSeenOnTable(const std::vector<Stand>& stands,
+                                                        const StandKindCatalog& catalog) const {
+  std::vector<rules::MoveUnit> out;
+  for (const auto& m : SeenMoves(stands, catalog)) out.push_back(m.move);
+  return out;
+}
+
+int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindCatalog& catalog) {
+  int applied = 0;
+  const auto moves = SeenMoves(stands, catalog);
+  if (moves.empty()) return Refuse("no unit of the attacker has moved on the table"), 0;
+  std::string refusals;
+  for (const auto& m : moves) {
+    if (Run(m.move, Cause::kMove)) {
+      stand_ids_[m.move.unit] = m.stand_ids;
+      ++applied;
+    } else {
+      refusals += (refusals.empty() ? "" : "; ") + m.move.unit + ": " + notice_;
+    }
+  }
+  notice_ = refusals;
+  return applied;
+}
+
+// --- melee ---
+
+std::vector<Square> TurnFlow::PendingMelees() const {
+  return game_ ? game_->PendingMelees() : std::vector<Square>{};
+}
+
+bool TurnFlow::SelectMelee(Square contact) {
+  if (!game_) return Refuse("start the game first");
+  const auto pending = PendingMelees();
+  if (std::ranges::find(pending, contact) == pending.end()) {
+    return Refuse("no melee waiting at " + SquareName(contact));
+  }
+  if (melee_ != contact) {
+    melee_ = contact;
+    mdi_[0].reset();
+    mdi_[1].reset();
+  }
+  notice_.clear();
+  return true;
+}
+
+bool TurnFlow::ChooseMdi(MeleeRole role, rules::Mdi card) {
+  if (!melee_) return Refuse("select a melee first");
+  const int i = role == MeleeRole::kAttacker ? 0 : 1;
+  if (mdi_[i]) return Refuse(MeleeRoleName(role) + " has already chosen");
+  mdi_[i] = card;
+  if (mdi_[0] && mdi_[1]) {
+    // Both in: the cards are revealed together, and logged as each player's choice.
+    const std::string sides[2] = {game_->attacker(), game_->defender()};
+    for (int k = 0; k < 2; ++k) {
+      Emit(FirerChoice{"",
+                       sides[k],
+                       "mdi",
+                       {{"contact", SquareName(*melee_)},
+                        {"role", k == 0 ? "attacker" : "defender"},
+                        {"card", rules::MdiName(*mdi_[k])}}});
+    }
+  }
+  notice_.clear();
+  return true;
+}
+
+bool TurnFlow::MdiIn(MeleeRole role) const {
+  return mdi_[role == MeleeRole::kAttacker ? 0 : 1].has_value();
+}
+
+std::optional<std::pair<rules::Mdi, rules::Mdi>> TurnFlow::RevealedMdi() const {
+  if (!mdi_[0] || !mdi_[1]) return std::nullopt;
+  return std::make_pair(*mdi_[0], *mdi_[1]);
+}
+
+bool TurnFlow::Fight() {
+  if (!melee_) return Refuse("select a melee first");
+  const auto cards = RevealedMdi();
+  if (!cards) return Refuse("both players must choose their MDI card first");
+  return Run(rules::FightMelee{*melee_, cards->first, cards->second}, Cause::kMelee);
+}
+
+// --- artillery from the shot flow ---
+
+std::string TurnFlow::UnitOfStand(const std::string& stand_id) const {
+  for (const auto& [unit, ids] : stand_ids_) {
+    if (std::ranges::find(ids, stand_id) != ids.end()) return unit;
+  }
+  return "";
+}
+
+bool TurnFlow::OnShotCasualties(const std::string& gun_stand_id,
+                                const std::vector<std::string>& removed_stand_ids) {
+  if (!game_) return false;  // shots before the game starts are not the engine's business
+  const std::string firer = UnitOfStand(gun_stand_id);
+  if (firer.empty()) return Refuse("the firing gun " + gun_stand_id + " is in no unit");
+  bool all = true;
+  for (const auto& id : removed_stand_ids) {
+    const std::string target = UnitOfStand(id);
+    const rules::GameUnit* t = game_->FindUnit(target);
+    if (!t) {
+      all = Refuse(id + " is in no unit of the game");
+      continue;
+    }
+    // Results keep the first ids of each kind and let the last go: put this one last of its
+    // kind, so the id that leaves the game is the stand the players took off.
+    auto& ids = stand_ids_[target];
+    const size_t at = static_cast<size_t>(std::ranges::find(ids, id) - ids.begin());
+    const std::string kind = t->stands[at];
+    for (size_t j = ids.size(); j-- > at + 1;) {
+      if (t->stands[j] == kind) {
+        std::swap(ids[at], ids[j]);
+        break;
+      }
+    }
+    if (Run(rules::ArtilleryCasualty{firer, target, kind}, Cause::kArtillery)) {
+      history_.back().shot_stand = id;
+    } else {
+      all = false;
+    }
+  }
+  return all;
+}
+
+// --- results ---
+
+void TurnFlow::RecordDice(const rules::ActionResult& result, const std::string& side) {
+  for (const auto& entry : result.entries) {
+    for (size_t i = 0; i < entry.dice.size();) {
+      const auto& d = entry.dice[i];
+      if (d.kind == rules::DiceEvent::Kind::kCoin) {
+        Emit(CoinFlip{d.purpose, side, d.value == 1});
+        ++i;
+        continue;
+      }
+      // Consecutive dice thrown for one purpose are one roll ("4 dice for musketry").
+      DiceRoll roll{d.purpose, side, 6, {}, 0, 0};
+      for (; i < entry.dice.size() && entry.dice[i].kind == rules::DiceEvent::Kind::kDie &&
+             entry.dice[i].purpose == d.purpose;
+           ++i) {
+        roll.results.push_back(entry.dice[i].value);
+        roll.total += entry.dice[i].value;
+      }
+      Emit(roll);
+    }
+  }
+}
+
+void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::ActionResult& result,
+                      const std::vector<rules::GameUnit>& before, int turn_before,
+                      rules::Phase phase_before) {
+  last_results_.clear();
+  for (const auto& e : result.entries) last_results_.push_back(e.text);
+  nlohmann::json lines = last_results_;
+
+  std::string acting_side;
+  if (const auto* f = std::get_if<rules::FireMusketry>(&action)) {
+    if (const auto* u = game_->FindUnit(f->firer_unit)) acting_side = u->side;
+  } else if (const auto* c = std::get_if<rules::FireCanister>(&action)) {
+    if (const auto* u = game_->FindUnit(c->battery_unit)) acting_side = u->side;
+  }
+  RecordDice(result, acting_side);
+
+  // What changed on the table: stands lost, units retreated or gone.
+  std::vector<TableChange> changes;
+  nlohmann::json changes_json = nlohmann::json::array();
+  for (const auto& was : before) {
+    const rules::GameUnit* now = game_->FindUnit(was.id);
+    if (!now) continue;
+    TableChange ch;
+    ch.unit = was.id;
+    ch.side = was.side;
+    ch.cause = cause == Cause::kPhase ? "morale" : CauseName(static_cast<int>(cause));
+    // Keep the table ids parallel to the unit's remaining kinds; the rest leave the table.
+    std::vector<std::string> pool =
+        stand_ids_.contains(was.id) ? stand_ids_[was.id] : std::vector<std::string>{};
+    pool.resize(was.stands.size());
+    for (size_t i = 0; i < pool.size(); ++i) {
+      if (pool[i].empty()) pool[i] = was.id + ":" + was.stands[i];
+    }
+    std::vector<bool> used(pool.size(), false);
+    std::vector<std::string> kept;
+    const bool gone =
+        now->status != rules::UnitStatus::kOnTable && was.status == rules::UnitStatus::kOnTable;
+    for (const auto& kind : now->stands) {
+      for (size_t i = 0; i < pool.size(); ++i) {
+        if (!used[i] && was.stands[i] == kind) {
+          used[i] = true;
+          kept.push_back(pool[i]);
+          break;
+        }
+      }
+    }
+    double points = 0;
+    for (size_t i = 0; i < pool.size(); ++i) {
+      if (!used[i] || gone) {
+        ch.remove_stand_ids.push_back(pool[i]);
+        if (!used[i]) points += ruleset_.data().Stand(was.stands[i]).points;
+      }
+    }
+    if (stand_ids_.contains(was.id)) stand_ids_[was.id] = kept;
+    ch.destroyed =
+        now->status == rules::UnitStatus::kDestroyed && was.status != rules::UnitStatus::kDestroyed;
+    if (now->status == rules::UnitStatus::kOnTable && now->square != was.square &&
+        cause != Cause::kMove) {
+      ch.move_to = now->square;
+    }
+    if (ch.remove_stand_ids.empty() && !ch.move_to && !ch.destroyed) continue;
+    if (!ch.remove_stand_ids.empty() && cause != Cause::kArtillery) {
+      // Artillery losses were logged by the shot flow already.
+      const std::string enemy =
+          was.side == game_->attacker() ? game_->defender() : game_->attacker();
+      Emit(CasualtiesRemoved{was.side, was.id, ch.remove_stand_ids, points, enemy, ch.cause, 0});
+    }
+    changes_json.push_back({{"unit", ch.unit},
+                            {"remove", ch.remove_stand_ids},
+                            {"move_to", ch.move_to ? SquareName(*ch.move_to) : ""},
+                            {"destroyed", ch.destroyed}});
+    if (cause != Cause::kArtillery) changes.push_back(std::move(ch));
+  }
+  table_changes_.insert(table_changes_.end(), changes.begin(), changes.end());
+
+  const nlohmann::json outcome = {{"entries", lines}, {"changes", changes_json}};
+  if (const auto* f = std::get_if<rules::FireMusketry>(&action)) {
+    Emit(Musketry{acting_side, f->firer_unit, f->target_unit, outcome});
+  } else if (const auto* c = std::get_if<rules::FireCanister>(&action)) {
+    nlohmann::json r = outcome;
+    r["canister"] = true;
+    Emit(Musketry{acting_side, c->battery_unit, c->target_unit, r});
+  } else if (const auto* m = std::get_if<rules::FightMelee>(&action)) {
+    std::vector<std::string> units;
+    for (const auto& u : before) {
+      if (u.square == m->contact && u.status == rules::UnitStatus::kOnTable) units.push_back(u.id);
+    }
+    Emit(Melee{
+        units,
+        {{"contact", SquareName(m->contact)},
+         {"attacker", {{"side", game_->attacker()}, {"mdi", rules::MdiName(m->attacker_mdi)}}},
+         {"defender", {{"side", game_->defender()}, {"mdi", rules::MdiName(m->defender_mdi)}}}},
+        outcome});
+    melee_.reset();
+    mdi_[0].reset();
+    mdi_[1].reset();
+  }
+  if (game_->turn() != turn_before || game_->phase() != phase_before) {
+    firer_.clear();
+    target_.clear();
+    Emit(TurnChange{game_->turn(), game_->attacker(), rules::PhaseName(game_->phase())});
+    melee_.reset();
+    mdi_[0].reset();
+    mdi_[1].reset();
+  }
+  if (game_->Over()) {
+    GameEnd end;
+    end.winner = game_->Winner() == "draw" ? "" : game_->Winner();
+    end.reason = game_->EndReason();
+    for (const auto& s : {game_->attacker(), game_->defender()}) {
+      end.points[s] = game_->PointsOf(s).Score();
+    }
+    Emit(end);
+  }
+}
+
+bool TurnFlow::ConfirmTableMatches() {
+  if (table_changes_.empty()) return Refuse("nothing to change on the table");
+  table_changes_.clear();
+  notice_.clear();
+  return true;
+}
+
+std::vector<EventPayload> TurnFlow::TakeEvents() {
+  std::vector<EventPayload> out;
+  for (auto& e : events_) out.push_back(std::move(e.payload));
+  events_.clear();
+  return out;
+}
+
+std::vector<TurnFlow::TurnEvent> TurnFlow::TakeTurnEvents() {
+  std::vector<TurnEvent> out;
+  out.swap(events_);
+  return out;
+}
+
+}  // namespace referee::live

@@ -1,0 +1,220 @@
+// The turn flow of the live referee: a rules-engine game (engine/rules/game.hpp) driven by the
+// players' choices, with no window. It says which phase it is, who attacks and who defends,
+// who may fire at whom; it runs musketry and melees with dice rolled by the program or typed in
+// from physical dice; it keeps each player's MDI card hidden until both are in; and it turns
+// every roll, coin flip, MDI and result into game-log events (engine/game_log.hpp) and into the
+// list of physical stands the players must take off or move. The panel (ui/live/panels.cpp)
+// only draws it; tests/ui/turn_flow_test.cpp drives it without a screen.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/game_log.hpp"
+#include "engine/rules/dice.hpp"
+#include "engine/rules/game.hpp"
+#include "engine/rules/ruleset.hpp"
+#include "ui/live/table_setup.hpp"
+
+namespace referee::live {
+
+enum class DiceMode {
+  kProgram,   // the referee rolls (seeded generator; the seed is logged at game start)
+  kPhysical,  // the players roll real dice and type each value when asked
+};
+enum class MeleeRole { kAttacker, kDefender };
+std::string MeleeRoleName(MeleeRole role);
+
+// What the engine waits for in physical-dice mode.
+struct NeededRoll {
+  bool coin = false;    // a coin flip (heads/tails) rather than a die
+  std::string purpose;  // the engine's words, e.g. "musketry: red/line_infantry#1 at ..."
+};
+
+// What the players must do on the table after a result: take these stands off a unit, and/or
+// move the unit to a new square (a retreat).
+struct TableChange {
+  std::string unit;
+  std::string side;
+  std::vector<std::string> remove_stand_ids;  // table stand ids (or "unit:kind" without ids)
+  std::optional<Square> move_to;              // the unit's new square after a retreat
+  bool destroyed = false;
+  std::string cause;  // "musketry", "melee", "canister", "morale", ...
+};
+
+class TurnFlow {
+ public:
+  // The ruleset must outlive the flow (the game keeps a reference to its data).
+  TurnFlow(const rules::DeGreSweetRuleset& ruleset, std::uint64_t seed);
+
+  const rules::DeGreSweetRuleset& ruleset() const { return ruleset_; }
+  bool started() const { return game_ != nullptr; }
+  const rules::Game* game() const { return game_.get(); }
+  // Why the last action was refused, or what the engine waits for ("" when all is well).
+  const std::string& notice() const { return notice_; }
+  // The engine's lines for the last applied action (phase changes, hits, melee clause...).
+  const std::vector<std::string>& last_results() const { return last_results_; }
+
+  // --- start ---
+  // Starts the game with `first_attacker` (0 or 1, index into setup.sides) attacking first.
+  // Refused when the setup has fewer than two sides or no units. Logs game_start and the
+  // first turn_change.
+  bool Start(TableSetup setup, int first_attacker);
+
+  // --- dice ---
+  DiceMode dice_mode() const { return dice_mode_; }
+  void SetDiceMode(DiceMode mode);
+  // Physical dice: the roll the engine is waiting for, if any.
+  const std::optional<NeededRoll>& needed() const { return needed_; }
+  // Values typed so far for the waiting action.
+  const std::vector<int>& typed_dice() const { return typed_dice_; }
+  bool EnterDie(int face);     // 1..6; retries the waiting action
+  bool EnterCoin(bool heads);  // retries the waiting action
+  bool CancelWaiting();        // drop the waiting action and its typed values
+
+  // --- phase ---
+  std::string PhaseName() const;  // "" before the start
+  int turn() const;
+  std::string attacker() const;
+  std::string defender() const;
+  bool EndPhase();
+
+  // --- musketry (and held canister) ---
+  // Units that may fire now, each with at least one legal target.
+  std::vector<std::string> Shooters() const;
+  std::vector<std::string> TargetsOf(const std::string& firer) const;
+  bool FireMusketry(const std::string& firer, const std::string& target);
+
+  // The panel's choice of firer and target (F and E cycle them; D resolves).
+  const std::string& firer() const { return firer_; }
+  const std::string& target() const { return target_; }
+  bool SelectFirer(const std::string& unit);  // also picks its first target
+  bool SelectTarget(const std::string& unit);
+  void NextFirer();  // in the melee phase: the next waiting melee
+  void NextTarget();
+  // D: fire the chosen firer at the chosen target, or fight the chosen melee.
+  bool Resolve();
+
+  // --- moves ---
+  // Move `unit` to `to` along the straight king-step path, ending with `facing`.
+  bool MoveUnit(const std::string& unit, Square to, Facing facing);
+  // The moves the table shows in the attacker's move phase: the table's stands are grouped
+  // into units again and each of the attacker's game units is matched to the nearest table
+  // unit of its side and type (nearest first, so units that stayed keep their square); matched
+  // units standing in another square moved there (straight path, facing as their stands face).
+  // Stand ids from vision are not stable between frames, so matching is by type and place.
+  std::vector<rules::MoveUnit> MovesSeenOnTable(const std::vector<Stand>& stands,
+                                                const StandKindCatalog& catalog) const;
+  // Applies them one by one; returns how many the engine accepted (refusals in notice()).
+  int ApplyTableMoves(const std::vector<Stand>& stands, const StandKindCatalog& catalog);
+
+  // Vision numbers stands afresh in each frame: re-read which table stands make up each unit
+  // (units matched by side, type and nearest square; only units whose stand count agrees with
+  // the game and that stand in their game square are updated). Call with the current stands.
+  void RefreshStandIds(const std::vector<Stand>& stands, const StandKindCatalog& catalog);
+
+  // --- melee: MDI cards hidden until both are in ---
+  std::vector<Square> PendingMelees() const;
+  const std::optional<Square>& melee() const { return melee_; }
+  bool SelectMelee(Square contact);
+  bool ChooseMdi(MeleeRole role, rules::Mdi card);
+  bool MdiIn(MeleeRole role) const;
+  // Both cards, once both players have chosen; nullopt before (nobody may see one alone).
+  std::optional<std::pair<rules::Mdi, rules::Mdi>> RevealedMdi() const;
+  bool Fight();
+
+  // --- artillery (from the shot flow) ---
+  // Stands removed after a shot verdict: each becomes an ArtilleryCasualty of the unit that
+  // holds it, fired by the unit holding `gun_stand_id`. Not logged again (the shot flow logs
+  // casualties_removed); refused outside the artillery phase.
+  bool OnShotCasualties(const std::string& gun_stand_id,
+                        const std::vector<std::string>& removed_stand_ids);
+
+  // --- table changes the players must make ---
+  const std::vector<TableChange>& table_changes() const { return table_changes_; }
+  bool ConfirmTableMatches();  // the players made every change; the list is cleared
+
+  // The unit holding a table stand ("" if none).
+  std::string UnitOfStand(const std::string& stand_id) const;
+  const std::map<std::string, std::vector<std::string>>& stand_ids() const { return stand_ids_; }
+
+  // --- undo (the engine has none: the game is played again without the action) ---
+  size_t actions_played() const { return history_.size(); }
+  bool UndoLast();
+  // Undo the artillery casualties of these table stands (a shot verdict undone by the players).
+  bool UndoShotCasualties(const std::vector<std::string>& stand_ids);
+
+  // Game-log events produced since the last call, in order.
+  std::vector<EventPayload> TakeEvents();
+  // The same with the action each event belongs to (-1: none), for NoteLogged.
+  struct TurnEvent {
+    EventPayload payload;
+    int action = -1;
+  };
+  std::vector<TurnEvent> TakeTurnEvents();
+  // The log acknowledged an event of `action` as `seq`: an undo of the action undoes it.
+  void NoteLogged(int action, int64_t seq);
+
+ private:
+  enum class Cause { kMusketry, kMelee, kCanister, kMove, kPhase, kArtillery };
+  bool Run(const rules::Action& action, Cause cause);
+  bool Retry();
+  void Record(const rules::Action& action, Cause cause, const rules::ActionResult& result,
+              const std::vector<rules::GameUnit>& before, int turn_before,
+              rules::Phase phase_before);
+  void RecordDice(const rules::ActionResult& result, const std::string& side);
+  bool Refuse(std::string why);
+  void Emit(EventPayload payload);
+  bool Undo(size_t index);
+  // One applied action with every value it drew, to replay it exactly.
+  struct Played {
+    rules::Action action;
+    Cause cause = Cause::kPhase;
+    std::vector<int> dice;
+    std::vector<int> coins;
+    std::map<std::string, std::vector<std::string>> ids_before;
+    std::vector<int64_t> logged_seqs;
+    std::string shot_stand;  // ArtilleryCasualty from the shot flow: the table stand removed
+  };
+  struct SeenMove {
+    rules::MoveUnit move;
+    std::vector<std::string> stand_ids;  // the unit's table stands where it now stands
+  };
+  // Game unit index -> seen unit index, nearest first, same side and type; `side` "" = both.
+  std::vector<std::pair<size_t, size_t>> MatchUnits(const TableSetup& seen,
+                                                    const std::string& side) const;
+  std::vector<SeenMove> SeenMoves(const std::vector<Stand>& stands,
+                                  const StandKindCatalog& catalog) const;
+
+  const rules::DeGreSweetRuleset& ruleset_;
+  std::uint64_t seed_;
+  rules::SeededDice program_dice_;
+  DiceMode dice_mode_ = DiceMode::kProgram;
+  std::unique_ptr<rules::Game> game_;
+  std::map<std::string, std::vector<std::string>> stand_ids_;
+
+  // The action waiting for physical dice, with the values typed for it so far.
+  std::optional<rules::Action> waiting_;
+  Cause waiting_cause_ = Cause::kPhase;
+  std::optional<NeededRoll> needed_;
+  std::vector<int> typed_dice_;
+  std::vector<int> typed_coins_;
+
+  std::string firer_, target_;
+  std::optional<Square> melee_;
+  std::optional<rules::Mdi> mdi_[2];  // [attacker, defender], never shown alone
+
+  std::string notice_;
+  std::vector<std::string> last_results_;
+  std::vector<TableChange> table_changes_;
+  rules::GameSetup initial_;
+  std::vector<Played> history_;
+  int recording_ = -1;  // history index whose events Record is emitting
+  std::vector<TurnEvent> events_;
+};
+
+}  // namespace referee::live
