@@ -274,7 +274,7 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
       return Refuse("no such battery");
     if (shots_used_[b->id] > 0) return Refuse("if held, no other shot can be fired (2H)");
     if (b->limbered) return Refuse(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
-    if (!rules_.artillery.canister_range) return Refuse("this ruleset has no canister");
+    if (rules_.artillery.canister_range <= 0) return Refuse("this ruleset has no canister");
     b->holding_canister = true;
     ActionResult r;
     r.ok = true;

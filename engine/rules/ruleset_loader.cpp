@@ -99,10 +99,11 @@ void LoadUnitTypes(const Ctx& c, const json& root, RulesetData& d) {
     u.name = name;
     const json& stands = c.Object(v, "stands", where);
     for (const auto& [kind, n] : stands.items()) {
-      if (!d.stand_values.count(kind))
-        c.Fail(where + ".stands." + kind, "unknown stand kind (not in stand_values)");
-      if (!n.is_number_integer() || n.get<int>() < 1)
-        c.Fail(where + ".stands." + kind, "must be a whole number >= 1");
+      std::string field = where;
+      field += ".stands.";
+      field += kind;
+      if (!d.stand_values.count(kind)) c.Fail(field, "unknown stand kind (not in stand_values)");
+      if (!n.is_number_integer() || n.get<int>() < 1) c.Fail(field, "must be a whole number >= 1");
       u.stands[kind] = n.get<int>();
     }
     if (u.stands.empty()) c.Fail(where + ".stands", "a unit needs at least one stand");
