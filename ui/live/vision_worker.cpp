@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace referee::live {
 
 VisionWorker::VisionWorker(FrameSource source, PipelineConfig config, bool lockstep)
-    : source_(std::move(source)), lockstep_(lockstep), config_(std::move(config)) {
+    : source_(std::move(source)), lockstep_(lockstep), pipeline_(std::move(config)) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -40,19 +41,18 @@ std::optional<FrameResult> VisionWorker::WaitNext() {
 
 void VisionWorker::RequestCalibration() {
   std::lock_guard lock(mutex_);
-  calibrate_next_ = true;
+  calibrate_request_ = true;
 }
 
 void VisionWorker::SetCalibration(const TableCalibration& cal) {
-  auto view = std::make_shared<const TopView>(cal, config_.top_view);
   std::lock_guard lock(mutex_);
-  top_view_ = std::move(view);
-  calibrate_next_ = false;
+  calibration_request_ = cal;
+  calibrate_request_ = false;
 }
 
 void VisionWorker::SetSideColours(const SideColorModel& colors) {
   std::lock_guard lock(mutex_);
-  config_.colors = colors;
+  colours_request_ = colors;
 }
 
 void VisionWorker::Arm(const std::string& expect) {
@@ -68,88 +68,33 @@ void VisionWorker::Disarm() {
   arm_request_ = false;
 }
 
-FrameResult VisionWorker::Process(cv::Mat frame, int index) {
-  const auto start = std::chrono::steady_clock::now();
-  FrameResult r;
-  r.index = index;
-  r.frame = std::move(frame);
-  bool calibrate = false;
-  std::shared_ptr<const TopView> view;
-  PipelineConfig config;
-  bool arm = false, disarm = false;
+void VisionWorker::ApplyRequests() {
+  std::optional<TableCalibration> cal;
+  std::optional<SideColorModel> colours;
+  bool calibrate = false, arm = false, disarm = false;
   std::string expect;
   {
     std::lock_guard lock(mutex_);
-    calibrate = calibrate_next_;
-    calibrate_next_ = false;
-    view = top_view_;
-    config = config_;
-    arm = arm_request_;
-    disarm = disarm_request_;
-    arm_request_ = disarm_request_ = false;
+    cal.swap(calibration_request_);
+    colours.swap(colours_request_);
+    calibrate = std::exchange(calibrate_request_, false);
+    arm = std::exchange(arm_request_, false);
+    disarm = std::exchange(disarm_request_, false);
     expect = expect_;
   }
-  if (disarm) watch_ = {};
-  if (calibrate) {
-    r.calibration = CalibrateTable(r.frame, config.board, config.lens);
-  }
-  if (view && view->calibration().camera.image_size == r.frame.size()) {
-    r.top_view = view->Rectify(r.frame);
-    if (arm) {
-      watch_ = {};
-      watch_.armed = true;
-      before_top_ = r.top_view;
-      prev_top_ = r.top_view;
-    }
-    if (watch_.armed) {
-      // Stands do not move during a shot: keep the ones seen at arming, spend the time on
-      // watching the projectile.
-      r.stands = watch_stands_;
-      Watch(r.top_view, *view, config, expect);
-    } else {
-      r.stands =
-          DetectStands(r.top_view, *view, config.colors, config.catalog, config.stands).stands;
-      watch_stands_ = r.stands;
-    }
-    r.shot = watch_;
-    if (watch_.rest) watch_ = {};  // reported once; the UI re-arms for the next shot
-  }
-  r.process_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  return r;
-}
-
-void VisionWorker::Watch(const cv::Mat& top, const TopView& view, const PipelineConfig& config,
-                         const std::string& expect) {
-  const double mm2_per_px = view.MmPerPx() * view.MmPerPx();
-  const cv::Mat step = ChangeMask(prev_top_, top, config.projectile.min_change);
-  prev_top_ = top;
-  watch_.moving = cv::countNonZero(step) * mm2_per_px > config.still_area_mm2;
-  watch_.still_frames = watch_.moving ? 0 : watch_.still_frames + 1;
-  const int rest_frames =
-      std::max(1, static_cast<int>(std::ceil(config.rest_seconds * source_.fps())));
-  if (watch_.still_frames < rest_frames) return;
-  if (watch_.still_frames > rest_frames && !watch_.hand_in_frame && !watch_.refusal.empty()) {
-    return;  // this still picture was already judged; wait for the next change
-  }
-  ProjectileOptions options = config.projectile;
-  options.expect = expect;
-  const ProjectileResult found = DetectProjectile(before_top_, top, view, watch_stands_, options);
-  if (const auto* obs = std::get_if<ProjectileObservation>(&found)) {
-    watch_.rest = *obs;
-    watch_.refusal.clear();
-    watch_.hand_in_frame = false;
-  } else {
-    watch_.refusal = std::get<Refusal>(found).reason;
-    // The detector names hands and arms in its refusals; those pause the referee.
-    watch_.hand_in_frame = watch_.refusal.find("hand") != std::string::npos;
-  }
+  // Heavy parts (the top-view maps) are built here, on the worker thread, not in the UI's.
+  if (cal) pipeline_.SetCalibration(*cal);
+  if (colours) pipeline_.SetSideColours(*colours);
+  if (calibrate) pipeline_.RequestCalibration();
+  if (disarm) pipeline_.Disarm();
+  if (arm) pipeline_.Arm(expect);
 }
 
 void VisionWorker::Run() {
   int index = 0;
   const double frame_period_s = source_.live() ? 0.0 : 1.0 / source_.fps();
-  auto next_due = std::chrono::steady_clock::now();
+  const auto started = std::chrono::steady_clock::now();
+  auto next_due = started;
   while (!stop_) {
     if (lockstep_) {
       std::unique_lock lock(mutex_);
@@ -169,7 +114,13 @@ void VisionWorker::Run() {
       ok = false;
     }
     if (!ok) break;
-    FrameResult r = Process(std::move(frame), index++);
+    // Source time: a camera's frames are timed as they arrive; a file's by its frame rate.
+    const double t_s =
+        source_.live()
+            ? std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()
+            : index * frame_period_s;
+    ApplyRequests();
+    FrameResult r = pipeline_.Process(std::move(frame), index++, t_s);
     {
       std::lock_guard lock(mutex_);
       latest_ = std::move(r);

@@ -1,0 +1,227 @@
+#include "ui/live/live_pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+namespace referee::live {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+// Re-calibration after a bump costs a full grid search: try at most this often, seconds.
+constexpr double kRecalibrateRetryS = 2.0;
+
+}  // namespace
+
+struct LivePipeline::Scene {
+  bool moving = false;         // changed since the previous frame
+  double still_s = 0;          // how long nothing has moved, seconds
+  bool hand = false;           // a large region reaching in over the edge of the table
+  double since_scene_mm2 = 0;  // changed since the still view the stands were found on
+};
+
+LivePipeline::LivePipeline(PipelineConfig config) : config_(std::move(config)) {}
+
+void LivePipeline::RequestCalibration() { calibrate_next_ = true; }
+
+void LivePipeline::SetCalibration(const TableCalibration& cal) {
+  view_ = std::make_shared<const TopView>(cal, config_.top_view);
+  meter_ = ChangeMeter(*view_, config_.change);
+  bump_.emplace(cal, config_.bump);
+  calibrate_next_ = false;
+  prev_coarse_.release();
+  scene_coarse_.release();
+  scene_changed_ = true;
+  hand_still_since_ = -1;
+  stands_.clear();
+  watch_ = {};
+  arm_pending_ = false;
+  before_top_.release();
+  before_coarse_.release();
+  next_bump_t_ = -1e9;
+  bumped_ = false;
+  next_recalibrate_t_ = -1e9;
+  recalibrated_at_.reset();
+}
+
+void LivePipeline::SetSideColours(const SideColorModel& colors) {
+  config_.colors = colors;
+  scene_changed_ = true;  // find the stands again with the new colours
+}
+
+void LivePipeline::Arm(const std::string& expect) {
+  arm_pending_ = true;
+  expect_ = expect;
+}
+
+void LivePipeline::Disarm() {
+  arm_pending_ = false;
+  watch_ = {};
+}
+
+FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
+  const auto start = Clock::now();
+  FrameResult r;
+  r.index = index;
+  r.t_s = t_s;
+  r.frame = std::move(frame);
+  if (calibrate_next_) {
+    calibrate_next_ = false;
+    const auto t0 = Clock::now();
+    r.calibration = CalibrateTable(r.frame, config_.board, config_.lens);
+    r.stage_ms.calibrate_ms = MsSince(t0);
+  }
+  if (view_ && view_->calibration().camera.image_size == r.frame.size()) {
+    auto t0 = Clock::now();
+    view_->Rectify(r.frame, r.top_view);
+    r.stage_ms.rectify_ms = MsSince(t0);
+    t0 = Clock::now();
+    const cv::Mat coarse = meter_.Shrink(r.top_view);
+    const Scene scene = Look(coarse, t_s);
+    r.hand_in_frame = scene.hand;
+    r.stage_ms.change_ms = MsSince(t0);
+    if (arm_pending_ || watch_.armed) {
+      WatchShot(r, coarse, scene, t_s);
+    } else {
+      TrackStands(r, coarse, scene, t_s);
+    }
+    r.stands = stands_;
+    CheckBump(r, scene, t_s);
+    prev_coarse_ = coarse;
+  }
+  r.shot = watch_;
+  if (watch_.rest) watch_ = {};  // reported once; the UI re-arms for the next shot
+  r.process_ms = MsSince(start);
+  return r;
+}
+
+LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, double t_s) {
+  Scene s;
+  if (prev_coarse_.size() != coarse.size()) {
+    last_motion_t_ = t_s;  // nothing to compare with yet: not still
+  } else {
+    s.moving = meter_.AreaMm2(meter_.Changed(prev_coarse_, coarse)) > config_.still_area_mm2;
+    if (s.moving) last_motion_t_ = t_s;
+  }
+  s.still_s = t_s - last_motion_t_;
+  // A hand is judged against the last still view (a hand held still is still a hand); before
+  // any, or while the camera is bumped (the whole view moved), against the previous frame
+  // (only a moving hand shows).
+  const bool use_scene = !scene_coarse_.empty() && !bumped_;
+  const cv::Mat& reference = use_scene ? scene_coarse_ : prev_coarse_;
+  if (reference.size() == coarse.size()) {
+    const cv::Mat changed = meter_.Changed(reference, coarse);
+    if (use_scene) s.since_scene_mm2 = meter_.AreaMm2(changed);
+    for (const ChangeRegion& region : meter_.Regions(changed)) {
+      if (region.area_mm2 < config_.hand_area_mm2) break;  // largest first
+      if (region.touches_edge) s.hand = true;
+    }
+  }
+  if (s.hand && !s.moving) {
+    if (hand_still_since_ < 0) hand_still_since_ = t_s;
+    // Perfectly still for long: something put down at the edge, not a hand.
+    if (t_s - hand_still_since_ >= config_.scenery_after_s) s.hand = false;
+  } else if (s.moving || !s.hand) {
+    hand_still_since_ = -1;
+  }
+  return s;
+}
+
+void LivePipeline::TrackStands(FrameResult& r, const cv::Mat& coarse, const Scene& scene,
+                               double /*t_s*/) {
+  if (scene_coarse_.empty() || scene.since_scene_mm2 > config_.still_area_mm2) {
+    scene_changed_ = true;
+  }
+  if (!scene_changed_ || scene.hand || scene.still_s < config_.stand_still_s) return;
+  const auto t0 = Clock::now();
+  stands_ =
+      DetectStands(r.top_view, *view_, config_.colors, config_.catalog, config_.stands).stands;
+  r.stage_ms.stands_ms = MsSince(t0);
+  r.stands_fresh = true;
+  scene_coarse_ = coarse;
+  scene_changed_ = false;
+}
+
+void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene& scene,
+                             double t_s) {
+  if (arm_pending_) {
+    arm_pending_ = false;
+    watch_ = {};
+    watch_.armed = true;
+    before_top_ = r.top_view;
+    before_coarse_ = coarse;
+    armed_motion_t_ = t_s;
+    judged_ = false;
+    detector_saw_hand_ = false;
+  }
+  watch_.moving = scene.moving;
+  watch_.still_frames = scene.moving ? 0 : watch_.still_frames + 1;
+  if (scene.moving) {
+    armed_motion_t_ = t_s;
+    judged_ = false;  // a new picture: judge it once it is still
+    detector_saw_hand_ = false;
+  }
+  watch_.hand_in_frame = scene.hand || detector_saw_hand_;
+  if (judged_ || t_s - armed_motion_t_ < config_.rest_seconds) return;
+  if (scene.hand) {
+    // Judged when the hand has left and the view is still again.
+    watch_.refusal = "hand or arm over the table: waiting for it to leave";
+    return;
+  }
+  judged_ = true;
+  const auto t0 = Clock::now();
+  // Only the region that changed since arming can hold the projectile: the detector gets
+  // that region (with a margin) of both views; the stands are those found before arming.
+  cv::Rect box = meter_.Around(meter_.Changed(before_coarse_, coarse),
+                               config_.projectile.ignore_area_mm2, config_.crop_margin_mm);
+  ProjectileResult found = Refusal{"no projectile found: nothing changed between before and after"};
+  if (!box.empty()) {
+    const TopView crop = view_->Crop(box);
+    box = crop.region();
+    ProjectileOptions options = config_.projectile;
+    options.expect = expect_;
+    found = DetectProjectile(before_top_(box), r.top_view(box), crop, stands_, options);
+    if (auto* obs = std::get_if<ProjectileObservation>(&found)) {
+      obs->point_px += cv::Point2d(box.tl());  // back to full top-view pixels
+      obs->region_px += box.tl();
+    }
+  }
+  r.stage_ms.projectile_ms = MsSince(t0);
+  if (const auto* obs = std::get_if<ProjectileObservation>(&found)) {
+    watch_.rest = *obs;
+    watch_.refusal.clear();
+  } else {
+    watch_.refusal = std::get<Refusal>(found).reason;
+    // The detector names hands and arms in its refusals; those pause the referee too.
+    detector_saw_hand_ = watch_.refusal.find("hand") != std::string::npos;
+    watch_.hand_in_frame = watch_.hand_in_frame || detector_saw_hand_;
+  }
+}
+
+void LivePipeline::CheckBump(FrameResult& r, const Scene& scene, double t_s) {
+  if (!bump_ || t_s < next_bump_t_) return;
+  next_bump_t_ = t_s + config_.bump_interval_s;
+  const auto t0 = Clock::now();
+  r.bump = bump_->Check(r.frame);
+  const BumpReport& rep = *r.bump;
+  const bool new_shift = !recalibrated_at_ || cv::norm(rep.median_vector - *recalibrated_at_) > 1.0;
+  bumped_ = rep.bumped;
+  // The bump detector's own visibility test decides whether the grid is visible enough; a
+  // hand covering part of it is the calibration's business (it refuses when too much is hidden).
+  if (rep.bumped && new_shift && scene.still_s >= config_.stand_still_s &&
+      t_s >= next_recalibrate_t_) {
+    next_recalibrate_t_ = t_s + kRecalibrateRetryS;
+    r.recalibrated = bump_->Recalibrate(r.frame, rep);
+    if (r.recalibrated) recalibrated_at_ = rep.median_vector;
+  }
+  r.stage_ms.bump_ms = MsSince(t0);
+}
+
+}  // namespace referee::live
