@@ -103,7 +103,9 @@ UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& st
   }
 
   for (const auto& [key, cell] : cells) {
-    const auto& [side, square] = key;
+    // Named copies, not structured bindings: lambdas below capture them.
+    const std::string& side = key.first;
+    const Square square = key.second;
     auto issue = [&](const std::string& what) { out.issues.push_back({side, square, what}); };
     auto ids = [](const std::vector<const Stand*>& v) {
       std::vector<std::string> r;

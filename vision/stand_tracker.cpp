@@ -76,7 +76,7 @@ double StandTracker::MoveSquares(Vec2 from, Vec2 to) const {
 
 std::string StandTracker::NewId(const std::string& side) {
   for (;;) {
-    const std::string id = side + "-" + std::to_string(++next_number_[side]);
+    std::string id = side + "-" + std::to_string(++next_number_[side]);
     const bool taken =
         std::any_of(tracks_.begin(), tracks_.end(), [&](const Track& t) { return t.id == id; });
     if (!taken) return id;
