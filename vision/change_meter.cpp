@@ -81,13 +81,17 @@ cv::Mat ChangeMeter::Changed(const cv::Mat& before, const cv::Mat& after) const 
     const auto* a = after.ptr<cv::Vec3b>(y);
     auto* o = out.ptr<uchar>(y);
     for (int x = 0; x < before.cols; ++x) {
-      const std::array<float, 3> ac{a[x][0] * g[0], a[x][1] * g[1], a[x][2] * g[2]};
-      const float d = std::max(
-          {std::abs(ac[0] - b[x][0]), std::abs(ac[1] - b[x][1]), std::abs(ac[2] - b[x][2])});
+      const std::array<float, 3> bc{static_cast<float>(b[x][0]), static_cast<float>(b[x][1]),
+                                    static_cast<float>(b[x][2])};
+      const std::array<float, 3> ac{static_cast<float>(a[x][0]) * g[0],
+                                    static_cast<float>(a[x][1]) * g[1],
+                                    static_cast<float>(a[x][2]) * g[2]};
+      const float d =
+          std::max({std::abs(ac[0] - bc[0]), std::abs(ac[1] - bc[1]), std::abs(ac[2] - bc[2])});
       if (d < level) continue;
       // A shadow darkens every channel by about the same ratio: not an object.
       std::array<float, 3> r{};
-      for (int c = 0; c < 3; ++c) r[c] = (ac[c] + 4.0f) / (static_cast<float>(b[x][c]) + 4.0f);
+      for (int c = 0; c < 3; ++c) r[c] = (ac[c] + 4.0f) / (bc[c] + 4.0f);
       const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
       const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
       if (!shadow) o[x] = 255;
