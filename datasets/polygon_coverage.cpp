@@ -1,6 +1,7 @@
 #include "datasets/polygon_coverage.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace referee {
@@ -114,15 +115,16 @@ PolygonCoverage CoverPolygon(const std::vector<cv::Point2d>& polygon, cv::Size s
     // Split where the edge crosses x = 0 or x = w. A piece left of the window only matters
     // through its vertical extent, so it becomes a vertical edge on x = 0 (exact); a piece right
     // of it lands on x = w, outside every pixel of the window.
-    double ts[4] = {0.0, 1.0, 0.0, 0.0};
-    int n = 2;
+    std::array<double, 4> ts{0.0, 1.0, 1.0, 1.0};  // 0, the crossings in order, then 1
+    int n = 1;
     if (b.x != a.x) {
       for (const double edge : {0.0, static_cast<double>(w)}) {
         const double t = (edge - a.x) / (b.x - a.x);
         if (t > 0.0 && t < 1.0) ts[n++] = t;
       }
     }
-    std::sort(ts, ts + n);
+    if (n == 3 && ts[1] > ts[2]) std::swap(ts[1], ts[2]);
+    ts[n++] = 1.0;
     for (int k = 0; k + 1 < n; ++k) {
       const cv::Point2d p = a + ts[k] * (b - a), q = a + ts[k + 1] * (b - a);
       acc.Line(std::clamp(p.x, 0.0, 1.0 * w), p.y, std::clamp(q.x, 0.0, 1.0 * w), q.y);
@@ -194,7 +196,8 @@ void BlendCoverage(cv::Mat& img, const PolygonCoverage& cover, const cv::Scalar&
         if (al <= 0.0f) continue;
         for (int k = 0; k < channels; ++k) {
           uchar& v = p[x * channels + k];
-          v = cv::saturate_cast<uchar>(v + (c[k] - v) * al);
+          const auto f = static_cast<float>(v);
+          v = cv::saturate_cast<uchar>(f + (c[k] - f) * al);
         }
       }
     }

@@ -74,9 +74,10 @@ class SolidPatch {
       for (int x = 0; x < roi_.width; ++x) {
         const float a = al[x];
         if (a <= 0.0f) continue;
-        for (int k = 0; k < 3; ++k)
-          l[x][k] = cv::saturate_cast<uchar>(l[x][k] * (1 - a) + co[x][k] * a);
-        cov[x] = cv::saturate_cast<uchar>(cov[x] * (1 - a) + 255.0f * a);
+        for (int k = 0; k < 3; ++k) {
+          l[x][k] = cv::saturate_cast<uchar>(static_cast<float>(l[x][k]) * (1 - a) + co[x][k] * a);
+        }
+        cov[x] = cv::saturate_cast<uchar>(static_cast<float>(cov[x]) * (1 - a) + 255.0f * a);
       }
     }
   }
