@@ -1,0 +1,116 @@
+// What a live game stores beside its log (ui/live/log_frames.hpp), without a window: camera
+// frames as JPEG and the evidence PNG rendered from the before/after camera frames through the
+// calibration, on an overhead camera whose projection is known exactly.
+#include <gtest/gtest.h>
+
+#include <opencv2/imgproc.hpp>
+
+#include "log_sample_game.hpp"
+#include "ui/live/log_frames.hpp"
+
+namespace referee::live {
+namespace {
+
+TableCalibration OverheadCalibration() {
+  TableCalibration cal;
+  cal.board = Grid{12, 8, 4.0};
+  cal.camera.image_size = {1280, 720};
+  cal.camera.camera_matrix = cv::Matx33d(800, 0, 640, 0, 800, 360, 0, 0, 1);
+  // Camera straight above the board centre, 40" up: table axes = camera axes.
+  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};
+  return cal;
+}
+
+// A camera frame: green mat, a red base centred at `stand`, optionally a white shell at `shell`.
+cv::Mat CameraFrame(const TableCalibration& cal, const OrientedRect& stand, const Vec2* shell) {
+  cv::Mat img(cal.camera.image_size, CV_8UC3, cv::Scalar(60, 110, 70));
+  std::vector<cv::Point> poly;
+  for (const Vec2& c : stand.Corners()) {
+    const cv::Point2d p = cal.ImageFromTable(c);
+    poly.emplace_back(cvRound(p.x), cvRound(p.y));
+  }
+  cv::fillConvexPoly(img, poly, cv::Scalar(40, 50, 190));
+  if (shell) cv::circle(img, cal.ImageFromTable(*shell), 6, cv::Scalar(245, 245, 245), cv::FILLED);
+  return img;
+}
+
+int Yellow(const cv::Mat& bgr) {
+  cv::Mat mask;
+  cv::inRange(bgr, cv::Scalar(0, 200, 200), cv::Scalar(80, 255, 255), mask);
+  return cv::countNonZero(mask);
+}
+
+TEST(LogFrames, EvidenceOfALiveShotShowsBeforeAfterTheCircleAndTheStand) {
+  const auto dir = testing::FreshTestDir("log_frames");
+  const TableCalibration cal = OverheadCalibration();
+  Stand target;
+  target.id = "blue-1";
+  target.side = "blue";
+  target.kind = "line_infantry";
+  target.footprint = {{20.0, 12.0}, 1.575, 0.787, 0.0};
+  const Vec2 impact{20.6, 12.3};
+  const cv::Mat before = CameraFrame(cal, target.footprint, nullptr);
+  const cv::Mat after = CameraFrame(cal, target.footprint, &impact);
+
+  Verdict v;
+  v.point = impact;
+  v.hit_radius_in = 1.0;
+  StandNearShot near;
+  near.id = target.id;
+  near.side = target.side;
+  near.distance_in = 0.0;
+  near.inside_circle = true;
+  near.margin_in = 1.0;
+  near.candidate = true;
+  v.stands_near = {near};
+
+  LogFrames frames(dir / "game.jsonl");
+  const std::string before_name = frames.PutFrame(before);
+  ASSERT_EQ(before_name.size(), 16u + 4u) << frames.last_error();
+  EXPECT_EQ(before_name.substr(16), ".jpg");
+  EXPECT_TRUE(std::filesystem::exists(dir / "frames" / before_name));
+  EXPECT_EQ(frames.PutFrame(before), before_name);  // the same frame is stored once
+
+  const std::string name = frames.PutEvidence(cal, before, after, {target}, v);
+  ASSERT_FALSE(name.empty()) << frames.last_error();
+  EXPECT_EQ(name.substr(16), ".png");
+  const cv::Mat ev = frames.store().Load(name);
+  ASSERT_FALSE(ev.empty());
+  // EvidenceOptions defaults: 5" square at 80 px per inch, before and after side by side.
+  ASSERT_EQ(ev.size(), cv::Size(800, 400));
+  const cv::Mat left = ev(cv::Rect(0, 0, 400, 400)), right = ev(cv::Rect(400, 0, 400, 400));
+  // The 1" circle (80 px) around the impact, in the middle of the after half only.
+  EXPECT_EQ(Yellow(left), 0);
+  int on_circle = 0;
+  for (int k = 0; k < 16; ++k) {
+    const double a = k * CV_PI / 8;
+    const cv::Rect probe(cvRound(200 + 80 * std::cos(a)) - 2, cvRound(200 + 80 * std::sin(a)) - 2,
+                         5, 5);
+    on_circle += Yellow(right(probe)) > 0;
+  }
+  EXPECT_GE(on_circle, 15);
+  // The shell is in the after crop at the impact, not in the before crop.
+  EXPECT_GT(right.at<cv::Vec3b>(200, 200)[1], 200);
+  EXPECT_LT(left.at<cv::Vec3b>(200, 200)[1], 150);
+  // The hit stand outlined in red where the stand is: its centre 0.6" left of and 0.3" above
+  // the impact, its back edge 0.39" above its centre (away from its label).
+  const int edge_x = cvRound(200 + (20.0 - impact.x) * 80);
+  const int edge_y = cvRound(200 + (12.0 - 0.787 / 2 - impact.y) * 80);
+  cv::Mat red;
+  cv::inRange(right(cv::Rect(edge_x - 3, edge_y - 3, 7, 7)), cv::Scalar(0, 0, 200),
+              cv::Scalar(60, 60, 255), red);
+  EXPECT_GT(cv::countNonZero(red), 0);
+}
+
+TEST(LogFrames, MissingFramesGiveNoNameAndAReasonNotACrash) {
+  const auto dir = testing::FreshTestDir("log_frames");
+  LogFrames frames(dir / "game.jsonl");
+  EXPECT_EQ(frames.PutFrame(cv::Mat()), "");
+  const TableCalibration cal = OverheadCalibration();
+  const cv::Mat small(100, 100, CV_8UC3, cv::Scalar::all(90));
+  EXPECT_EQ(frames.PutEvidence(cal, cv::Mat(), small, {}, Verdict{}), "");
+  EXPECT_NE(frames.last_error().find("evidence"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace referee::live
