@@ -34,7 +34,9 @@ std::string UnitTypeForKinds(const rules::RulesetData& rules,
   const std::set<std::string> have(kinds.begin(), kinds.end());
   std::string best;
   size_t best_missing = std::numeric_limits<size_t>::max();
-  for (const auto& [name, type] : rules.unit_types) {
+  for (const auto& entry : rules.unit_types) {
+    const std::string& name = entry.first;
+    const rules::UnitType& type = entry.second;
     if (!std::ranges::all_of(have, [&](const auto& k) { return type.stands.contains(k); })) {
       continue;
     }
