@@ -1,0 +1,137 @@
+// `referee adjudicate` bad input end to end on a generated 720p scene written to disk:
+// unreadable or mismatched images, a calibration for another board and a pair with no
+// projectile are written as rejected with a reason (exit 1), never guessed; a missing option is
+// one line and exit 2.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "calibration/calibration_file.hpp"
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
+
+namespace referee {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string err;
+};
+
+fs::path Dir() { return fs::path(REFEREE_TEST_TMP) / "adjudicate_command_test"; }
+
+ProcessResult Referee(const std::string& args) {
+  const fs::path err_path = Dir() / "stderr.txt";
+  const std::string cmd = std::string(REFEREE_BINARY) + " adjudicate " + args + " >" +
+                          (Dir() / "stdout.txt").string() + " 2>" + err_path.string();
+  ProcessResult r;
+  const int status = std::system(cmd.c_str());
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_path);
+  r.err.assign(std::istreambuf_iterator<char>(in), {});
+  return r;
+}
+
+json ReadJson(const fs::path& p) {
+  std::ifstream in(p);
+  return json::parse(in);
+}
+
+class AdjudicateCommandTest : public ::testing::Test {
+ protected:
+  // One scene for the whole suite: rendering it is the slow part.
+  static void SetUpTestSuite() {
+    fs::create_directories(Dir());
+    const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+    scene_ = new SynthScene(GenerateScene(sc, SynthOptions{.seed = 3, .size = {1280, 720}}, 0));
+    cv::imwrite((Dir() / "before.png").string(), scene_->before);
+    cv::imwrite((Dir() / "after.jpg").string(), scene_->after);
+    cv::Mat small;
+    cv::resize(scene_->before, small, {scene_->before.cols / 2, scene_->before.rows / 2});
+    cv::imwrite((Dir() / "after_small.jpg").string(), small);
+    std::ofstream((Dir() / "not_an_image.jpg").string()) << "this is not a JPEG\n";
+    TableCalibration cal;
+    cal.board = scene_->board.grid;
+    cal.camera = scene_->camera;
+    cv::Mat gray;
+    cv::cvtColor(small, gray, cv::COLOR_BGR2GRAY);
+    cal.reference_gray = gray;
+    for (const auto& [col, row] : {std::pair{0, 0}, {8, 0}, {8, 8}, {0, 8}}) {
+      const cv::Point2d px = cal.camera.ImageFromTable({col * 4.0, row * 4.0});
+      cal.intersections.push_back({col, row, px, 0.0});
+    }
+    SaveCalibration(cal, Dir() / "cal.yml");
+    cal.board = Grid{10, 8, 3.0};
+    SaveCalibration(cal, Dir() / "cal_other_board.yml");
+  }
+  static void TearDownTestSuite() { delete scene_; }
+
+  static std::string Args(const std::string& cal, const std::string& before,
+                          const std::string& after) {
+    const fs::path board = DatasetsDir() / "boards" / "napoleonic_12x8.json";
+    return "--calibration " + (Dir() / cal).string() + " --board " + board.string() + " --before " +
+           (Dir() / before).string() + " --after " + (Dir() / after).string() + " --out " +
+           (Dir() / "out.json").string();
+  }
+  // Runs a case that must be rejected and returns its reason.
+  static std::string Rejected(const std::string& args) {
+    fs::remove(Dir() / "out.json");
+    const ProcessResult r = Referee(args);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("rejected"), std::string::npos) << r.err;
+    const json j = ReadJson(Dir() / "out.json");
+    EXPECT_TRUE(j.at("rejected").get<bool>());
+    EXPECT_TRUE(j.at("projectile").is_null());
+    EXPECT_TRUE(j.at("verdict").is_null());
+    EXPECT_TRUE(j.at("candidates").empty());
+    return j.at("reason").get<std::string>();
+  }
+  static SynthScene* scene_;
+};
+SynthScene* AdjudicateCommandTest::scene_ = nullptr;
+
+TEST_F(AdjudicateCommandTest, RejectsAPairWithNoProjectile) {
+  const std::string reason = Rejected(Args("cal.yml", "before.png", "before.png"));
+  EXPECT_NE(reason.find("no projectile"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, RejectsAnUnreadableImageNamingIt) {
+  const std::string reason = Rejected(Args("cal.yml", "before.png", "not_an_image.jpg"));
+  EXPECT_NE(reason.find("not_an_image.jpg"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("unreadable"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, RejectsAnImageOfAnotherSize) {
+  const std::string reason = Rejected(Args("cal.yml", "before.png", "after_small.jpg"));
+  EXPECT_NE(reason.find("640x360"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("1280x720"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, RejectsACalibrationForAnotherBoard) {
+  const std::string reason = Rejected(Args("cal_other_board.yml", "before.png", "after.jpg"));
+  EXPECT_NE(reason.find("another board"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, MissingOptionIsOneLineAndExitTwo) {
+  const ProcessResult r = Referee("--before x.jpg --after y.jpg");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--calibration"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+}  // namespace
+}  // namespace referee
