@@ -109,10 +109,16 @@ std::optional<CameraFit> FitCamera(const std::vector<cv::Point2d>& table_in,
   cv::Mat kmat(k), dist = cv::Mat::zeros(1, 5, CV_64F);
   std::vector<cv::Mat> rvecs, tvecs;
   const cv::Mat k_start = kmat.clone();
+  const bool many = static_cast<int>(px.size()) >= options.min_points_for_k2;
+  const bool fit_aspect = many && options.max_aspect_deviation > 0;
+  // Tilted view: fx and fy are fitted freely. Square-on (focal fixed): searched below.
+  if (fit_aspect && !fix_focal) flags &= ~cv::CALIB_FIX_ASPECT_RATIO;
+  double aspect = 1.0;  // fy / fx of the start (kept when the aspect ratio is fixed)
   auto calibrate = [&](int f) {
     k_start.copyTo(kmat);
+    kmat.at<double>(1, 1) = aspect * kmat.at<double>(0, 0);
     dist = cv::Mat::zeros(1, 5, CV_64F);
-    cv::calibrateCamera(
+    return cv::calibrateCamera(
         objs, imgs, image_size, kmat, dist, rvecs, tvecs, f,
         cv::TermCriteria(cv::TermCriteria::COUNT + cv::TermCriteria::EPS, 100, 1e-12));
   };
@@ -120,8 +126,55 @@ std::optional<CameraFit> FitCamera(const std::vector<cv::Point2d>& table_in,
     calibrate(flags);
     // A principal point far from the centre means the single view could not pin it down.
     const double off = std::hypot(kmat.at<double>(0, 2) - pp.x, kmat.at<double>(1, 2) - pp.y);
+    // Tangential terms mimic a shifted distortion centre, so together with a free principal
+    // point they are degenerate in a near square-on view: next try the centre alone free (a
+    // decentred radial lens), and only then the image centre.
     if (!(flags & cv::CALIB_FIX_PRINCIPAL_POINT) && !(off < 0.05 * image_size.width)) {
-      calibrate(flags | cv::CALIB_FIX_PRINCIPAL_POINT | cv::CALIB_ZERO_TANGENT_DIST);
+      flags |= cv::CALIB_ZERO_TANGENT_DIST;
+      calibrate(flags);
+      const double off2 = std::hypot(kmat.at<double>(0, 2) - pp.x, kmat.at<double>(1, 2) - pp.y);
+      if (!(off2 < 0.05 * image_size.width)) {
+        flags |= cv::CALIB_FIX_PRINCIPAL_POINT;
+        calibrate(flags);
+      }
+    }
+    // Square-on, the focal length is unobservable but the aspect ratio is not (the squares
+    // are square): a 1-D golden-section search on fy/fx with everything else fitted.
+    auto search_aspect = [&] {
+      const double g = (std::sqrt(5.0) - 1) / 2;
+      double lo = 1 - options.max_aspect_deviation, hi = 1 + options.max_aspect_deviation;
+      double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+      aspect = x1;
+      double f1 = calibrate(flags);
+      aspect = x2;
+      double f2 = calibrate(flags);
+      for (int it = 0; it < 16; ++it) {
+        if (f1 < f2) {
+          hi = x2;
+          x2 = x1;
+          f2 = f1;
+          x1 = hi - g * (hi - lo);
+          aspect = x1;
+          f1 = calibrate(flags);
+        } else {
+          lo = x1;
+          x1 = x2;
+          f1 = f2;
+          x2 = lo + g * (hi - lo);
+          aspect = x2;
+          f2 = calibrate(flags);
+        }
+      }
+      aspect = 0.5 * (lo + hi);
+      calibrate(flags);
+    };
+    if (fit_aspect && fix_focal) {
+      search_aspect();
+      const double off3 = std::hypot(kmat.at<double>(0, 2) - pp.x, kmat.at<double>(1, 2) - pp.y);
+      if (!(flags & cv::CALIB_FIX_PRINCIPAL_POINT) && !(off3 < 0.05 * image_size.width)) {
+        flags |= cv::CALIB_FIX_PRINCIPAL_POINT | cv::CALIB_ZERO_TANGENT_DIST;
+        search_aspect();
+      }
     }
   } catch (const cv::Exception&) {
     return std::nullopt;

@@ -33,6 +33,10 @@ struct CameraFitOptions {
   // With that many crossings and a tilted view, also fit the principal point and the
   // tangential terms p1 p2. Turn off if the fitted principal point wanders for your camera.
   bool free_principal_point = true;
+  // With that many crossings, fit the pixel aspect ratio fy/fx within 1 +- this (0 keeps
+  // square pixels). Default 0.01; webcams' pixels are square to a fraction of a percent, but
+  // 0.2 % is already 1 px at the edge of a 1080p image.
+  double max_aspect_deviation = 0.01;
   // false: keep distortion zero (a first guess from few points, e.g. the corner markers).
   bool estimate_distortion = true;
 };

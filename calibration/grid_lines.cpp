@@ -58,6 +58,40 @@ std::vector<HoughLine> SuppressDuplicates(const std::vector<HoughLine>& lines, c
   return kept;
 }
 
+// How much of a Hough line is an isolated thin line: evidence on the line (within 1 px) with
+// none at several offsets on both sides. Hough votes alone also rank lines through dense dark
+// texture (woods, rough mats, shadows) high, especially at 45 degrees where a digital line
+// collects the most pixels of any blob; those pass through evidence with evidence beside it.
+double ThinSupport(const cv::Mat& evidence, double rho, double theta, double scale) {
+  const cv::Point2d n(std::cos(theta), std::sin(theta)), d(-n.y, n.x);
+  const cv::Point2d p0 = rho * n;
+  const double reach = std::hypot(evidence.cols, evidence.rows);
+  auto on = [&](cv::Point2d p) {
+    const int x = static_cast<int>(std::lround(p.x)), y = static_cast<int>(std::lround(p.y));
+    return x >= 0 && y >= 0 && x < evidence.cols && y < evidence.rows &&
+           evidence.at<uchar>(y, x) != 0;
+  };
+  auto inside = [&](cv::Point2d p) {
+    return p.x >= 0 && p.y >= 0 && p.x < evidence.cols && p.y < evidence.rows;
+  };
+  const double offsets[3] = {6.0 * scale, 8.5 * scale, 11.0 * scale};
+  double count = 0;
+  for (double s = -reach; s <= reach; s += 1.0) {
+    const cv::Point2d p = p0 + s * d;
+    if (!inside(p)) continue;
+    if (!on(p) && !on(p + n) && !on(p - n)) continue;
+    bool clear = true;
+    for (double o : offsets) {
+      if (on(p + o * n) || on(p - o * n)) {
+        clear = false;
+        break;
+      }
+    }
+    if (clear) count += 1;
+  }
+  return count;
+}
+
 // A 1-D progression along the transversal: positions t(k) for integer k.
 struct Progression {
   std::map<int, int> line_of_index;  // index -> line number in the family's list
@@ -243,7 +277,11 @@ std::optional<GridLineFamilies> FindGridLines(const cv::Mat& gray, const GridLin
   std::vector<cv::Vec3f> raw;
   cv::HoughLines(out.evidence, raw, 1, kPi / 360, votes);
   std::vector<HoughLine> lines;
-  for (const auto& v : raw) lines.push_back({v[0], v[1], v[2]});
+  // Rank by thin-line support rather than raw votes (see ThinSupport).
+  for (const auto& v : raw) {
+    const double thin = ThinSupport(out.evidence, v[0], v[1], std::max(0.5, scale));
+    if (thin >= 0.5 * votes) lines.push_back({v[0], v[1], thin});
+  }
   std::sort(lines.begin(), lines.end(),
             [](const HoughLine& x, const HoughLine& y) { return x.votes > y.votes; });
   const cv::Point2d centre(gray.cols / 2.0, gray.rows / 2.0);

@@ -11,10 +11,22 @@ namespace {
 
 // Accuracy of one found calibration against the scene's truth.
 void CheckAccuracy(const SynthScene& s, const TableCalibration& cal) {
-  const int cols = s.board.grid.cols;
+  const int cols = s.board.grid.cols, rows = s.board.grid.rows;
+  // Without markers the origin is the corner nearest the image's top-left (TABLE_KIT), which may
+  // be the generator's opposite corner: the labels then agree up to a half turn of the board.
+  auto truth_px = [&](int c, int r, bool turned) {
+    if (turned) {
+      c = cols - c;
+      r = rows - r;
+    }
+    return s.grid_intersections_px[static_cast<size_t>(r * (cols + 1) + c)];
+  };
+  const auto& f0 = cal.intersections.front();
+  const bool turned = !s.markers && cv::norm(truth_px(f0.col, f0.row, true) - f0.px) <
+                                        cv::norm(truth_px(f0.col, f0.row, false) - f0.px);
   double sum = 0;
   for (const auto& f : cal.intersections) {
-    const cv::Point2d t = s.grid_intersections_px[static_cast<size_t>(f.row * (cols + 1) + f.col)];
+    const cv::Point2d t = truth_px(f.col, f.row, turned);
     const double d = cv::norm(t - f.px);
     EXPECT_LT(d, 1.0) << "scene " << s.index << " crossing " << f.col << "," << f.row;
     sum += d;
@@ -27,12 +39,9 @@ void CheckAccuracy(const SynthScene& s, const TableCalibration& cal) {
   EXPECT_EQ(cal.markers_used, s.markers) << "scene " << s.index;
 }
 
-// The target is "found in every scene"; the markerless search still refuses the
-// generator's current markerless napoleonic scenes ("spans more lines than the board", see
-// README, "When calibration fails"). This test pins what works today: every calibration that
-// is found is accurate, and the two scenes with corner markers (1 and 3) are found. Raise the
-// bar to 4 of 4 when the markerless search is fixed.
-TEST(SynthCalibration, NapoleonicScenesFoundAreAccurate) {
+// The target: the grid is found in every scene, markers or not, and every found
+// calibration is accurate.
+TEST(SynthCalibration, NapoleonicScenesAreFoundAndAccurate) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   SynthOptions o;
   o.seed = 11;
@@ -49,7 +58,7 @@ TEST(SynthCalibration, NapoleonicScenesFoundAreAccurate) {
                 << "\n";
     }
   }
-  EXPECT_GE(found, 2);
+  EXPECT_EQ(found, 4);
 }
 
 }  // namespace
