@@ -198,6 +198,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   for (double v : Slice(object, s.Col(half_len + 0.6 * reach), nu - 1)) outside.push_back(v);
   const double bg = Median(outside);
   std::vector<double> dev;
+  dev.reserve(outside.size());
   for (double v : outside) dev.push_back(std::abs(v - bg));
   const double noise = std::max(1.0, 1.4826 * Median(dev));
   std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
