@@ -1,0 +1,229 @@
+// A live game's log replayed in the real window under Xvfb (Mesa's software OpenGL): the demo
+// is played by the real `referee live --demo` with a log, which must now hold the armed shot's
+// before/after frames and the evidence picture; `referee report` must embed them; and
+// `referee replay --frames N --screenshot-dir DIR` must show the evidence picture and the
+// units where the log says they were, then exit 0. A bad log is one line and exit 2.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "engine/game_log.hpp"
+#include "vision/frame_store.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+int RunReferee(const std::string& args, const fs::path& out, bool display) {
+  const std::string cmd = std::string(display ? "xvfb-run -a -s \"-screen 0 1920x1080x24\" " : "") +
+                          REFEREE_BINARY + " " + args + " >" + out.string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Pixels of roughly this colour (`tol` per channel) in `bgr`.
+int CountColour(const cv::Mat& bgr, std::array<int, 3> rgb, int tol) {
+  cv::Mat mask;
+  cv::inRange(
+      bgr,
+      cv::Scalar(std::max(0, rgb[2] - tol), std::max(0, rgb[1] - tol), std::max(0, rgb[0] - tol)),
+      cv::Scalar(std::min(255, rgb[2] + tol), std::min(255, rgb[1] + tol),
+                 std::min(255, rgb[0] + tol)),
+      mask);
+  return cv::countNonZero(mask);
+}
+
+bool ColourNear(const cv::Mat& bgr, double x, double y, int radius, std::array<int, 3> rgb,
+                int tol) {
+  const cv::Rect r(static_cast<int>(std::lround(x)) - radius,
+                   static_cast<int>(std::lround(y)) - radius, 2 * radius + 1, 2 * radius + 1);
+  const cv::Rect in = r & cv::Rect(0, 0, bgr.cols, bgr.rows);
+  return in.area() > 0 && CountColour(bgr(in), rgb, tol) > 0;
+}
+
+class ReplayWindow : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!HaveXvfb()) return;
+    dir_ = fs::path(REFEREE_TEST_TMP) / "replay_window";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    // One demo game for every test of this file (the demo takes a while on a software GL).
+    demo_rc_ = RunReferee("live --demo --frames 160 --width 1280 --height 720 --log " +
+                              (dir_ / "demo.jsonl").string(),
+                          dir_ / "live.txt", true);
+  }
+  void SetUp() override {
+    if (!HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  }
+  static fs::path dir_;
+  static int demo_rc_;
+};
+fs::path ReplayWindow::dir_;
+int ReplayWindow::demo_rc_ = -1;
+
+TEST_F(ReplayWindow, LiveDemoLogStoresTheShotFramesAndEvidence) {
+  ASSERT_EQ(demo_rc_, 0) << ReadAll(dir_ / "live.txt");
+  const GameLog log = ReadGameLog(dir_ / "demo.jsonl");
+  EXPECT_TRUE(log.problems.empty());
+  const FrameStore store = FrameStore::ForLog(log.path);
+  const ShotArmed* armed = nullptr;
+  const ShotVerdict* verdict = nullptr;
+  for (const auto& e : log.events) {
+    if (const auto* a = e.As<ShotArmed>(); a && !armed) armed = a;
+    if (const auto* v = e.As<ShotVerdict>(); v && !verdict) verdict = v;
+    if (const auto* c = e.As<Calibration>()) {
+      EXPECT_FALSE(store.Load(c->frame).empty()) << "calibration frame " << c->frame;
+    }
+    if (const auto* s = e.As<Snapshot>()) {
+      EXPECT_FALSE(store.Load(s->frame).empty()) << "snapshot frame " << s->frame;
+    }
+  }
+  ASSERT_NE(armed, nullptr) << "the demo did not arm a shot in 160 frames";
+  ASSERT_NE(verdict, nullptr) << "the demo reached no verdict in 160 frames";
+  const cv::Mat before = store.Load(armed->before_frame);
+  const cv::Mat after = store.Load(verdict->after_frame);
+  ASSERT_FALSE(before.empty()) << armed->before_frame;
+  ASSERT_FALSE(after.empty()) << verdict->after_frame;
+  EXPECT_EQ(before.size(), after.size());
+  // The projectile landed between the two frames: they differ.
+  cv::Mat diff;
+  cv::absdiff(before, after, diff);
+  EXPECT_GT(cv::norm(diff, cv::NORM_L1) / diff.total(), 0.05);
+
+  // The evidence: before and after crops side by side, the 1" circle drawn in yellow on the
+  // after half, around the middle (the impact).
+  ASSERT_FALSE(verdict->evidence.empty());
+  EXPECT_EQ(fs::path(verdict->evidence).extension(), ".png");
+  const cv::Mat ev = store.Load(verdict->evidence);
+  ASSERT_FALSE(ev.empty());
+  EXPECT_EQ(ev.cols, 2 * ev.rows);
+  const cv::Mat after_half = ev(cv::Rect(ev.cols / 2, 0, ev.cols / 2, ev.rows));
+  // EvidenceOptions: 80 px per inch; the circle has the verdict's radius.
+  const double radius_px = verdict->verdict.value("hit_radius_in", 0.0) * 80;
+  ASSERT_GT(radius_px, 10.0);
+  int on_circle = 0;
+  for (int k = 0; k < 12; ++k) {
+    const double a = k * CV_PI / 6;
+    on_circle += ColourNear(after_half, after_half.cols / 2.0 + radius_px * std::cos(a),
+                            after_half.rows / 2.0 + radius_px * std::sin(a), 2, {255, 255, 0}, 40);
+  }
+  EXPECT_GE(on_circle, 10);
+}
+
+TEST_F(ReplayWindow, ReportOfTheLiveGameShowsRealEvidence) {
+  ASSERT_EQ(demo_rc_, 0) << ReadAll(dir_ / "live.txt");
+  const fs::path html = dir_ / "report.html";
+  ASSERT_EQ(RunReferee("report " + (dir_ / "demo.jsonl").string() + " --out " + html.string(),
+                       dir_ / "report.txt", false),
+            0)
+      << ReadAll(dir_ / "report.txt");
+  const std::string text = ReadAll(html);
+  EXPECT_EQ(text.find("not recorded"), std::string::npos);
+  EXPECT_EQ(text.find("missing or damaged"), std::string::npos);
+  EXPECT_NE(text.find("data:image/png;base64,"), std::string::npos);  // the evidence
+}
+
+TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheUnitsWhereTheLogPutThem) {
+  ASSERT_EQ(demo_rc_, 0) << ReadAll(dir_ / "live.txt");
+  const fs::path shots = dir_ / "shots";
+  const int rc =
+      RunReferee("replay " + (dir_ / "demo.jsonl").string() +
+                     " --frames 400 --width 1280 --height 720 --screenshot-dir " + shots.string(),
+                 dir_ / "replay.txt", true);
+  ASSERT_EQ(rc, 0) << ReadAll(dir_ / "replay.txt");
+  const auto index = nlohmann::json::parse(ReadAll(shots / "screenshots.json"));
+  ASSERT_TRUE(index.contains("first"));
+  ASSERT_TRUE(index.contains("last"));
+  ASSERT_TRUE(index.contains("evidence")) << index.dump(1);
+
+  // The evidence picture fills the picture area: the screenshot there matches the stored PNG.
+  const auto& notes = index["evidence"];
+  ASSERT_TRUE(notes["picture"]["shown"].get<bool>());
+  const cv::Mat png = cv::imread((shots / "evidence.png").string());
+  ASSERT_FALSE(png.empty());
+  const FrameStore store = FrameStore::ForLog(dir_ / "demo.jsonl");
+  const cv::Mat ev = store.Load(notes["picture"]["name"].get<std::string>());
+  ASSERT_FALSE(ev.empty());
+  const auto& r = notes["picture"]["rect"];
+  const cv::Rect rect(static_cast<int>(std::ceil(r[0].get<double>())),
+                      static_cast<int>(std::ceil(r[1].get<double>())),
+                      static_cast<int>(r[2].get<double>()) - 2,
+                      static_cast<int>(r[3].get<double>()) - 2);
+  ASSERT_GT(rect.area(), 10000);
+  ASSERT_EQ((rect & cv::Rect(0, 0, png.cols, png.rows)), rect);
+  cv::Mat expected;
+  cv::resize(ev, expected, rect.size(), 0, 0, cv::INTER_AREA);
+  cv::Mat diff;
+  cv::absdiff(png(rect), expected, diff);
+  EXPECT_LT(cv::mean(diff)[0] + cv::mean(diff)[1] + cv::mean(diff)[2], 3 * 12.0)
+      << "the evidence picture is not what the window shows";
+  EXPECT_GT(CountColour(png(rect), {255, 255, 0}, 40), 50);  // its yellow hit circle
+
+  // The map: each stand in its side colour at its logged position, the hit circle around the
+  // impact in magenta.
+  const auto& map = notes["map"];
+  ASSERT_GE(map["stands"].size(), 2u);
+  int drawn = 0;
+  for (const auto& s : map["stands"]) {
+    drawn += ColourNear(png, s["center_px"][0], s["center_px"][1], 2,
+                        s["side_rgb"].get<std::array<int, 3>>(), 20);
+  }
+  EXPECT_GE(drawn, static_cast<int>(map["stands"].size()) * 9 / 10);
+  ASSERT_TRUE(map.contains("impact"));
+  const double cx = map["impact"]["center_px"][0], cy = map["impact"]["center_px"][1];
+  const double rad = map["impact"]["radius_px"];
+  ASSERT_GT(rad, 3.0);
+  int on_circle = 0;
+  for (int k = 0; k < 12; ++k) {
+    const double a = k * CV_PI / 6;
+    on_circle +=
+        ColourNear(png, cx + rad * std::cos(a), cy + rad * std::sin(a), 2, {255, 0, 255}, 40);
+  }
+  EXPECT_GE(on_circle, 11);
+  // The first screenshot is before any shot: no circle on its map.
+  EXPECT_FALSE(index["first"]["map"].contains("impact"));
+}
+
+TEST_F(ReplayWindow, BadLogIsOneLineAndExitTwo) {
+  auto expect_one_line = [&](const std::string& args, const std::string& name) {
+    const fs::path out = dir_ / (name + ".txt");
+    EXPECT_EQ(RunReferee("replay " + args + " --frames 3", out, true), 2) << ReadAll(out);
+    const std::string text = ReadAll(out);
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+    return text;
+  };
+  EXPECT_NE(expect_one_line((dir_ / "missing.jsonl").string(), "missing").find("missing.jsonl"),
+            std::string::npos);
+  std::ofstream(dir_ / "garbage.jsonl") << "this is not a game log\n";
+  EXPECT_NE(expect_one_line((dir_ / "garbage.jsonl").string(), "garbage").find("line 1"),
+            std::string::npos);
+  std::ofstream(dir_ / "future.jsonl")
+      << "{\"seq\":1,\"time_utc\":\"x\",\"type\":\"hologram\",\"format_version\":99}\n";
+  EXPECT_NE(expect_one_line((dir_ / "future.jsonl").string(), "future").find("newer"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace referee::live
