@@ -237,6 +237,11 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // Width is the weaker cue (a dipped head may keep a white band next to the stick): it only
   // decides when the paint does not show.
   const bool width_says = std::abs(by_width) >= 0.4;
+  // Neither cue: refuse rather than guess an end (a wrong end moves the impact by a whole
+  // Q-tip length).
+  if (!colour_says && !width_says) {
+    return QtipRefusal{"the painted head cannot be told: no paint shows and both heads look alike"};
+  }
   const bool hi_painted = colour_says ? by_colour > 0 : by_width > 0;
   const int dir = hi_painted ? +1 : -1;
 

@@ -24,9 +24,11 @@ void RunAndCheck(const std::string& ruleset, int games, std::uint64_t seed) {
   EXPECT_GT(r.dice_events, 10L * games);
   // Session 2 clauses are played too, not only tested one by one.
   EXPECT_GT(r.applied.count("attach_commander") ? r.applied.at("attach_commander") : 0, 0);
-  if (ruleset == "napoleonic")
-    for (const char* a : {"shell_on_inflammable", "limber", "destroy_equipment"})
+  if (ruleset == "napoleonic") {
+    for (const char* a : {"shell_on_inflammable", "limber", "destroy_equipment"}) {
       EXPECT_GT(r.applied.count(a) ? r.applied.at(a) : 0, 0) << a;
+    }
+  }
 }
 
 TEST(RulesSelfPlay, NapoleonicGamesEndWithInvariantsHeld) { RunAndCheck("napoleonic", 200, 1); }

@@ -311,7 +311,10 @@ TEST_F(TurnFlowTest, UndoPlaysTheGameAgainWithTheSameDiceAndLogsUndoEvents) {
   const auto undo_events = flow_.TakeEvents();
   const auto undos = OfType<Undo>(undo_events);
   ASSERT_EQ(undos.size(), musketry_seqs.size());
-  for (const auto* u : undos) EXPECT_NE(u->note.find("undone"), std::string::npos);
+  for (size_t i = 0; i < undos.size(); ++i) {
+    EXPECT_NE(undos[i]->note.find("undone"), std::string::npos);
+    EXPECT_EQ(undos[i]->target_seq, musketry_seqs[musketry_seqs.size() - 1 - i]);
+  }
   EXPECT_EQ(flow_.PhaseName(), "musketry");
   EXPECT_EQ(flow_.actions_played(), 1u);  // the first phase end stays
 }

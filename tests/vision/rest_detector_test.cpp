@@ -27,7 +27,9 @@ TEST(RestDetectorTest, FiresOnceAfterTheShellStops) {
       ++fired;
       fired_at = i * dt;
     }
-    if (i > 1 && i < 30) EXPECT_TRUE(u.moving) << i;
+    if (i > 1 && i < 30) {
+      EXPECT_TRUE(u.moving) << i;
+    }
   }
   EXPECT_EQ(fired, 1);
   EXPECT_NEAR(fired_at, 30 * dt + 0.5, 2 * dt);

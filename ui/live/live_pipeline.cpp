@@ -107,7 +107,10 @@ LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, double t_s) {
   if (prev_coarse_.size() != coarse.size()) {
     last_motion_t_ = t_s;  // nothing to compare with yet: not still
   } else {
-    s.moving = meter_.AreaMm2(meter_.Changed(prev_coarse_, coarse)) > config_.still_area_mm2;
+    // Motion is a connected change: sensor and JPEG noise flip scattered cells, which must not
+    // keep a resting shot "moving" however many of them there are.
+    const std::vector<ChangeRegion> regions = meter_.Regions(meter_.Changed(prev_coarse_, coarse));
+    s.moving = !regions.empty() && regions.front().area_mm2 > config_.still_area_mm2;
     if (s.moving) last_motion_t_ = t_s;
   }
   s.still_s = t_s - last_motion_t_;

@@ -44,8 +44,9 @@ struct PipelineConfig {
   // Stillness before a shot is adjudicated, seconds of source time. Default 0.5; raise for
   // bouncy tables or projectiles that roll slowly.
   double rest_seconds = 0.5;
-  // Change between consecutive frames below this counts as still, mm^2 of table. Default 20
-  // (JPEG noise and a flicker stay below it; a rolling Q-tip does not).
+  // The largest connected change between consecutive frames below this counts as still, mm^2
+  // of table. Default 20 (scattered JPEG noise and a flicker stay below it; a rolling Q-tip
+  // does not); raise for a noisy camera.
   double still_area_mm2 = 20.0;
   // Stillness before the stands are looked for again after something changed, seconds.
   // Default 0.3: a player's hand has left and the stand is put down. Raise if stands are
