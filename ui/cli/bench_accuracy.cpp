@@ -24,6 +24,8 @@
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/cli/bench_scene_set.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/shot_analysis.hpp"
 
@@ -122,34 +124,11 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  if (dir.empty() || !fs::is_directory(dir))
-    throw InputError(dir, "DIR", "not a directory of scenes");
-  std::vector<fs::path> scenes;
-  for (const auto& e : fs::directory_iterator(dir)) {
-    if (fs::exists(e.path() / "truth.json")) scenes.push_back(e.path());
-  }
-  std::sort(scenes.begin(), scenes.end());
-  if (limit > 0 && static_cast<int>(scenes.size()) > limit)
-    scenes.resize(static_cast<size_t>(limit));
-  if (scenes.empty())
-    throw InputError(dir, "", "no scene_*/truth.json found (generate with referee synth)");
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
+  const std::vector<fs::path> scenes = ListSynthScenes(dir, "", limit);
 
   const StandKindCatalog catalog = LoadStandKinds();
-  SideColorModel colors;
-  for (const auto& [name, rgb] : DefaultSideColors()) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
+  const SideColorModel colors = DefaultSideColorModel();
   Stats impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;

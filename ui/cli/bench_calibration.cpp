@@ -18,6 +18,8 @@
 
 #include "calibration/calibrate_table.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/bench_scene_set.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -98,26 +100,8 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
-  if (dir.empty() || !fs::is_directory(dir)) throw InputError(dir, "DIR", "not a directory");
-  std::vector<fs::path> scenes;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (e.path().filename() == "truth.json" && fs::exists(e.path().parent_path() / image_name)) {
-      scenes.push_back(e.path().parent_path());
-    }
-  }
-  std::sort(scenes.begin(), scenes.end());
-  if (scenes.empty())
-    throw InputError(dir, "", "no scene folders with truth.json and " + image_name);
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
+  const std::vector<fs::path> scenes = ListSynthScenes(dir, image_name, 0);
 
   std::vector<SceneResult> results;
   std::cout << std::fixed << std::setprecision(3);

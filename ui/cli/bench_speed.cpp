@@ -34,6 +34,7 @@
 #include "engine/input_error.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/live/live_pipeline.hpp"
@@ -200,11 +201,7 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
   const Scenario scenario = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const StandKindCatalog catalog = LoadStandKinds();
   const ShotOptions shot_options = LoadShotOptions("napoleonic");
-  SideColorModel colors;
-  for (const auto& [name, rgb] : DefaultSideColors()) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
+  const SideColorModel colors = DefaultSideColorModel();
   double load[3] = {0, 0, 0};
   if (getloadavg(load, 3) < 1) load[0] = -1;
   const int all_cores = cv::getNumberOfCPUs();
