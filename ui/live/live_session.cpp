@@ -115,7 +115,9 @@ bool LiveSession::AcceptRecalibration(VisionWorker& worker) {
   last_bump_.reset();
   worker.SetCalibration(*accepted_);
   state_.SetCameraBumped(false);
-  AppendEvent(Calibration{CalibrationJson(*accepted_), ""});
+  // The frame the new grid was found on, so a report shows what the camera saw after the bump.
+  AppendEvent(Calibration{CalibrationJson(*accepted_),
+                          log_frames_ ? log_frames_->PutFrame(last_frame_) : std::string()});
   snapshot_due_ = true;
   return true;
 }
