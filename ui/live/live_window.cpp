@@ -26,6 +26,7 @@
 #include "ui/live/live_session.hpp"
 #include "ui/live/overlay.hpp"
 #include "ui/live/panels.hpp"
+#include "ui/live/screenshots.hpp"
 #include "ui/live/table_setup.hpp"
 #include "ui/live/turn_flow.hpp"
 #include "ui/live/view_mapping.hpp"
@@ -53,29 +54,6 @@ int GlfwKeyOf(Key k) {
       return static_cast<int>(k);  // letters and space: GLFW uses their ASCII codes
   }
 }
-
-// PNGs at key states with stable names, and screenshots.json saying where things were drawn.
-class Screenshots {
- public:
-  explicit Screenshots(fs::path dir) : dir_(std::move(dir)) {
-    if (!dir_.empty()) fs::create_directories(dir_);
-  }
-  bool Wants(const std::string& name) const { return !dir_.empty() && !taken_.contains(name); }
-  void Save(const std::string& name, int fb_width, int fb_height, nlohmann::json notes) {
-    const fs::path file = dir_ / (name + ".png");
-    SavePng(ReadFramebuffer(fb_width, fb_height), file);
-    notes["file"] = file.filename().string();
-    notes["framebuffer"] = {fb_width, fb_height};
-    index_[name] = std::move(notes);
-    taken_.insert(name);
-    std::ofstream(dir_ / "screenshots.json") << index_.dump(2) << "\n";
-  }
-
- private:
-  fs::path dir_;
-  std::set<std::string> taken_;
-  nlohmann::json index_ = nlohmann::json::object();
-};
 
 class LiveApp {
  public:

@@ -24,6 +24,7 @@
 #include "engine/input_error.hpp"
 #include "ui/live/gl_image.hpp"
 #include "ui/live/replay_controller.hpp"
+#include "ui/live/screenshots.hpp"
 #include "ui/live/view_mapping.hpp"
 #include "vision/frame_store.hpp"
 
@@ -55,29 +56,6 @@ MapView FitBoard(const ReplayBoard& b, const ScreenRect& panel) {
   const double s = std::max(0.1, std::min((panel.w - 2 * margin) / w, (panel.h - 2 * margin) / h));
   return {panel.x + (panel.w - w * s) / 2, panel.y + (panel.h - h * s) / 2, s};
 }
-
-// PNGs at key states with stable names, and screenshots.json saying where things were drawn.
-class Screenshots {
- public:
-  explicit Screenshots(fs::path dir) : dir_(std::move(dir)) {
-    if (!dir_.empty()) fs::create_directories(dir_);
-  }
-  bool Wants(const std::string& name) const { return !dir_.empty() && !taken_.contains(name); }
-  void Save(const std::string& name, int fb_width, int fb_height, nlohmann::json notes) {
-    const fs::path file = dir_ / (name + ".png");
-    SavePng(ReadFramebuffer(fb_width, fb_height), file);
-    notes["file"] = file.filename().string();
-    notes["framebuffer"] = {fb_width, fb_height};
-    index_[name] = std::move(notes);
-    taken_.insert(name);
-    std::ofstream(dir_ / "screenshots.json") << index_.dump(2) << "\n";
-  }
-
- private:
-  fs::path dir_;
-  std::set<std::string> taken_;
-  nlohmann::json index_ = nlohmann::json::object();
-};
 
 std::string Fixed(double v, int decimals) {
   char buf[64];
