@@ -49,32 +49,6 @@ struct Stats {
   }
 };
 
-Vec2 V(const Json& j) { return {j.at(0).get<double>(), j.at(1).get<double>()}; }
-
-CameraModel CameraOf(const Json& c) {
-  CameraModel m;
-  m.image_size = {c.at("image_size").at(0).get<int>(), c.at("image_size").at(1).get<int>()};
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k) m.camera_matrix(r, k) = c.at("K").at(r).at(k).get<double>();
-  for (int k = 0; k < 5; ++k) m.distortion[k] = c.at("dist").at(k).get<double>();
-  for (int k = 0; k < 3; ++k) {
-    m.rvec_cam_from_table[k] = c.at("rvec").at(k).get<double>();
-    m.tvec_cam_from_table[k] = c.at("tvec").at(k).get<double>();
-  }
-  return m;
-}
-
-Board BoardOf(const Json& b, const std::string& file) {
-  Json j;
-  j["board"] = {
-      {"cols", b.at("cols")}, {"rows", b.at("rows")}, {"square_size", b.at("square_size")}};
-  j["terrain"] = Json::array();
-  for (const auto& t : b.value("terrain", Json::array())) {
-    j["terrain"].push_back({{"square", t.at("square")}, {"type", t.at("type")}});
-  }
-  return ParseBoardJson(j, file);
-}
-
 double AngleErrorDeg(double a, double b, double period) {
   double d = std::fmod(std::abs(a - b), period);
   return std::min(d, period - d);
@@ -142,8 +116,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     } catch (const std::exception& e) {
       throw InputError((sd / "truth.json").string(), "", e.what());
     }
-    const CameraModel cam = CameraOf(t.at("camera"));
-    const Board board = BoardOf(t.at("board"), (sd / "truth.json").string());
+    const CameraModel cam = TruthCamera(t.at("camera"));
+    const Board board = TruthBoard(t.at("board"), (sd / "truth.json").string());
     const cv::Mat before =
         cv::imread(ImageOf(t, sd, "before", "before.png").string(), cv::IMREAD_COLOR);
     const cv::Mat after =
@@ -194,14 +168,14 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       for (size_t k = 0; k < a.stands.stands.size(); ++k) {
         const auto& d = a.stands.stands[k].stand;
         if (used[k] || d.side != ts[i].at("side").get<std::string>()) continue;
-        const double dist = Distance(d.footprint.center, V(ts[i].at("center")));
+        const double dist = Distance(d.footprint.center, TruthPoint(ts[i].at("center")));
         if (dist < best) best = dist, match[i] = static_cast<int>(k);
       }
       if (match[i] >= 0) {
         used[static_cast<size_t>(match[i])] = true;
         ++tp;
         const auto& d = a.stands.stands[static_cast<size_t>(match[i])].stand;
-        centre_mm.Add(InchesToMm(Distance(d.footprint.center, V(ts[i].at("center")))));
+        centre_mm.Add(InchesToMm(Distance(d.footprint.center, TruthPoint(ts[i].at("center")))));
         const double w = ts[i].at("size").at(0).get<double>(),
                      dp = ts[i].at("size").at(1).get<double>();
         const double period = (d.facing_known && ts[i].value("facing_known", false)) ? 360.0
@@ -225,7 +199,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         ++shots_refused;
         line = truth_kind + " refused: " + a.refusal;
       } else {
-        const Vec2 truth_pt = V(tp_json.at("point"));
+        const Vec2 truth_pt = TruthPoint(tp_json.at("point"));
         const double err_mm = InchesToMm(Distance(a.projectile->point, truth_pt));
         impact_mm.Add(err_mm);
         char buf[160];

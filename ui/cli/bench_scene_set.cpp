@@ -34,6 +34,35 @@ std::vector<fs::path> ListSynthScenes(const std::string& dir, const std::string&
   return scenes;
 }
 
+Vec2 TruthPoint(const nlohmann::json& xy) {
+  return {xy.at(0).get<double>(), xy.at(1).get<double>()};
+}
+
+CameraModel TruthCamera(const nlohmann::json& c) {
+  CameraModel m;
+  m.image_size = {c.at("image_size").at(0).get<int>(), c.at("image_size").at(1).get<int>()};
+  for (int r = 0; r < 3; ++r) {
+    for (int k = 0; k < 3; ++k) m.camera_matrix(r, k) = c.at("K").at(r).at(k).get<double>();
+  }
+  for (int k = 0; k < 5; ++k) m.distortion[k] = c.at("dist").at(k).get<double>();
+  for (int k = 0; k < 3; ++k) {
+    m.rvec_cam_from_table[k] = c.at("rvec").at(k).get<double>();
+    m.tvec_cam_from_table[k] = c.at("tvec").at(k).get<double>();
+  }
+  return m;
+}
+
+Board TruthBoard(const nlohmann::json& b, const std::string& file) {
+  nlohmann::json j;
+  j["board"] = {
+      {"cols", b.at("cols")}, {"rows", b.at("rows")}, {"square_size", b.at("square_size")}};
+  j["terrain"] = nlohmann::json::array();
+  for (const auto& t : b.value("terrain", nlohmann::json::array())) {
+    j["terrain"].push_back({{"square", t.at("square")}, {"type", t.at("type")}});
+  }
+  return ParseBoardJson(j, file);
+}
+
 SideColorModel DefaultSideColorModel() {
   SideColorModel colors;
   for (const auto& [name, rgb] : DefaultSideColors()) {

@@ -6,6 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "calibration/camera_model.hpp"
+#include "engine/board.hpp"
+#include "engine/geometry.hpp"
 #include "vision/side_color_model.hpp"
 
 namespace referee::cli {
@@ -15,6 +20,12 @@ namespace referee::cli {
 // InputError naming `dir` when it is not a folder or holds no such scene.
 std::vector<std::filesystem::path> ListSynthScenes(const std::string& dir,
                                                    const std::string& required_file, int limit);
+
+// Readers of a scene's truth.json: a point [x, y], the generator's camera, and the board
+// (`file` names truth.json in errors).
+Vec2 TruthPoint(const nlohmann::json& xy);
+CameraModel TruthCamera(const nlohmann::json& camera);
+Board TruthBoard(const nlohmann::json& board, const std::string& file);
 
 // A colour model of the default side colours (the board file's defaults).
 SideColorModel DefaultSideColorModel();

@@ -53,32 +53,6 @@ struct Series {
   }
 };
 
-Vec2 V(const Json& j) { return {j.at(0).get<double>(), j.at(1).get<double>()}; }
-
-CameraModel TruthCamera(const Json& c) {
-  CameraModel m;
-  m.image_size = {c.at("image_size").at(0).get<int>(), c.at("image_size").at(1).get<int>()};
-  for (int r = 0; r < 3; ++r)
-    for (int k = 0; k < 3; ++k) m.camera_matrix(r, k) = c.at("K").at(r).at(k).get<double>();
-  for (int k = 0; k < 5; ++k) m.distortion[k] = c.at("dist").at(k).get<double>();
-  for (int k = 0; k < 3; ++k) {
-    m.rvec_cam_from_table[k] = c.at("rvec").at(k).get<double>();
-    m.tvec_cam_from_table[k] = c.at("tvec").at(k).get<double>();
-  }
-  return m;
-}
-
-Board TruthBoard(const Json& b, const std::string& file) {
-  Json j;
-  j["board"] = {
-      {"cols", b.at("cols")}, {"rows", b.at("rows")}, {"square_size", b.at("square_size")}};
-  j["terrain"] = Json::array();
-  for (const auto& t : b.value("terrain", Json::array())) {
-    j["terrain"].push_back({{"square", t.at("square")}, {"type", t.at("type")}});
-  }
-  return ParseBoardJson(j, file);
-}
-
 // CPU time of this thread, ms: the wall clock on a loaded machine measures the others too.
 double ThreadCpuMs() {
   timespec ts{};
@@ -156,7 +130,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
     const Json& ts = t.at("stands");
     std::vector<bool> used(d.stands.size(), false);
     for (const auto& truth : ts) {
-      const Vec2 c = V(truth.at("center"));
+      const Vec2 c = TruthPoint(truth.at("center"));
       const std::string side = truth.at("side").get<std::string>();
       int best = -1;
       double best_d = 0.5;
