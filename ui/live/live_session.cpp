@@ -42,9 +42,20 @@ bool IsGunLike(const StandKindCatalog& catalog, const Stand& s) {
   return k && (k->category == StandCategory::kGun || k->category == StandCategory::kCatapult);
 }
 
+// Without the ruleset's allowances any move on the board keeps an identity.
+MoveAllowance AnyMove(const Grid& grid) {
+  MoveAllowance a;
+  a.unknown_kind_squares = 1.5 * (grid.cols + grid.rows);
+  return a;
+}
+
 }  // namespace
 
-LiveSession::LiveSession(SessionConfig config) : config_(std::move(config)) {
+LiveSession::LiveSession(SessionConfig config)
+    : config_(std::move(config)),
+      tracker_(config_.board.board.grid, config_.catalog,
+               config_.move_allowance.value_or(AnyMove(config_.board.board.grid)),
+               config_.tracker) {
   std::vector<std::string> sides;
   for (const auto& [side, rgb] : config_.board.side_colors_srgb) sides.push_back(side);
   state_.SetSides(sides);
@@ -83,7 +94,10 @@ void LiveSession::OnFrame(const FrameResult& result) {
     }
   }
   if (accepted_ && !result.top_view.empty()) {
-    detected_ = result.stands;
+    // The pipeline repeats its last detection on every frame; only a new one is tracked.
+    if (result.stands_fresh || (detected_.empty() && !result.stands.empty())) {
+      OnStandsSeen(result.stands);
+    }
     RebuildShown();
     RefreshBatteries();
   }
@@ -104,6 +118,43 @@ void LiveSession::OnFrame(const FrameResult& result) {
     shot_after_ = result.frame;
     OnProjectileAtRest(w.rest->point);
   }
+}
+
+void LiveSession::OnStandsSeen(const std::vector<DetectedStand>& seen) {
+  std::vector<Stand> observed;
+  observed.reserve(seen.size());
+  for (const auto& d : seen) observed.push_back(d.stand);
+  last_tracking_ = tracker_.Update(observed);
+  detected_ = seen;
+  for (size_t i = 0; i < detected_.size(); ++i) detected_[i].stand = last_tracking_.stands[i];
+  RebuildShown();
+  RefreshBatteries();
+}
+
+bool LiveSession::ReassignStandId(const std::string& current_id, const std::string& true_id) {
+  const ShownStand* s = FindStand(current_id);
+  if (!s || true_id.empty() || true_id == current_id) return false;
+  // The tracker refuses an id held by the other side.
+  if (!tracker_.Reassign(current_id, true_id)) return false;
+  for (auto& d : detected_) {
+    if (d.stand.id == current_id) {
+      d.stand.id = true_id;
+    } else if (d.stand.id == true_id) {
+      d.stand.id = current_id;
+    }
+  }
+  state_.RenameStand(current_id, true_id);
+  RebuildShown();
+  RefreshBatteries();
+  return true;
+}
+
+std::vector<std::string> LiveSession::IdsOfSide(const std::string& side) const {
+  std::vector<std::string> ids;
+  for (const auto& t : tracker_.tracks()) {
+    if (t.stand.side == side) ids.push_back(t.id);
+  }
+  return ids;
 }
 
 void LiveSession::OnProjectileAtRest(Vec2 impact_in) { state_.OnRest(impact_in); }
@@ -443,6 +494,12 @@ void LiveSession::Append(const LiveEvent& e) {
     }
     write(Correction{"stand", 0, StandToJson(SnapshotStandFrom(moved, unit)),
                      e.type == "stand_moved" ? "stand moved by hand" : "unit re-assigned by hand"});
+  } else if (e.type == "stand_renamed") {
+    const std::string to = d["to"].get<std::string>();
+    nlohmann::json value = {{"stand", d["stand"]}, {"is", to}};
+    if (const ShownStand* s = FindStand(to))
+      value["footprint"] = StandToJson(SnapshotStandFrom(s->stand, s->unit));
+    write(Correction{"stand_identity", 0, value, "stand identity re-assigned by hand"});
   } else if (e.type == "impact_changed") {
     const int verdict_seq = d["verdict_seq"].get<int>();
     write(Correction{"shot",

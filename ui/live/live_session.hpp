@@ -21,6 +21,7 @@
 #include "ui/live/log_frames.hpp"
 #include "ui/live/referee_state.hpp"
 #include "ui/live/vision_worker.hpp"
+#include "vision/stand_tracker.hpp"
 
 namespace referee::live {
 
@@ -38,6 +39,10 @@ struct SessionConfig {
   ShotOptions shot;
   std::optional<std::filesystem::path> log_path;
   bool resume = false;
+  // How far each kind of stand may move between two snapshots (the ruleset's move allowances,
+  // MoveAllowanceFromRuleset). Without one, any move keeps the identity of the nearest stand.
+  std::optional<MoveAllowance> move_allowance;
+  StandTrackerOptions tracker;
 };
 
 class LiveSession {
@@ -52,6 +57,11 @@ class LiveSession {
 
   // A new vision result: update calibration candidates, stands and observations.
   void OnFrame(const FrameResult& result);
+  // A fresh stand detection (OnFrame calls it when the detector ran): the stand tracker gives
+  // each stand the id it had in the last snapshot, so ids survive moves the rules allow.
+  void OnStandsSeen(const std::vector<DetectedStand>& seen);
+  const TrackingUpdate& last_tracking() const { return last_tracking_; }
+  const StandTracker& tracker() const { return tracker_; }
   // Rest of a projectile reported by the shot watcher (vision), table inches.
   void OnProjectileAtRest(Vec2 impact_in);
   // Asks the engine for the ruling whenever the state wants one; then writes pending events.
@@ -77,6 +87,11 @@ class LiveSession {
   // Overrules from the window (mouse), logged as corrections.
   bool MoveStandTo(const std::string& id, Vec2 center_in);
   bool CycleUnit(const std::string& id);
+  // The stand the tracker calls `current_id` is really `true_id` (same side; the two swap ids
+  // when both exist). Logged as a correction of subject "stand_identity".
+  bool ReassignStandId(const std::string& current_id, const std::string& true_id);
+  // Ids a stand may be re-assigned to: the other tracks of its side, seen or missing.
+  std::vector<std::string> IdsOfSide(const std::string& side) const;
   bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
 
   // Camera bump and automatic recalibration (the status bar shows them; Enter accepts).
@@ -107,7 +122,9 @@ class LiveSession {
   std::optional<CalibrationResult> last_calibration_;
   std::optional<TableCalibration> pending_;
   std::optional<TableCalibration> accepted_;
-  std::vector<DetectedStand> detected_;
+  std::vector<DetectedStand> detected_;  // the last detection, with track ids
+  StandTracker tracker_;
+  TrackingUpdate last_tracking_;
   std::vector<ShownStand> shown_;
   std::optional<Verdict> engine_verdict_;
   std::optional<ProjectileObservation> projectile_;

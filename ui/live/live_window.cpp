@@ -773,7 +773,9 @@ int RunLive(const LiveOptions& o) {
   } else {
     board.side_colors_srgb = DefaultSideColors();
   }
-  SessionConfig config{board, LoadStandKinds(), LoadShotOptions(o.ruleset), std::nullopt, false};
+  SessionConfig config{board,        LoadStandKinds(), LoadShotOptions(o.ruleset),
+                       std::nullopt, false,            std::nullopt,
+                       {}};
   if (!o.log.empty()) config.log_path = o.log;
   if (!o.resume.empty()) {
     config.log_path = o.resume;
@@ -830,6 +832,7 @@ int RunLive(const LiveOptions& o) {
   int rc = 0;
   {
     const auto ruleset = rules::MakeRuleset(o.ruleset);
+    config.move_allowance = MoveAllowanceFromRuleset(ruleset->data(), config.catalog);
     // --frames runs are tests and demos: the same dice every time unless a seed is given.
     const std::uint64_t seed =
         o.dice_seed != 0 ? o.dice_seed

@@ -372,6 +372,37 @@ bool RefereeState::ReassignUnit(const std::string& stand_id, const std::string& 
   return true;
 }
 
+namespace {
+// Swaps what `map` holds under keys a and b (either may be absent).
+template <typename Map>
+void SwapKeys(Map& map, const std::string& a, const std::string& b) {
+  auto na = map.extract(a);
+  auto nb = map.extract(b);
+  if (na) {
+    na.key() = b;
+    map.insert(std::move(na));
+  }
+  if (nb) {
+    nb.key() = a;
+    map.insert(std::move(nb));
+  }
+}
+}  // namespace
+
+bool RefereeState::RenameStand(const std::string& current_id, const std::string& true_id) {
+  if (phase_ == Phase::kCalibrating) return Refuse("accept the calibration first");
+  if (true_id.empty() || true_id == current_id) return Refuse("same stand");
+  SwapKeys(moved_, current_id, true_id);
+  SwapKeys(unit_of_, current_id, true_id);
+  const bool a_removed = removed_.erase(current_id) > 0;
+  const bool b_removed = removed_.erase(true_id) > 0;
+  if (a_removed) removed_.insert(true_id);
+  if (b_removed) removed_.insert(current_id);
+  Emit("stand_renamed", {{"stand", current_id}, {"to", true_id}}, true);
+  Accept();
+  return true;
+}
+
 bool RefereeState::ChangeImpactPoint(Vec2 impact_in) {
   const bool has_shot = phase_ == Phase::kVerdict || phase_ == Phase::kChooseCasualty ||
                         phase_ == Phase::kConfirmRemoval ||

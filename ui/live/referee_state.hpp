@@ -146,6 +146,9 @@ class RefereeState {
   bool ReassignUnit(const std::string& stand_id, const std::string& from_unit,
                     const std::string& to_unit);
   bool ChangeImpactPoint(Vec2 impact_in);
+  // The stand tracked as `current_id` is really `true_id` (ids swap when both exist): the
+  // overrules kept per stand follow the stand to its new id.
+  bool RenameStand(const std::string& current_id, const std::string& true_id);
   const std::map<std::string, OrientedRect>& moved_stands() const { return moved_; }
   const std::map<std::string, std::string>& unit_overrides() const { return unit_of_; }
 
