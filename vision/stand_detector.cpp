@@ -1,6 +1,7 @@
 #include "vision/stand_detector.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -420,6 +421,71 @@ cv::Vec3f SampleBgr(const cv::Mat& img, cv::Point2d p) {
   return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
 }
 
+// Per side (-a, +a, -b, +b), how white the whitest 1.5 mm band within 10 mm of that edge is
+// (0..1): the front stripe lies along the edge or just inside the border. White is judged
+// against this base's own border, lit as the stripe is: about as bright as the border's
+// brightest channel and weakly saturated (flock, figures and the border itself are not).
+std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_mask, const PxRect& r,
+                                      double mm, double min_border_mm) {
+  std::array<double, 4> out{0, 0, 0, 0};
+  const cv::Point2d b = r.AxisB();
+  const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
+  const double bin_px = 0.5 / mm, reach_px = 10.0 / mm, border_px = 0.8 * min_border_mm / mm;
+  const int bins = static_cast<int>(reach_px / bin_px) + 1;
+  std::vector<int> white(static_cast<size_t>(4 * bins), 0), total(white.size(), 0);
+  std::vector<uchar> border_val;
+  const double reach = std::hypot(ha, hb) + 1;
+  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
+  const int x1 = std::min(img.cols - 1, static_cast<int>(r.center.x + reach));
+  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
+  const int y1 = std::min(img.rows - 1, static_cast<int>(r.center.y + reach));
+  struct Px {
+    int bin;
+    uchar val, lo;
+  };
+  std::vector<Px> px;
+  for (int y = y0; y <= y1; ++y) {
+    const auto* row = img.ptr<cv::Vec3b>(y);
+    const uchar* m = side_mask.ptr<uchar>(y);
+    for (int x = x0; x <= x1; ++x) {
+      const cv::Point2d d = cv::Point2d(x, y) - r.center;
+      const double u = d.dot(r.axis_a), v = d.dot(b);
+      const double dist[4] = {u + ha, ha - u, v + hb, hb - v};
+      int side = 0;
+      for (int k = 1; k < 4; ++k) side = dist[k] < dist[side] ? k : side;
+      const double depth = dist[side];
+      if (depth < 0 || depth >= reach_px) continue;
+      const uchar val = std::max({row[x][0], row[x][1], row[x][2]});
+      if (m[x] && depth < border_px) border_val.push_back(val);
+      const double along = side < 2 ? std::abs(v) / hb : std::abs(u) / ha;
+      if (along > 0.7) continue;
+      const uchar lo = std::min({row[x][0], row[x][1], row[x][2]});
+      px.push_back({side * bins + static_cast<int>(depth / bin_px), val, lo});
+    }
+  }
+  if (border_val.size() < 20) return out;
+  std::nth_element(border_val.begin(),
+                   border_val.begin() + static_cast<long>(border_val.size() / 2), border_val.end());
+  const double white_val = 0.85 * border_val[border_val.size() / 2];
+  for (const Px& p : px) {
+    ++total[static_cast<size_t>(p.bin)];
+    if (p.val >= white_val && p.lo >= 0.65 * p.val) ++white[static_cast<size_t>(p.bin)];
+  }
+  const int window = std::max(1, static_cast<int>(std::lround(1.5 / 0.5)));
+  for (int side = 0; side < 4; ++side) {
+    for (int k = 0; k + window <= bins; ++k) {
+      int w = 0, t = 0;
+      for (int i = k; i < k + window; ++i) {
+        w += white[static_cast<size_t>(side * bins + i)];
+        t += total[static_cast<size_t>(side * bins + i)];
+      }
+      if (t >= 5)
+        out[static_cast<size_t>(side)] = std::max(out[static_cast<size_t>(side)], 1.0 * w / t);
+    }
+  }
+  return out;
+}
+
 // Moves each side of the rectangle to the sub-pixel edge of the base's top in the colour
 // image: along profiles across the side, where the colour has moved half-way from the border
 // just inside toward the surface just outside. Working in RGB (not chroma) keeps a base's
@@ -437,6 +503,12 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
     const cv::Point2d edge_mid = r.center + half_other * n;
     const double in0 = -std::max(1.0, 0.8 * min_border_mm / mm), in1 = -0.6 / mm;
     const double out0 = 1.5 / mm, out1 = 3.0 / mm;
+    // Search window for the edge: well outside the border's inner edge (>= min_border_mm in).
+    const double lo = -std::min(2.0, 0.6 * min_border_mm) / mm, hi = 2.0 / mm;
+    const double step = 0.25;
+    const int n_steps = static_cast<int>((hi - lo) / step) + 1;
+    std::vector<cv::Vec3f> prof(static_cast<size_t>(n_steps) + 4);
+    std::vector<double> grad(static_cast<size_t>(n_steps));
     std::vector<double> crossings;
     for (int k = -6; k <= 6; ++k) {
       const cv::Point2d base = edge_mid + (0.6 * half_len * k / 6.0) * t;
@@ -449,24 +521,28 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
       const cv::Vec3f dir = inside - outside;
       const float contrast2 = dir.dot(dir);
       if (contrast2 < 30.0f * 30.0f || inside[0] < 0 || outside[0] < 0) continue;
-      // How much a sample still looks like the top: 1 at the border colour, 0 at the mat's
-      // distance from it. A distance, not a projection on the border-to-mat line: a base's
-      // side face (same hue, darker) then counts as not-top, so the edge found is the top's.
-      const float contrast = std::sqrt(contrast2);
-      const auto top_likeness = [&](double d) {
-        const cv::Vec3f diff = SampleBgr(img, base + d * n) - inside;
-        return 1.0 - std::sqrt(diff.dot(diff)) / contrast;
-      };
-      const double start = 0.5 * (in0 + in1);
-      double prev_d = start, prev_v = top_likeness(start);
-      for (double d = start + 0.25; d <= out0; d += 0.25) {
-        const double v = top_likeness(d);
-        if (prev_v >= 0.5 && v < 0.5) {
-          crossings.push_back(prev_d + (prev_v - 0.5) / std::max(1e-6, prev_v - v) * 0.25);
-          break;
-        }
-        prev_d = d;
-        prev_v = v;
+      // The edge of the top is the first strong peak of the colour gradient going outward
+      // (the sub-pixel gradient peak, as the calibration measures grid lines): beyond it a
+      // base's darker side face and its shadow add further, weaker steps that a half-way
+      // level between border and mat colours would be pulled toward.
+      for (int i = 0; i < n_steps + 4; ++i) {
+        prof[static_cast<size_t>(i)] = SampleBgr(img, base + (lo + (i - 2) * step) * n);
+      }
+      double gmax = 0;
+      for (int i = 0; i < n_steps; ++i) {
+        const cv::Vec3f dv = prof[static_cast<size_t>(i) + 4] - prof[static_cast<size_t>(i)];
+        grad[static_cast<size_t>(i)] = std::sqrt(dv.dot(dv));
+        gmax = std::max(gmax, grad[static_cast<size_t>(i)]);
+      }
+      if (gmax < 1e-6) continue;
+      for (int i = 1; i + 1 < n_steps; ++i) {
+        const double g0 = grad[static_cast<size_t>(i) - 1], g1 = grad[static_cast<size_t>(i)],
+                     g2 = grad[static_cast<size_t>(i) + 1];
+        if (g1 < 0.5 * gmax || g1 < g0 || g1 < g2) continue;
+        const double den = g0 - 2 * g1 + g2;
+        const double sub = den < -1e-9 ? std::clamp(0.5 * (g0 - g2) / den, -0.5, 0.5) : 0.0;
+        crossings.push_back(lo + (i + sub) * step);
+        break;
       }
     }
     if (crossings.size() >= 4) {
@@ -618,15 +694,12 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const bool square_base = std::abs(w_px - d_px) * mm < 3.0;
       double best_white = 0, second_white = 0;
       int best_side = -1;
+      const std::array<double, 4> stripe =
+          StripeWhiteness(top_bgr, out.side_masks[s], r, mm, options.min_border_mm);
       for (int side = 0; side < 4; ++side) {
         const bool side_is_width_edge = a_is_width ? side >= 2 : side < 2;
         if (!square_base && !side_is_width_edge) continue;
-        // The stripe may sit at the very edge or just inside the border: take the whitest
-        // 2 mm band within the first 9 mm.
-        double f = 0;
-        for (double d0 = 0.0; d0 <= 7.0; d0 += 1.0) {
-          f = std::max(f, BandFraction(white, r, d0 / mm, (d0 + 2.0) / mm, side, 0.7));
-        }
+        const double f = stripe[static_cast<size_t>(side)];
         if (f > best_white) {
           second_white = best_white;
           best_white = f;
@@ -636,7 +709,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         }
       }
       const bool facing_known =
-          best_side >= 0 && best_white > 0.35 && second_white < 0.5 * best_white;
+          best_side >= 0 && best_white > 0.5 && second_white < 0.4 * best_white;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
       cv::Point2d front;
       if (facing_known) {

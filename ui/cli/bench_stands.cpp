@@ -3,7 +3,8 @@
 // and recall, centre error, signed width/depth error, angle error, kind and facing agreement,
 // and the detector's time per frame (rectification timed apart). By default the generator's
 // camera is used so that only the detector is measured; --calibrate calibrates from the empty
-// frame first (the full pipeline). --verbose lists every miss and false positive.
+// frame first (the full pipeline). --verbose lists every miss and false positive; --crops DIR
+// also writes, per miss and false positive, the camera crop and the side masks around it.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -18,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
 #include "calibration/calibrate_table.hpp"
 #include "engine/board_file.hpp"
@@ -60,6 +62,31 @@ double ThreadCpuMs() {
   return 1e3 * static_cast<double>(ts.tv_sec) + 1e-6 * static_cast<double>(ts.tv_nsec);
 }
 
+// A 4x enlarged crop of the camera frame around centre_px beside the same crop of the top view
+// and its side masks (white), for looking at a miss.
+void WriteCrop(const fs::path& file, const cv::Mat& camera, cv::Point2d centre_px,
+               const cv::Mat& top, const std::vector<cv::Mat>& masks, cv::Point2d top_px) {
+  const auto crop = [](const cv::Mat& img, cv::Point2d c) {
+    const int half = 50;
+    cv::Mat out(2 * half, 2 * half, img.type(), cv::Scalar::all(0));
+    const cv::Rect want(cvRound(c.x) - half, cvRound(c.y) - half, 2 * half, 2 * half);
+    const cv::Rect have = want & cv::Rect(0, 0, img.cols, img.rows);
+    if (have.area() > 0) img(have).copyTo(out(have - want.tl()));
+    cv::Mat big;
+    cv::resize(out, big, {}, 4, 4, cv::INTER_NEAREST);
+    return big;
+  };
+  std::vector<cv::Mat> row{crop(camera, centre_px), crop(top, top_px)};
+  for (const auto& m : masks) {
+    cv::Mat bgr;
+    cv::cvtColor(crop(m, top_px), bgr, cv::COLOR_GRAY2BGR);
+    row.push_back(bgr);
+  }
+  cv::Mat out;
+  cv::hconcat(row, out);
+  cv::imwrite(file.string(), out);
+}
+
 double AngleErrorDeg(double a, double b, double period) {
   double d = std::fmod(std::abs(a - b), period);
   return std::min(d, period - d);
@@ -70,26 +97,30 @@ double AngleErrorDeg(double a, double b, double period) {
 int RunBenchStands(const std::vector<std::string>& args) {
   std::string dir;
   int limit = 0;
+  std::string crops;
   bool calibrate = false, verbose = false;
   po::options_description desc(
-      "usage: referee bench stands DIR [--limit N] [--calibrate] [--verbose]");
+      "usage: referee bench stands DIR [--limit N] [--calibrate] [--verbose] [--crops OUTDIR]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir),
                                                  "DIR of scenes from referee synth")(
       "limit", po::value(&limit), "score at most N scenes (default all)")(
       "calibrate", po::bool_switch(&calibrate),
       "calibrate from each scene's empty frame (default: the generator's camera)")(
-      "verbose", po::bool_switch(&verbose), "list every missed and false stand");
+      "verbose", po::bool_switch(&verbose), "list every missed and false stand")(
+      "crops", po::value(&crops),
+      "write a PNG per missed and false stand into OUTDIR (camera, top view, side masks)");
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   const std::vector<fs::path> scenes = ListSynthScenes(dir, "", limit);
+  if (!crops.empty()) fs::create_directories(crops);
 
   const StandKindCatalog catalog = LoadStandKinds();
   const SideColorModel colors = DefaultSideColorModel();
   Series centre_mm, width_mm, depth_mm, angle_deg, detect_ms, detect_wall_ms, rectify_ms;
   int tp = 0, fp = 0, fn = 0, kind_ok = 0, facing_tp = 0, facing_truth = 0, facing_claimed = 0;
-  int facing_wrong = 0, top_w = 0, top_h = 0;
+  int facing_wrong = 0, top_w = 0, top_h = 0, facing_crops = 0;
   for (const fs::path& sd : scenes) {
     const std::string truth_file = (sd / "truth.json").string();
     std::ifstream f(truth_file);
@@ -148,6 +179,14 @@ int RunBenchStands(const std::vector<std::string>& args) {
                        truth.at("kind").get<std::string>().c_str(), c.x, c.y,
                        truth.at("angle_deg").get<double>());
         }
+        if (!crops.empty() && truth.contains("center_px")) {
+          WriteCrop(fs::path(crops) / (sd.filename().string() + "_missed_" +
+                                       truth.at("id").get<std::string>() + ".png"),
+                    before,
+                    {truth.at("center_px").at(0).get<double>(),
+                     truth.at("center_px").at(1).get<double>()},
+                    top, d.side_masks, view.RectifiedFromTable(c));
+        }
         continue;
       }
       used[static_cast<size_t>(best)] = true;
@@ -167,13 +206,20 @@ int RunBenchStands(const std::vector<std::string>& args) {
       const double ae =
           AngleErrorDeg(s.footprint.angle_deg, truth.at("angle_deg").get<double>(), period);
       angle_deg.Add(ae);
+      bool facing_right = s.facing_known == truth_facing;
       if (s.facing_known && truth_facing) {
-        if (AngleErrorDeg(s.footprint.angle_deg, truth.at("angle_deg").get<double>(), 360.0) <
-            10.0) {
-          ++facing_tp;
-        } else {
-          ++facing_wrong;
-        }
+        facing_right =
+            AngleErrorDeg(s.footprint.angle_deg, truth.at("angle_deg").get<double>(), 360.0) < 10.0;
+        ++(facing_right ? facing_tp : facing_wrong);
+      }
+      if (!facing_right && !crops.empty() && facing_crops < 12 && truth.contains("center_px")) {
+        ++facing_crops;
+        WriteCrop(
+            fs::path(crops) /
+                (sd.filename().string() + "_facing_" + truth.at("id").get<std::string>() + ".png"),
+            before,
+            {truth.at("center_px").at(0).get<double>(), truth.at("center_px").at(1).get<double>()},
+            top, d.side_masks, view.RectifiedFromTable(c));
       }
       const StandKind* tk = catalog.Find(truth.at("kind").get<std::string>());
       const StandKind* dk = catalog.Find(s.kind);
@@ -199,6 +245,12 @@ int RunBenchStands(const std::vector<std::string>& args) {
                      s.footprint.center.x, s.footprint.center.y, InchesToMm(s.footprint.width_in),
                      InchesToMm(s.footprint.depth_in));
       }
+      if (!crops.empty()) {
+        const Stand& s = d.stands[k].stand;
+        const cv::Point2d px = view.RectifiedFromTable(s.footprint.center);
+        WriteCrop(fs::path(crops) / (sd.filename().string() + "_false_" + s.id + ".png"), top, px,
+                  top, d.side_masks, px);
+      }
     }
   }
   const double precision = tp + fp > 0 ? 100.0 * tp / (tp + fp) : NAN;
@@ -218,15 +270,23 @@ int RunBenchStands(const std::vector<std::string>& args) {
       "kind by base size right: %d/%d; facing: %d truth stripes, %d claimed, %d right, "
       "%d wrong\n",
       kind_ok, tp, facing_truth, facing_claimed, facing_tp, facing_wrong);
+  // Facing is right when claimed within 10 degrees of a stripe's front, wrong when flipped or
+  // claimed on a base without a stripe.
+  const double facing_precision = facing_claimed > 0 ? 100.0 * facing_tp / facing_claimed : NAN;
+  const double facing_recall = facing_truth > 0 ? 100.0 * facing_tp / facing_truth : NAN;
+  std::printf("facing from the stripe: precision %.2f%%  recall %.2f%%\n", facing_precision,
+              facing_recall);
   std::printf(
       "time per frame, thread CPU ms (one core): detect median %.1f max %.1f; rectify median "
       "%.1f; detect wall median %.1f (%dx%d top view)\n",
       detect_ms.Q(0.5), detect_ms.Q(1.0), rectify_ms.Q(0.5), detect_wall_ms.Q(0.5), top_w, top_h);
   std::printf(
       "SUMMARY stands: scenes %zu P %.2f%% R %.2f%% | centre_mm med %.2f p95 %.2f | width_mm "
-      "med %+.2f depth_mm med %+.2f | angle_deg med %.2f p95 %.2f | detect_cpu_ms med %.1f\n",
+      "med %+.2f depth_mm med %+.2f | angle_deg med %.2f p95 %.2f | facing P %.2f%% R %.2f%% | "
+      "detect_cpu_ms med %.1f\n",
       scenes.size(), precision, recall, centre_mm.Q(0.5), centre_mm.Q(0.95), width_mm.Q(0.5),
-      depth_mm.Q(0.5), angle_deg.Q(0.5), angle_deg.Q(0.95), detect_ms.Q(0.5));
+      depth_mm.Q(0.5), angle_deg.Q(0.5), angle_deg.Q(0.95), facing_precision, facing_recall,
+      detect_ms.Q(0.5));
   return 0;
 }
 
