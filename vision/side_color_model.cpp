@@ -167,16 +167,16 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const
         const cv::Matx22f& a = inv[i];
         const float d2 =
             d[0] * (a(0, 0) * d[0] + a(0, 1) * d[1]) + d[1] * (a(1, 0) * d[0] + a(1, 1) * d[1]);
+        // Most pixels are mat, far outside every gate: skip the mat test for them.
+        if (d2 >= best) continue;
         if (mat_chroma) {
           const cv::Vec2f m = c[x] - *mat_chroma;
           const float m2 =
               m[0] * (a(0, 0) * m[0] + a(0, 1) * m[1]) + m[1] * (a(1, 0) * m[0] + a(1, 1) * m[1]);
           if (m2 <= d2) continue;
         }
-        if (d2 < best) {
-          best = d2;
-          best_i = static_cast<int>(i);
-        }
+        best = d2;
+        best_i = static_cast<int>(i);
       }
       if (best_i >= 0) masks[static_cast<size_t>(best_i)].ptr<uchar>(y)[x] = 255;
     }

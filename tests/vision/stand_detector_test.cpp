@@ -217,6 +217,59 @@ TEST_F(StandDetectorTest, FindsBasesUnderAWhiteBalanceThatChangesAcrossTheTable)
   }
 }
 
+// The front stripe painted just inside the border (not over it), on a pale mat under bright
+// light: the stripe is barely brighter than the mat, so whiteness must be judged against the
+// base's own border, not the mat. Facing comes from the stripe; bases without one claim none.
+TEST_F(StandDetectorTest, FacingFromAStripeInsideTheBorderOnAPaleMat) {
+  img.setTo(cv::Scalar(178, 198, 212));  // pale tan mat (BGR), as bright as the stripe's ratio
+  cv::RNG rng(11);
+  const cv::Scalar red(42, 48, 192), blue(192, 75, 42);
+  struct Case {
+    OrientedRect rect;
+    cv::Scalar side;
+    bool stripe;
+  };
+  const std::vector<Case> cases = {
+      {{{6.0, 6.0}, MmToInches(40), MmToInches(20), 200.0}, red, true},
+      {{{18.0, 6.0}, MmToInches(40), MmToInches(30), 20.0}, blue, true},
+      {{{30.0, 18.0}, MmToInches(40), MmToInches(40), 95.0}, red, true},
+      {{{42.0, 26.0}, MmToInches(40), MmToInches(20), 160.0}, blue, false},
+  };
+  const double border_mm = 3.5, stripe_mm = 2.5;
+  for (const auto& c : cases) {
+    DrawBase(img, view, {c.rect, c.side, false}, border_mm, rng);
+    if (!c.stripe) continue;
+    // A white band from the border's inner edge inward, along the front (-AxisY) edge.
+    OrientedRect band = c.rect;
+    band.width_in -= 2 * MmToInches(border_mm);
+    band.depth_in = MmToInches(stripe_mm);
+    band.center =
+        c.rect.center +
+        (-0.5 * c.rect.depth_in + MmToInches(border_mm + 0.5 * stripe_mm)) * c.rect.AxisY();
+    std::vector<cv::Point> pts;
+    for (const Vec2& k : band.Corners()) {
+      const cv::Point2d p = view.RectifiedFromTable(k);
+      pts.emplace_back(cvRound(p.x * 16), cvRound(p.y * 16));
+    }
+    cv::fillPoly(img, std::vector<std::vector<cv::Point>>{pts}, cv::Scalar(238, 240, 242),
+                 cv::LINE_AA, 4);
+  }
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  ASSERT_EQ(d.stands.size(), cases.size());
+  for (const auto& c : cases) {
+    const DetectedStand* s = Nearest(d, c.rect.center);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, c.rect.center)), 0.5);
+    EXPECT_EQ(s->stand.facing_known, c.stripe) << s->stand.id;
+    if (!c.stripe) continue;
+    double da = std::fmod(std::abs(s->stand.footprint.angle_deg - c.rect.angle_deg), 360.0);
+    da = std::min(da, 360.0 - da);
+    EXPECT_LT(da, 1.5) << s->stand.id;
+  }
+}
+
 // A side sampled from the camera (a border in the top view) is balanced like the image it is
 // compared with, so the model it gives finds the same bases as the board file's colour.
 TEST_F(StandDetectorTest, ASideSampledFromTheTopViewFindsItsBases) {
