@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/qtip_model.hpp"
+#include "vision/qtip_support.hpp"
 
 namespace referee {
 
@@ -211,46 +212,63 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     obs.point_px = q.tip_px;
     obs.tip_from_edge = q.tip_from_edge;
     const Vec2 on_mat = view.TableFromRectified(obs.point_px);
-    const double axis_h = MmToInches(0.5 * opt.qtip_head_diameter_mm);
-    const double base_h = MmToInches(opt.base_height_mm);
-    const DetectedStand* under = StandUnder(on_mat, view, stands, base_h + axis_h);
-    obs.height_in = axis_h + (under ? base_h : 0.0);
-    if (under) obs.resting_on = under->stand.id;
+    const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
+    QtipSupportOptions support_opt;
+    support_opt.base_height_mm = opt.base_height_mm;
+    support_opt.figure_height_mm = opt.figure_height_mm;
+    support_opt.head_radius_mm = 0.5 * opt.qtip_head_diameter_mm;
+    const QtipSupport support =
+        QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt);
+    obs.height_in = support.tip_height_in;
+    obs.resting_on = support.stand_id;
     obs.point = view.TableAtHeight(on_mat, obs.height_in);
-    obs.other_end = view.TableAtHeight(view.TableFromRectified(q.plain_end_px), axis_h);
+    obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
     return obs;
   }
   if (shell_shape && opt.expect != "qtip") {
-    // The dot: the darkest part of the square, weighted centroid.
+    // The dot: a small spot darker than the shell's own top around it. It is ~3 mm, a few
+    // pixels, blurred by the lens and JPEG, so it is judged by its contrast with the top's
+    // surface (not by a fixed share of it), then located by the weighted centroid of what is
+    // darker than half way between the spot and the surface.
     std::vector<cv::Point> hull;
     cv::convexHull(blob.pts, hull);
     const cv::Rect box = blob.box & cv::Rect(0, 0, mask.cols, mask.rows);
     cv::Mat gray;
     cv::cvtColor(top_after(box), gray, cv::COLOR_BGR2GRAY);
+    cv::Mat smooth;
+    cv::GaussianBlur(gray, smooth, {3, 3}, 0);
+    std::vector<cv::Point> inner;  // off the edge: the sides and the shadow are darker
     std::vector<double> g;
-    for (const auto& p : blob.pts) g.push_back(gray.at<uchar>(p - box.tl()));
-    const double med = Percentile(g, 0.5);
-    const double thr = 0.6 * med;
-    double sw = 0, sx = 0, sy = 0;
+    cv::Point darkest;
+    double darkest_v = 256;
     for (int y = 0; y < box.height; ++y) {
       for (int x = 0; x < box.width; ++x) {
         const cv::Point p(x + box.x, y + box.y);
-        if (cv::pointPolygonTest(hull, p, true) < 1.5 / mm) continue;  // keep off the edge
-        const double w = thr - gray.at<uchar>(y, x);
-        if (w <= 0) continue;
-        sw += w;
-        sx += w * p.x;
-        sy += w * p.y;
+        if (cv::pointPolygonTest(hull, p, true) < 1.5 / mm) continue;
+        inner.push_back(p);
+        g.push_back(gray.at<uchar>(y, x));
+        if (smooth.at<uchar>(y, x) < darkest_v) darkest_v = smooth.at<uchar>(y, x), darkest = p;
       }
+    }
+    const double surface = Percentile(g, 0.75);
+    const double contrast = surface - darkest_v;
+    const double level = darkest_v + 0.5 * contrast;
+    double sw = 0, sx = 0, sy = 0;
+    for (const cv::Point& p : inner) {
+      if (cv::norm(p - darkest) * mm > 0.5 * opt.shell_dot_diameter_mm + 1.5) continue;
+      const double w = level - gray.at<uchar>(p - box.tl());
+      if (w <= 0) continue;
+      sw += w;
+      sx += w * p.x;
+      sy += w * p.y;
     }
     obs.kind = "shell";
     const cv::Moments m = cv::moments(hull);
     const cv::Point2d centre = m.m00 > 0 ? cv::Point2d(m.m10 / m.m00, m.m01 / m.m00) : c;
-    if (sw > 3 * 0.2 * med) {  // at least a few clearly dark pixels
-      obs.point_px = {sx / sw, sy / sw};
-    } else {
+    if (inner.empty() || contrast < opt.min_dot_contrast * std::max(1.0, surface) || sw <= 0) {
       return Refusal{"shell-sized change found but no centre dot on it: not adjudicated"};
     }
+    obs.point_px = {sx / sw, sy / sw};
     // The dot must be near the middle of the square, else it is not a shell.
     if (cv::norm(obs.point_px - centre) * mm > 0.3 * opt.shell_side_mm) {
       return Refusal{"shell-sized change whose dark mark is off-centre: not adjudicated"};

@@ -32,12 +32,22 @@ struct ProjectileOptions {
   // Shell: side 12 mm, thickness 5 mm (TABLE_KIT). The dot is on top.
   double shell_side_mm = 12.0;
   double shell_thickness_mm = 5.0;
+  // Diameter of the shell's centre dot, mm. Default 3.
+  double shell_dot_diameter_mm = 3.0;
+  // Smallest darkening of the dot below the shell's top, as a share of the top's brightness.
+  // Default 0.2: a dark dot on yellow plasticine is ~0.5 even blurred to a few pixels; shading
+  // and JPEG across a plain top stay under ~0.1. Lower only for a pale dot.
+  double min_dot_contrast = 0.2;
   // Allowed deviation of a measured length from the model, fraction. Default 0.3.
   double size_tolerance = 0.3;
   // Changes smaller than this are noise (dust, JPEG), mm^2. Default 6.
   double ignore_area_mm2 = 6.0;
   // Base thickness assumed under a projectile lying on a stand, mm. Default 2.5.
   double base_height_mm = 2.5;
+  // Height of the figures' tops above the base top, where a Q-tip lying across a base rests,
+  // mm. Default 20 (TABLE_KIT: figures up to ~25 mm; the stick rests on the tallest under it).
+  // Set it to your miniatures' height.
+  double figure_height_mm = 20.0;
 };
 
 struct ProjectileObservation {

@@ -215,13 +215,19 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   cv::Vec3d stick(0, 0, 0);
   for (int i = mid - mid_half; i <= mid + mid_half; ++i) stick += core[static_cast<size_t>(i)];
   stick *= 1.0 / (2 * mid_half + 1);
+  // Paint evidence of an end: its colour change from the stick, not counting an even gain in
+  // brightness (the plain head is more white cotton than the thin stick, not paint). Hue and
+  // darkening count: a head dipped in any colour but white shows as one or both.
   const auto end_colour = [&](int end, int dir) {
     cv::Vec3d c(0, 0, 0);
     int n = 0;
     for (double d = 2.0; d <= 0.75 * opt.head_length_mm; d += col_mm, ++n)
       c += core[static_cast<size_t>(
           std::clamp(end - dir * static_cast<int>(d / col_mm), 0, nu - 1))];
-    return cv::norm(c * (1.0 / std::max(1, n)) - stick);
+    const cv::Vec3d diff = c * (1.0 / std::max(1, n)) - stick;
+    const double grey = (diff[0] + diff[1] + diff[2]) / 3.0;
+    const cv::Vec3d hue = diff - cv::Vec3d(grey, grey, grey);
+    return std::hypot(cv::norm(hue), std::sqrt(3.0) * std::max(0.0, -grey));
   };
   const double colour_lo = end_colour(o_lo, -1), colour_hi = end_colour(o_hi, +1);
   // Width: white material ends wide at the plain head, thin where the stick meets the paint.

@@ -129,6 +129,113 @@ TEST_F(ProjectileDetectorTest, TipOnABaseIsRaisedByTheBaseThroughThePose) {
   EXPECT_LT(Distance(o.point, Vec2{24, 16}), Distance(tip, Vec2{24, 16}));
 }
 
+TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
+  // A 40 x 40 mm base with a red border and figures inside, far from the camera's foot. A stick
+  // lying across it rests on the figures' tops: base 2.5 + figures 20 + stick radius 1.25 mm.
+  // Seen from 40" up at ~20" from the foot, that height moves the seen tip ~10 mm outward.
+  const Vec2 centre{40.0, 28.0};
+  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
+  std::vector<cv::Point> outline;
+  for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
+  cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
+  cv::RNG rng(3);
+  for (int i = 0; i < 12; ++i) {  // figures: blobs of uniform colours inside the border
+    const Vec2 at = centre + MmToInches(rng.uniform(-13.0, 13.0)) * fp.AxisX() +
+                    MmToInches(rng.uniform(-13.0, 13.0)) * fp.AxisY();
+    cv::circle(before, S(at), cvRound(MmToInches(4) * view_->px_per_inch() * 16),
+               cv::Scalar(rng.uniform(0, 120), rng.uniform(60, 160), rng.uniform(0, 90)),
+               cv::FILLED, cv::LINE_AA, 4);
+  }
+  after = before.clone();
+  const double height_in = MmToInches(2.5 + 20.0 + 1.25);
+  const cv::Vec3d cam = view_->calibration().camera.CameraCenterTable();
+  const double s = (cam[2] + height_in) / cam[2];  // table_from_mat scale about the foot
+  const auto seen = [&](Vec2 p) {
+    return Vec2{cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
+  };
+  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
+  const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
+  DrawQtip(seen(plain), seen(tip));
+  DetectedStand stand = StandAt(centre);
+  stand.stand.footprint = fp;
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.resting_on, "red-1");
+  EXPECT_NEAR(InchesToMm(o.height_in), 23.75, 1e-6);
+  EXPECT_LT(InchesToMm(Distance(o.point, tip)), 0.8) << InchesToMm(Distance(o.point, tip));
+  EXPECT_LT(InchesToMm(Distance(o.other_end, plain)), 2.0);
+}
+
+TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
+  // The same base without figures (all border colour): nothing to rest on but the base top.
+  const Vec2 centre{40.0, 28.0};
+  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
+  std::vector<cv::Point> outline;
+  for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
+  cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
+  after = before.clone();
+  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
+  DrawQtip(centre - MmToInches(39.0) * dir, centre + MmToInches(36.0) * dir);
+  DetectedStand stand = StandAt(centre);
+  stand.stand.footprint = fp;
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  EXPECT_LT(InchesToMm(std::get<ProjectileObservation>(r).height_in), 6.0);
+}
+
+TEST_F(ProjectileDetectorTest, WhiteCottonIsNotTakenForPaint) {
+  // On a dark mat the thin stick blurs to grey while the plain head stays white; the painted
+  // head is the mat's own colour and shows no change. The plain head's extra whiteness is not
+  // paint: the tip is found at the thin end, past the stick.
+  before = cv::Mat(view_->size(), CV_8UC3, cv::Scalar(40, 45, 50));
+  after = before.clone();
+  const Vec2 plain{14.0, 12.0}, tip{16.6, 13.1};
+  const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
+  const double head = MmToInches(12), ppi = view_->px_per_inch();
+  cv::line(after, S(plain + head * dir), S(tip - head * dir), cv::Scalar(120, 120, 120),
+           std::max(1, cvRound(MmToInches(2.5) * ppi)), cv::LINE_AA, 4);
+  const cv::Size axes(cvRound(0.5 * head * ppi * 16), cvRound(MmToInches(2.5) * ppi * 16));
+  cv::ellipse(after, S(plain + 0.5 * head * dir), axes, RadToDeg(std::atan2(dir.y, dir.x)), 0, 360,
+              cv::Scalar(250, 250, 250), cv::FILLED, cv::LINE_AA, 4);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_LT(InchesToMm(Distance(o.point, view_->TableAtHeight(tip, MmToInches(2.5)))), 2.0)
+      << "tip at " << o.point.x << "," << o.point.y;
+}
+
+TEST_F(ProjectileDetectorTest, FindsAFaintBlurredShellDot) {
+  // A 3 mm dot of a mid grey, blurred over a few pixels as a lens and JPEG leave it: still
+  // clearly darker than the shell's top, so it is the dot.
+  const Vec2 c{20.4, 12.7};
+  std::vector<cv::Point> sq;
+  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 25}.Corners())
+    sq.push_back(S(k));
+  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
+             cv::Scalar(80, 110, 120), cv::FILLED, cv::LINE_AA, 4);
+  cv::GaussianBlur(after, after, {5, 5}, 1.2);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  EXPECT_LT(InchesToMm(Distance(std::get<ProjectileObservation>(r).point,
+                                view_->TableAtHeight(c, MmToInches(5)))),
+            0.5);
+}
+
+TEST_F(ProjectileDetectorTest, RefusesAShellWithoutADot) {
+  const Vec2 c{20.4, 12.7};
+  std::vector<cv::Point> sq;
+  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 25}.Corners())
+    sq.push_back(S(k));
+  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  cv::GaussianBlur(after, after, {5, 5}, 1.2);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
+  EXPECT_NE(std::get<Refusal>(r).reason.find("no centre dot"), std::string::npos)
+      << std::get<Refusal>(r).reason;
+}
+
 TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
   const Vec2 c{20.4, 12.7};
   std::vector<cv::Point> sq;

@@ -1,0 +1,58 @@
+// What a Q-tip lies on, and so how high its ends are above the mat. The top view shows every
+// point where its camera ray meets the mat; a raised end must be moved back along that ray
+// (TopView::TableAtHeight), so a wrong height moves the impact by height x (distance from the
+// camera's foot / camera height): 20 mm at 30" from the foot of a 100" camera is 6 mm.
+// The height cannot be read from one camera: it comes from what lies under the stick, seen in
+// the `before` view: the mat, a bare base top, or the figures on a base (a stick across a
+// base rests on its tallest figures).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "engine/geometry.hpp"
+#include "vision/stand_detector.hpp"
+#include "vision/top_view.hpp"
+
+namespace referee {
+
+struct QtipSupportOptions {
+  // Base thickness, mm (TABLE_KIT: 2-3). Default 2.5.
+  double base_height_mm = 2.5;
+  // Height of the figures' tops above the base top where a stick lying across them rests,
+  // mm. Default 20: TABLE_KIT figures are up to ~25 mm and a stick rests on the tallest under
+  // it. Set it to your miniatures' height (a 6 mm scale army: ~8).
+  double figure_height_mm = 20.0;
+  // Q-tip radii, mm (TABLE_KIT: stick 2.5, heads 5 thick). The axis lies one radius above
+  // what it rests on: the heads' on a flat mat or base, the stick's across figures.
+  double stick_radius_mm = 1.25;
+  double head_radius_mm = 2.5;
+  // Width of a base's side-colour border, mm: figures stand inside it. Default 3.
+  double border_mm = 3.0;
+  // Share of a base's interior that must differ from its border colour for it to carry
+  // figures, 0..1. Default 0.08 (a gun and its crew may cover little); a bare base (no figures)
+  // shows its top colour throughout.
+  double min_figure_cover = 0.08;
+};
+
+struct QtipSupport {
+  double tip_height_in = 0;    // axis height at the painted end's tip
+  double plain_height_in = 0;  // axis height at the plain end
+  std::string stand_id;        // the stand it rests on, empty on the mat
+  std::string what;            // "mat", "base" or "figures"
+};
+
+// `tip_on_mat`, `plain_on_mat`: where the two outer ends appear in the top view, table inches
+// on the mat plane. `top_before`: the rectified view before the shot (figures or bare bases).
+QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& view,
+                            const cv::Mat& top_before, const std::vector<DetectedStand>& stands,
+                            const QtipSupportOptions& options = {});
+
+// Share of a stand's interior (inside its border) whose colour differs clearly from the
+// border's: figures, 0..1. `top`: a rectified view of the table.
+double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Mat& top,
+                   double border_mm);
+
+}  // namespace referee
