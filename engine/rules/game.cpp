@@ -49,7 +49,7 @@ std::string ActionName(const Action& a) {
                                  "fire_musketry",        "move",          "declare_support",
                                  "fight_melee",          "end_phase",     "surrender",
                                  "shell_on_inflammable", "limber",        "destroy_equipment",
-                                 "attach_commander"};
+                                 "attach_commander",     "fire_artillery"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == std::variant_size_v<Action>);
   return kNames[a.index()];
 }
@@ -216,6 +216,7 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
   const int next_group = next_square_group_;
   const bool defender_declared = defender_declared_support_, fought = melee_fought_;
   auto manning = manning_;
+  auto shot_declared = shot_declared_;
   auto captured = captured_from_;
   auto destroyed = destroyed_points_;
   const Phase phase = phase_;
@@ -237,6 +238,7 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
     defender_declared_support_ = defender_declared;
     melee_fought_ = fought;
     manning_ = std::move(manning);
+    shot_declared_ = std::move(shot_declared);
     captured_from_ = std::move(captured);
     destroyed_points_ = std::move(destroyed);
     phase_ = phase;
@@ -267,6 +269,7 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
     return r;
   }
   if (const auto* a = std::get_if<ArtilleryCasualty>(&action)) return DoArtilleryCasualty(*a, dice);
+  if (const auto* a = std::get_if<FireArtillery>(&action)) return DoFireArtillery(*a, dice);
   if (const auto* h = std::get_if<HoldCanister>(&action)) {
     if (phase_ != Phase::kArtillery) return Refuse("canister is held during the artillery phase");
     GameUnit* b = Unit(h->battery_unit);
@@ -335,6 +338,7 @@ void Game::StartTurn(ActionResult& r, DiceSource& dice) {
   defender_declared_support_ = false;
   melee_fought_ = false;
   manning_.clear();
+  shot_declared_.clear();
   for (auto& u : units_) {
     u.facing_at_turn_start = u.facing;
     u.came_from.reset();

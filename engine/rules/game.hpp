@@ -133,9 +133,19 @@ struct AttachCommander {
   std::string commander;
   std::string unit;
 };
+// A gun or catapult shot declared before the projectile is fired (Napoleonic 3E-3G, Ancient
+// CATAPULT FIRE 1-3): it uses one of the firer's shots and, for a catapult, ties the stand that
+// mans it, whether the shell then hits or misses. The shell's hit, if any, follows as an
+// ArtilleryCasualty of the same firer (which then uses no further shot).
+struct FireArtillery {
+  std::string firer_unit;
+  Square target;               // the square aimed at (arc, range and screening are checked)
+  std::string gun_kind = {};   // stand kind fired (field_gun, howitzer...); empty: the first gun
+  std::string manned_by = {};  // catapult: unit whose stand mans it; empty: the rules pick one
+};
 using Action = std::variant<ArtilleryCasualty, HoldCanister, FireCanister, FireMusketry, MoveUnit,
                             DeclareSupport, FightMelee, EndPhase, Surrender, ShellOnInflammable,
-                            Limber, DestroyEquipment, AttachCommander>;
+                            Limber, DestroyEquipment, AttachCommander, FireArtillery>;
 std::string ActionName(const Action& a);
 
 struct LogEntry {
@@ -193,6 +203,11 @@ class Game {
   double MeleeValue(const GameUnit& u) const;
   std::optional<std::string> WhyCannotLimber(const Limber& l) const;
   std::optional<std::string> WhyCannotDestroyEquipment(const DestroyEquipment& d) const;
+  std::optional<std::string> WhyCannotFireArtillery(const FireArtillery& f) const;
+  // The unit whose stand would man `catapult` (the named one, or the rules' pick: crews first);
+  // nullptr with *why set when none may.
+  const GameUnit* CatapultMan(const GameUnit& catapult, const std::string& named,
+                              std::string* why) const;
   // Squares set alight (6D): impassable, and they screen like units.
   const std::set<Square>& BurningSquares() const { return burning_; }
   // Units forming the Square with `unit` (itself included); empty when it is not in one.
@@ -237,6 +252,7 @@ class Game {
   ActionResult DoLimber(const Limber& l, DiceSource& dice);
   ActionResult DoDestroyEquipment(const DestroyEquipment& d, DiceSource& dice);
   ActionResult DoAttachCommander(const AttachCommander& a, DiceSource& dice);
+  ActionResult DoFireArtillery(const FireArtillery& f, DiceSource& dice);
   ActionResult DoDeclareSupport(const DeclareSupport& s, DiceSource& dice);
   std::optional<std::string> WhyCannotFormSquare(const MoveUnit& m) const;
   // Commanders attached to `unit` that stood with it at `from` follow it to where it is now.
@@ -260,6 +276,7 @@ class Game {
   bool defender_declared_support_ = false;  // this turn: the attacker's declarations are closed
   bool melee_fought_ = false;               // this turn: all declarations are closed
   std::set<std::string> manning_;           // units one of whose stands manned a catapult
+  std::set<std::string> shot_declared_;     // firers whose declared shot's hit is not yet reported
   Phase phase_ = Phase::kArtillery;
   int turn_ = 1;
   int attacker_ = 0;

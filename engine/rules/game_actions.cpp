@@ -109,31 +109,27 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
   if (f->holding_canister)
     return Refuse(f->id + " is holding canister: no other shot can be fired");
   if (f->limbered) return Refuse(f->id + " is limbered: a gun must be unlimbered to fire (3B)");
-  if (ShotsAvailable(*f) <= 0) return Refuse(f->id + " has no shot left this turn");
+  // The hit of a declared shot (FireArtillery) uses no further shot and its manning is settled.
+  const bool declared = shot_declared_.count(f->id) > 0;
+  if (!declared && ShotsAvailable(*f) <= 0) return Refuse(f->id + " has no shot left this turn");
   GameUnit* t = Unit(a.target_unit);
   if (!t || t->status != UnitStatus::kOnTable)
     return Refuse("no such target on the table: " + a.target_unit);
   auto it = std::find(t->stands.begin(), t->stands.end(), a.stand_kind);
   if (it == t->stands.end()) return Refuse(t->id + " has no " + a.stand_kind + " stand");
   const size_t before = dice.Events().size();
-  ++shots_used_[f->id];
   std::string manned_by;
-  if (rules_.Unit(f->type).arm == "catapult" &&
-      rules_.artillery.manning_stand_cannot_fire_or_support) {
-    // One stand of a unit in the catapult's square worked it (crews first).
-    const GameUnit* best = nullptr;
-    for (const auto* o : UnitsAt(f->square)) {
-      if (o == f || o->side != f->side) continue;
-      const std::string& arm = rules_.Unit(o->type).arm;
-      const auto& mk = rules_.artillery.manning_kinds;
-      bool mans = std::find(mk.begin(), mk.end(), arm) != mk.end();
-      for (const auto& k : o->stands) mans = mans || std::find(mk.begin(), mk.end(), k) != mk.end();
-      if (!mans) continue;
-      if (!best || arm == "crew") best = o;
-    }
-    if (best) {
-      manning_.insert(best->id);
-      manned_by = " (manned by " + best->id + ")";
+  if (declared) {
+    shot_declared_.erase(f->id);  // one shot, one stand (with a gun's crew)
+  } else {
+    ++shots_used_[f->id];
+    // An undeclared shot known only from its hit: the rules pick the stand that manned it.
+    if (rules_.Unit(f->type).arm == "catapult" &&
+        rules_.artillery.manning_stand_cannot_fire_or_support) {
+      if (const GameUnit* man = CatapultMan(*f, "", nullptr)) {
+        manning_.insert(man->id);
+        manned_by = " (manned by " + man->id + ")";
+      }
     }
   }
   ActionResult r;

@@ -88,6 +88,11 @@ struct ArtilleryRules {
   bool limbering = false;
   // A gun that moves limbers to do so (the attacker may limber freely); off: guns move unlimbered.
   bool gun_moves_limbered = false;
+  // Napoleonic 3E: a square of friendly troops adjacent to a gun screens it in that direction;
+  // off (Ancient CATAPULT FIRE 2, "overhead fire is allowed"): no artillery screening at all.
+  bool adjacent_friends_screen = false;
+  // Stand kinds that fire over any screen (Napoleonic 3G: "a howitzer cannot be screened").
+  std::vector<std::string> unscreened_guns;
 };
 
 // Napoleonic 6D: a projectile touching a tree, house or bridge may set the square alight.

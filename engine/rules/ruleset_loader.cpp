@@ -223,6 +223,16 @@ void LoadArtillery(const Ctx& c, const json& root, RulesetData& d) {
   d.artillery.gun_moves_limbered = c.Bool(a, "gun_moves_limbered", "artillery", false);
   if (d.artillery.gun_moves_limbered && !d.artillery.limbering)
     c.Fail("artillery.gun_moves_limbered", "needs artillery.limbering: true");
+  d.artillery.adjacent_friends_screen = c.Bool(a, "adjacent_friends_screen", "artillery", false);
+  if (a.contains("unscreened_guns")) {
+    const json& u = a.at("unscreened_guns");
+    if (!u.is_array()) c.Fail("artillery.unscreened_guns", "must be a list of stand kinds");
+    for (const auto& k : u) {
+      if (!k.is_string() || !d.stand_values.count(k.get<std::string>()))
+        c.Fail("artillery.unscreened_guns", "unknown stand kind " + k.dump());
+      d.artillery.unscreened_guns.push_back(k.get<std::string>());
+    }
+  }
 }
 
 int WholeNumber(const Ctx& c, const json& j, const std::string& key, const std::string& where,
@@ -366,7 +376,7 @@ void LoadOptions(const Ctx& c, const json& root, RulesetData& d) {
 void LoadArmies(const Ctx& c, const json& root, RulesetData& d) {
   const json& a = c.Object(root, "armies", "");
   for (const auto& [name, v] : a.items()) {
-    if (name == "reading") continue;
+    if (name == "reading" || name == "contradictions") continue;  // prose for the reader
     const std::string where = "armies." + name;
     ArmyList l;
     l.name = name;

@@ -94,12 +94,16 @@ std::vector<Action> ChooseActions(const Game& game, SeededDice& rng) {
             out.push_back(HoldCanister{u->id});
             break;
           }
-          // A Q-tip lands near a random unit in the arc; a third of shots hit something.
+          // A shot is declared at a random unit in the arc; a third of the shells hit something
+          // (the others miss: the shot and a catapult's manning stand are spent all the same).
           std::vector<const GameUnit*> in_arc;
           for (const auto* o : units)
-            if (o != u && InArc(u->square, u->facing, o->square)) in_arc.push_back(o);
-          if (in_arc.empty() || rng.Choose(3) != 0) continue;
+            if (o != u && o->square != u->square && InArc(u->square, u->facing, o->square))
+              in_arc.push_back(o);
+          if (in_arc.empty()) continue;
           const GameUnit* t2 = Pick(rng, in_arc);
+          out.push_back(FireArtillery{u->id, t2->square});
+          if (rng.Choose(3) != 0) continue;
           if (rules.burning && IsInflammable(game.board().TerrainAt(t2->square)) &&
               rng.Choose(3) == 0)
             out.push_back(ShellOnInflammable{u->id, t2->square});

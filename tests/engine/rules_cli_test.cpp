@@ -101,7 +101,10 @@ TEST(RulesCli, ArmyListsAndPoints) {
     EXPECT_NE(list.out.find(a), std::string::npos) << a;
   const CliRun indian = Referee("rules army indian --json");
   ASSERT_EQ(indian.code, 0) << indian.out;
-  EXPECT_DOUBLE_EQ(nlohmann::json::parse(indian.out).at("points").get<double>(), 201);
+  // ancient.json's one reading: 205 (the text prints 201; see its "contradictions").
+  const auto ij = nlohmann::json::parse(indian.out);
+  EXPECT_DOUBLE_EQ(ij.at("points").get<double>(), 205);
+  EXPECT_DOUBLE_EQ(ij.at("printed_points").get<double>(), 201);
   const CliRun div = Referee("rules army division --json");
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(div.out).at("points").get<double>(), 180);
   const CliRun none = Referee("rules army atlantean");

@@ -35,17 +35,57 @@ TEST(RulesData, AncientArmiesTotalAsPrintedOrDocumentWhyNot) {
       {"roman", 177},    {"carthaginian", 196}, {"generic", 193}};
   for (const auto& [name, pts] : as_printed)
     EXPECT_DOUBLE_EQ(r.PrintedEntriesPoints(r.armies.at(name)), pts) << name;
-  // Unprinted entries are catapult crews only.
-  for (const auto& [name, a] : r.armies)
-    for (const auto& e : a.units)
-      if (!e.printed) {
-        EXPECT_EQ(r.Unit(e.type).arm, "crew") << name;
-      }
-  // Four lists reach their printed totals exactly (the odd 201 of the Indian included).
-  EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("indian")), 201);
-  EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("carthaginian")), 200);
-  EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("assyrian")), 200);
+  // One reading for every list: the unprinted entries are exactly one foot crew unit per heavy
+  // catapult and one horse crew per light catapult, the same in every army (no per-army padding).
+  for (const auto& [name, a] : r.armies) {
+    int heavy = 0, light = 0, foot_crews = 0, horse_crews = 0;
+    for (const auto& e : a.units) {
+      if (e.type == "heavy_catapult") heavy += e.count;
+      if (e.type == "light_catapult") light += e.count;
+      if (e.printed) continue;
+      EXPECT_EQ(r.Unit(e.type).arm, "crew") << name;
+      EXPECT_FALSE(e.stands) << name << ": an unprinted crew has its table's stands";
+      (e.type == "foot_crew" ? foot_crews : horse_crews) += e.count;
+    }
+    EXPECT_EQ(foot_crews, heavy) << name;
+    EXPECT_EQ(horse_crews, light) << name;
+  }
   EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at("generic")), 200);
+  const std::map<std::string, double> computed = {
+      {"egyptian", 229}, {"assyrian", 198},     {"macedonian", 179}, {"indian", 205},
+      {"roman", 184},    {"carthaginian", 203}, {"generic", 200}};
+  for (const auto& [name, pts] : computed)
+    EXPECT_DOUBLE_EQ(r.ArmyPoints(r.armies.at(name)), pts) << name;
+}
+
+TEST(RulesData, NoReadingGivesEveryPrintedAncientTotal) {
+  // ancient.json "contradictions": lists with the same catapults (1 heavy, 1 light) need their
+  // crews to be worth printed - printed units: Macedonian 28, Roman 23, Indian 3, Carthaginian 4.
+  const RulesetData r = LoadRuleset("ancient");
+  auto crews_needed = [&r](const std::string& name) {
+    const ArmyList& a = r.armies.at(name);
+    return a.printed_points - r.PrintedEntriesPoints(a);
+  };
+  EXPECT_DOUBLE_EQ(crews_needed("macedonian"), 28);
+  EXPECT_DOUBLE_EQ(crews_needed("roman"), 23);
+  EXPECT_DOUBLE_EQ(crews_needed("indian"), 3);
+  EXPECT_DOUBLE_EQ(crews_needed("carthaginian"), 4);
+  // Indian against Carthaginian: whatever the crews cost, the Indian is 2 points dearer by the
+  // table, 1 by the printed totals.
+  const ArmyList& ind = r.armies.at("indian");
+  const ArmyList& car = r.armies.at("carthaginian");
+  EXPECT_DOUBLE_EQ(r.ArmyPoints(ind) - r.ArmyPoints(car), 2);
+  EXPECT_DOUBLE_EQ(ind.printed_points - car.printed_points, 1);
+  // Egyptian: the units other than its guard already cost more than 200.
+  const ArmyList& egy = r.armies.at("egyptian");
+  double without_guard = 0;
+  for (const auto& e : egy.units)
+    if (e.type != "guard_infantry") {
+      ArmyList one;
+      one.units = {e};
+      without_guard += r.ArmyPoints(one);
+    }
+  EXPECT_DOUBLE_EQ(without_guard, 213);
 }
 
 TEST(RulesData, NapoleonicDivisionIs180PointsLikeBeattenburg) {
@@ -147,7 +187,11 @@ TEST_F(BrokenFile, NamesFileAndField) {
             })).find("armies.roman.units[0].type"),
             std::string::npos);
   EXPECT_NE(ErrorOf(Write([](auto& j) {
-              j["armies"]["indian"]["printed_points"] = 202;
+              j["armies"]["generic"]["printed_points"] = 202;
+            })).find("armies.generic"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(Write([](auto& j) {
+              j["armies"]["indian"]["computed_points"] = 201;  // padded to the printed figure
             })).find("armies.indian"),
             std::string::npos);
   EXPECT_NE(ErrorOf(Write([](auto& j) {

@@ -16,6 +16,7 @@
 #include "engine/rules/loss_allocation.hpp"
 #include "engine/rules/melee.hpp"
 #include "engine/rules/ruleset_loader.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -25,18 +26,6 @@ namespace {
 namespace po = boost::program_options;
 using nlohmann::json;
 using namespace referee::rules;
-
-po::variables_map Parse(const std::vector<std::string>& args, const po::options_description& desc,
-                        const po::positional_options_description& pos) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  return vm;
-}
 
 json DiceJson(const std::vector<DiceEvent>& ev) {
   json a = json::array();
@@ -114,7 +103,9 @@ CaseSide ReadSide(const json& j, const std::string& file, const std::string& nam
 int RunMelee(const std::vector<std::string>& args) {
   MeleeOptions opt;
   po::options_description desc(
-      "usage: referee rules melee CASE.json [--json] [--seed N] [--ruleset-file PATH]");
+      "usage: referee rules melee CASE.json [--json] [--seed N] [--ruleset-file PATH]\n"
+      "CASE.json: {\"ruleset\": \"napoleonic\"|\"ancient\", \"attacker\": {\"strength\": 4, "
+      "\"mdi\": \"line\"}, \"defender\": {...}, \"protected_contact\": false}");
   desc.add_options()("help,h", "show this help")("case", po::value(&opt.case_path), "CASE.json")(
       "json", po::bool_switch(&opt.as_json), "print the outcome as JSON")(
       "seed", po::value(&opt.seed),
@@ -123,14 +114,8 @@ int RunMelee(const std::vector<std::string>& args) {
       "a club's ruleset JSON instead of the case's ruleset");
   po::positional_options_description pos;
   pos.add("case", 1);
-  const auto vm = Parse(args, desc, pos);
-  if (vm.count("help")) {
-    std::cout << desc
-              << "\nCASE.json: {\"ruleset\": \"napoleonic\"|\"ancient\", \"attacker\": "
-                 "{\"strength\": 4, \"mdi\": "
-                 "\"line\"}, \"defender\": {...}, \"protected_contact\": false}\n";
-    return 0;
-  }
+  po::variables_map vm;
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;
   opt.Check();
   std::ifstream in(opt.case_path);
   if (!in) throw InputError(opt.case_path, "", "cannot open melee case file");
@@ -266,11 +251,8 @@ int RunFire(const std::vector<std::string>& args) {
       "dice", po::value(&opt.dice), "the dice rolled, comma separated (physical dice mode)")(
       "seed", po::value(&opt.seed), "seed for rolled dice (default 1)")(
       "json", po::bool_switch(&opt.as_json), "JSON output");
-  const auto vm = Parse(args, desc, {});
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  po::variables_map vm;
+  if (!ParseCommandLine(args, desc, vm)) return 0;
   opt.Check();
   const RulesetData rules = LoadRuleset(opt.ruleset);
   if (!rules.stand_values.count(opt.target))
@@ -359,11 +341,8 @@ int RunArmy(const std::vector<std::string>& args) {
       "json", po::bool_switch(&as_json), "JSON output");
   po::positional_options_description pos;
   pos.add("name", 1);
-  const auto vm = Parse(args, desc, pos);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  po::variables_map vm;
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;
   std::vector<RulesetData> sets;
   if (ruleset.empty()) {
     sets.push_back(LoadRuleset("napoleonic"));
