@@ -45,7 +45,56 @@ void TrySet(cv::VideoCapture& cap, int prop, double value, const std::string& wh
                    (accepted ? "accepted" : "refused") + ", now " + Fixed(cap.get(prop)));
 }
 
+// Asks the device for `settings`; unlock: switch the unlocked controls back to automatic.
+std::vector<std::string> SetCameraProperties(cv::VideoCapture& cap, const CameraSettings& settings,
+                                             bool unlock) {
+  std::vector<std::string> report;
+  if (settings.mjpeg) {
+    TrySet(cap, cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), "fourcc MJPG",
+           report);
+  }
+  if (settings.width_px > 0)
+    TrySet(cap, cv::CAP_PROP_FRAME_WIDTH, settings.width_px, "width", report);
+  if (settings.height_px > 0) {
+    TrySet(cap, cv::CAP_PROP_FRAME_HEIGHT, settings.height_px, "height", report);
+  }
+  if (settings.fps > 0) TrySet(cap, cv::CAP_PROP_FPS, settings.fps, "fps", report);
+  // V4L2 encodes "manual" as 1 and "aperture priority auto" as 3; other backends use 0.25/0.75.
+  const bool v4l2 = cap.getBackendName() == "V4L2";
+  if (settings.lock_exposure) {
+    const double current = cap.get(cv::CAP_PROP_EXPOSURE);
+    TrySet(cap, cv::CAP_PROP_AUTO_EXPOSURE, v4l2 ? 1.0 : 0.25, "auto exposure off", report);
+    TrySet(cap, cv::CAP_PROP_EXPOSURE, settings.exposure >= 0 ? settings.exposure : current,
+           "exposure", report);
+  } else if (unlock) {
+    TrySet(cap, cv::CAP_PROP_AUTO_EXPOSURE, v4l2 ? 3.0 : 0.75, "auto exposure on", report);
+  }
+  if (settings.lock_white_balance) {
+    TrySet(cap, cv::CAP_PROP_AUTO_WB, 0, "auto white balance off", report);
+  } else if (unlock) {
+    TrySet(cap, cv::CAP_PROP_AUTO_WB, 1, "auto white balance on", report);
+  }
+  if (settings.lock_focus) {
+    TrySet(cap, cv::CAP_PROP_AUTOFOCUS, 0, "autofocus off", report);
+  } else if (unlock) {
+    TrySet(cap, cv::CAP_PROP_AUTOFOCUS, 1, "autofocus on", report);
+  }
+  return report;
+}
+
 }  // namespace
+
+const std::vector<std::string>& FrameSource::ApplySettings(const CameraSettings& settings) {
+  if (kind_ != Kind::kCamera || !capture_) {
+    settings_report_ = {"not a camera (" + Describe() + "): no settings to change"};
+    return settings_report_;
+  }
+  settings_report_ = SetCameraProperties(*capture_, settings, /*unlock=*/true);
+  settings_ = settings;
+  const double fps = capture_->get(cv::CAP_PROP_FPS);
+  if (fps > 0) fps_ = fps;
+  return settings_report_;
+}
 
 std::vector<std::filesystem::path> NumberedImages(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> files;
@@ -81,29 +130,9 @@ FrameSource FrameSource::OpenCamera(int index, const CameraSettings& settings) {
     throw InputError(name, "", "cannot open the camera (is it plugged in and free?)");
   }
   auto& cap = *src.capture_;
-  auto& report = src.settings_report_;
-  if (settings.mjpeg) {
-    TrySet(cap, cv::CAP_PROP_FOURCC, cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), "fourcc MJPG",
-           report);
-  }
-  if (settings.width_px > 0)
-    TrySet(cap, cv::CAP_PROP_FRAME_WIDTH, settings.width_px, "width", report);
-  if (settings.height_px > 0) {
-    TrySet(cap, cv::CAP_PROP_FRAME_HEIGHT, settings.height_px, "height", report);
-  }
-  if (settings.fps > 0) TrySet(cap, cv::CAP_PROP_FPS, settings.fps, "fps", report);
-  if (settings.lock_exposure) {
-    // V4L2 encodes "manual" as 1 (3 = aperture priority auto); other backends use 0.25.
-    const double manual = cap.getBackendName() == "V4L2" ? 1.0 : 0.25;
-    const double current = cap.get(cv::CAP_PROP_EXPOSURE);
-    TrySet(cap, cv::CAP_PROP_AUTO_EXPOSURE, manual, "auto exposure off", report);
-    TrySet(cap, cv::CAP_PROP_EXPOSURE, settings.exposure >= 0 ? settings.exposure : current,
-           "exposure", report);
-  }
-  if (settings.lock_white_balance) {
-    TrySet(cap, cv::CAP_PROP_AUTO_WB, 0, "auto white balance off", report);
-  }
-  if (settings.lock_focus) TrySet(cap, cv::CAP_PROP_AUTOFOCUS, 0, "autofocus off", report);
+  // At start-up an unlocked control is left as the device has it.
+  src.settings_report_ = SetCameraProperties(cap, settings, /*unlock=*/false);
+  src.settings_ = settings;
   const double fps = cap.get(cv::CAP_PROP_FPS);
   src.fps_ = fps > 0 ? fps : 30.0;
   return src;

@@ -55,6 +55,12 @@ class FrameSource {
   const std::vector<std::filesystem::path>& image_files() const { return image_files_; }
   // One line per camera setting: what was asked and what the device reports now.
   const std::vector<std::string>& settings_report() const { return settings_report_; }
+  // Changes the camera's settings while it streams (cv::VideoCapture::set): an unlocked
+  // exposure, white balance or focus is switched back to automatic. Returns the new report (also
+  // kept in settings_report()); a video or image folder sets nothing and says so.
+  const std::vector<std::string>& ApplySettings(const CameraSettings& settings);
+  // What was last asked of the camera (the defaults for a file or folder).
+  const CameraSettings& settings() const { return settings_; }
 
  private:
   FrameSource() = default;
@@ -68,6 +74,7 @@ class FrameSource {
   int frames_read_ = 0;
   int frame_count_ = -1;
   std::vector<std::string> settings_report_;
+  CameraSettings settings_;
 };
 
 // The image files of a folder in play order: by the last number in the file name (so

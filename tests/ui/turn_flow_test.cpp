@@ -382,5 +382,124 @@ TEST_F(TurnFlowTest, ProgramDiceAreSeededAndEveryRollIsLogged) {
   }
 }
 
+// The game unit standing in `sq` (the panel names units; tests find them by place).
+std::string UnitAt(const rules::Game& g, Square sq, const std::string& side) {
+  for (const auto& u : g.units()) {
+    if (u.square == sq && u.side == side && u.status == rules::UnitStatus::kOnTable) return u.id;
+  }
+  return "";
+}
+
+TEST_F(TurnFlowTest, FormingASquareTakesTheWholeMoveIsLoggedAndCanBeUndone) {
+  // Four red line infantry units in a 2 x 2 block (F5 F6 E5 E6), red light infantry beside them,
+  // blue line infantry far off.
+  std::vector<Stand> stands;
+  int n = 0;
+  for (const Square sq : {Square{4, 4}, Square{5, 4}, Square{4, 5}, Square{5, 5}}) {
+    stands = Concat(stands, Block("r" + std::to_string(++n) + "-", "red", "line_infantry", sq, 0));
+  }
+  stands = Concat(stands, Block("l", "red", "light_infantry", {8, 5}, 0, 3));
+  stands = Concat(stands, Block("b", "blue", "line_infantry", {5, 1}, 180));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  ASSERT_EQ(flow_.attacker(), "red");
+  EXPECT_TRUE(flow_.SquareOptions().empty()) << "squares are formed in the move phase";
+  EndPhasesUntil("attacker_moves");
+  const rules::Game& g = *flow_.game();
+  const std::string top_left = UnitAt(g, {4, 4}, "red");
+  const std::string light = UnitAt(g, {8, 5}, "red");
+  ASSERT_FALSE(top_left.empty());
+  ASSERT_FALSE(light.empty());
+
+  const auto options = flow_.SquareOptions();
+  std::vector<std::string> block;
+  size_t singles = 0;
+  for (const auto& o : options) {
+    EXPECT_EQ(std::ranges::count(o, light), 0) << "light infantry cannot form a square";
+    if (o.size() == 1) ++singles;
+    if (o.size() == 4) block = o;
+  }
+  EXPECT_EQ(singles, 4u);
+  ASSERT_EQ(block.size(), 4u);
+  EXPECT_EQ(block.front(), top_left);
+  EXPECT_FALSE(flow_.FormSquare(light));
+  EXPECT_FALSE(flow_.notice().empty());
+  flow_.TakeEvents();
+
+  ASSERT_TRUE(flow_.FormSquare(block.front(), {block.begin() + 1, block.end()})) << flow_.notice();
+  for (const auto& id : block) EXPECT_TRUE(g.FindUnit(id)->formed_square) << id;
+  EXPECT_EQ(flow_.UnitsInSquare().size(), 4u);
+  const auto events = flow_.TakeEvents();
+  const auto choices = OfType<FirerChoice>(events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0]->choice, "form_square");
+  EXPECT_EQ(choices[0]->side, "red");
+  EXPECT_EQ(choices[0]->details["units"].size(), 4u);
+  // It took the whole move: no step afterwards.
+  EXPECT_FALSE(flow_.MoveUnit(block[1], {5, 3}, Facing::kN));
+  EXPECT_TRUE(flow_.SquareOptions().size() < options.size());
+
+  ASSERT_TRUE(flow_.UndoLast());
+  for (const auto& id : block) EXPECT_FALSE(flow_.game()->FindUnit(id)->formed_square) << id;
+  EXPECT_TRUE(flow_.UnitsInSquare().empty());
+}
+
+TEST_F(TurnFlowTest, SupportsAreDeclaredAttackerFirstThenDefenderBeforeTheMelee) {
+  // Red guards charge blue line at F5; red line beside the contact square faces it from the
+  // west, blue line from the east (the engine's 5A example).
+  const auto stands = Concat(Concat(Block("g", "red", "guards_infantry", {5, 5}, 0),
+                                    Block("b", "blue", "line_infantry", {5, 4}, 180)),
+                             Concat(Block("rs", "red", "line_infantry", {4, 4}, 90),
+                                    Block("bs", "blue", "line_infantry", {6, 4}, 270)));
+  ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+  ASSERT_EQ(flow_.attacker(), "red");
+  EndPhasesUntil("attacker_moves");
+  const std::string guards = UnitAt(*flow_.game(), {5, 5}, "red");
+  const std::string red_support = UnitAt(*flow_.game(), {4, 4}, "red");
+  const std::string blue_support = UnitAt(*flow_.game(), {6, 4}, "blue");
+  ASSERT_TRUE(flow_.MoveUnit(guards, {5, 4}, Facing::kN)) << flow_.notice();
+  EXPECT_FALSE(flow_.DeclareSupport(red_support)) << "no melee selected";
+  ASSERT_TRUE(flow_.SelectMelee({5, 4}));
+  EXPECT_EQ(flow_.SupportCandidates(), (std::vector<std::string>{red_support}))
+      << "the defender indicates supports after the attacker has moved";
+  EXPECT_FALSE(flow_.DeclareSupport(blue_support));
+  flow_.TakeEvents();
+  ASSERT_TRUE(flow_.DeclareSupport(red_support)) << flow_.notice();
+  EXPECT_EQ(flow_.SupportsDeclared({5, 4}), (std::vector<std::string>{red_support}));
+  EXPECT_TRUE(flow_.SupportCandidates().empty()) << "declared once";
+  const auto support_events = flow_.TakeEvents();
+  const auto choices = OfType<FirerChoice>(support_events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0]->choice, "support");
+  EXPECT_EQ(choices[0]->side, "red");
+  EXPECT_EQ(choices[0]->details["unit"], red_support);
+  EXPECT_EQ(choices[0]->details["contact"], SquareName({5, 4}));
+
+  EndPhasesUntil("melees");
+  ASSERT_TRUE(flow_.SelectMelee({5, 4}));
+  EXPECT_EQ(flow_.SupportCandidates(), (std::vector<std::string>{blue_support}));
+  ASSERT_TRUE(flow_.DeclareSupport(blue_support)) << flow_.notice();
+  EXPECT_EQ(flow_.SupportsDeclared({5, 4}), (std::vector<std::string>{red_support, blue_support}));
+  ASSERT_TRUE(flow_.ChooseMdi(MeleeRole::kAttacker, rules::Mdi::kColumn));
+  ASSERT_TRUE(flow_.ChooseMdi(MeleeRole::kDefender, rules::Mdi::kLine));
+  ASSERT_TRUE(flow_.Fight()) << flow_.notice();
+  // The engine counted the supports: the same melee without them comes out differently, and
+  // the attacker's support falls back with the beaten attacker.
+  std::string lines;
+  for (const auto& l : flow_.last_results()) lines += l + "\n";
+  EXPECT_NE(flow_.game()->FindUnit(red_support)->square, (Square{4, 4})) << lines;
+  TurnFlow bare(*ruleset_, 7);
+  ASSERT_TRUE(bare.Start(Setup(stands), 1));
+  for (int i = 0; i < 8 && bare.PhaseName() != "attacker_moves"; ++i) bare.EndPhase();
+  ASSERT_TRUE(bare.MoveUnit(guards, {5, 4}, Facing::kN));
+  for (int i = 0; i < 8 && bare.PhaseName() != "melees"; ++i) bare.EndPhase();
+  ASSERT_TRUE(bare.SelectMelee({5, 4}));
+  ASSERT_TRUE(bare.ChooseMdi(MeleeRole::kAttacker, rules::Mdi::kColumn));
+  ASSERT_TRUE(bare.ChooseMdi(MeleeRole::kDefender, rules::Mdi::kLine));
+  ASSERT_TRUE(bare.Fight()) << bare.notice();
+  std::string bare_lines;
+  for (const auto& l : bare.last_results()) bare_lines += l + "\n";
+  EXPECT_NE(lines, bare_lines);
+}
+
 }  // namespace
 }  // namespace referee::live

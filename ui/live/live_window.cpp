@@ -63,6 +63,8 @@ class LiveApp {
         window_(window),
         source_name_(source.Describe()),
         camera_settings_(source.settings_report()),
+        camera_choice_(source.settings()),
+        camera_live_(source.live()),
         turn_(ruleset, dice_seed),
         pipeline_(pipeline),
         session_(std::move(config)),
@@ -109,6 +111,8 @@ class LiveApp {
   GLFWwindow* window_;
   std::string source_name_;
   std::vector<std::string> camera_settings_;
+  CameraSettings camera_choice_;  // what the camera panel edits
+  bool camera_live_ = false;
   TurnFlow turn_;
   std::optional<TableSetup> preview_;  // the game the table would start, until it starts
   int first_attacker_ = 0;
@@ -629,11 +633,13 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
                    preview_ ? &*preview_ : nullptr,
                    &first_attacker_,
                    &mdi_picker_,
-                   camera_settings_,
+                   worker_.camera_report(),
                    [this](const std::string& side) {
                      session_.state().SetNextSide(side);
                      sample_on_click_ = true;
-                   }};
+                   },
+                   camera_live_ ? &camera_choice_ : nullptr,
+                   [this](const CameraSettings& c) { worker_.RequestCameraSettings(c); }};
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
   ImGui::Begin("Referee", nullptr,
@@ -643,6 +649,7 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
   ImGui::SameLine();
   if (ImGui::Button("Help  [F1]")) Do(Command::kToggleHelp);
   DrawCalibrationPanel(ctx);
+  DrawCameraPanel(ctx);
   DrawShotPanel(ctx);
   DrawTurnPanel(ctx);
   DrawOverrulePanel(ctx);

@@ -1,5 +1,6 @@
 #include "ui/live/panels.hpp"
 
+#include <array>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -23,6 +24,43 @@ bool CommandButton(PanelContext& ctx, const char* label, Command c, bool enabled
 
 std::string Describe(const std::string& battery) {
   return battery.empty() ? "infer (nearest gun facing the impact)" : battery;
+}
+
+}  // namespace
+
+namespace {
+
+// Run-time camera controls. Resolution and fps change the picture's geometry or timing, so they
+// are offered only before the calibration is accepted (a new size needs a new calibration).
+void DrawCameraControls(PanelContext& ctx, bool calibrating) {
+  CameraSettings& c = *ctx.camera;
+  ImGui::Checkbox("Lock exposure", &c.lock_exposure);
+  if (c.lock_exposure) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::InputDouble("exposure (device units, <0 keeps)", &c.exposure, 1.0, 10.0, "%.1f");
+  }
+  ImGui::Checkbox("Lock white balance", &c.lock_white_balance);
+  ImGui::Checkbox("Lock focus", &c.lock_focus);
+  static constexpr std::array<std::array<int, 2>, 4> kSizes = {
+      {{640, 480}, {1280, 720}, {1920, 1080}, {3840, 2160}}};
+  ImGui::BeginDisabled(!calibrating);
+  const std::string current = std::to_string(c.width_px) + "x" + std::to_string(c.height_px);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  if (ImGui::BeginCombo("resolution", current.c_str())) {
+    for (const auto& [w, h] : kSizes) {
+      const std::string label = std::to_string(w) + "x" + std::to_string(h);
+      if (ImGui::Selectable(label.c_str(), w == c.width_px && h == c.height_px)) {
+        c.width_px = w;
+        c.height_px = h;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::InputDouble("fps", &c.fps, 5.0, 10.0, "%.0f");
+  ImGui::EndDisabled();
+  if (!calibrating) ImGui::TextDisabled("resolution and fps: recalibrate first");
+  if (ImGui::Button("Apply to the camera") && ctx.apply_camera) ctx.apply_camera(c);
 }
 
 }  // namespace
@@ -68,15 +106,6 @@ void DrawCalibrationPanel(PanelContext& ctx) {
     ImGui::PopStyleColor();
     CommandButton(ctx, "Use the new calibration", Command::kAcceptCalibration);
   }
-  if (ImGui::TreeNode("Camera settings")) {
-    if (ctx.camera_settings.empty()) {
-      ImGui::TextWrapped(
-          "Not a webcam: exposure, white balance and focus are whatever the "
-          "recording had.");
-    }
-    for (const auto& line : ctx.camera_settings) ImGui::BulletText("%s", line.c_str());
-    ImGui::TreePop();
-  }
   ImGui::TextWrapped(
       "Side colours: hover a base border and press %s (or click the side's "
       "button, then the base) to sample.",
@@ -95,6 +124,17 @@ void DrawCalibrationPanel(PanelContext& ctx) {
       }
     }
   }
+}
+
+void DrawCameraPanel(PanelContext& ctx) {
+  if (!ImGui::CollapsingHeader("Camera settings")) return;
+  const bool calibrating = ctx.session.state().phase() == Phase::kCalibrating;
+  if (ctx.camera) DrawCameraControls(ctx, calibrating);
+  if (ctx.camera_settings.empty()) {
+    ImGui::TextWrapped(
+        "Not a webcam: exposure, white balance and focus are whatever the recording had.");
+  }
+  for (const auto& line : ctx.camera_settings) ImGui::BulletText("%s", line.c_str());
 }
 
 void DrawShotPanel(PanelContext& ctx) {
@@ -186,6 +226,18 @@ void DrawOverrulePanel(PanelContext& ctx) {
     if (const ShownStand* s = ctx.session.FindStand(ctx.selected_stand)) {
       ImGui::Text("Selected: %s (%s, %s)", s->stand.id.c_str(), s->stand.kind.c_str(),
                   s->unit.c_str());
+      // The tracker's identity of this stand, corrected by hand (logged as stand_identity).
+      const std::string id = s->stand.id;
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      if (ImGui::BeginCombo("is really", id.c_str())) {
+        for (const auto& other : ctx.session.IdsOfSide(s->stand.side)) {
+          if (other != id && ImGui::Selectable(other.c_str())) {
+            ctx.session.ReassignStandId(id, other);
+            break;  // the stands were rebuilt: `s` is gone
+          }
+        }
+        ImGui::EndCombo();
+      }
     }
   }
 }
@@ -278,13 +330,7 @@ void DrawFire(PanelContext& ctx) {
       Command::kRollDice, !turn.firer().empty() && !turn.needed());
 }
 
-void DrawMelee(PanelContext& ctx) {
-  TurnFlow& turn = *ctx.turn;
-  const auto melees = turn.PendingMelees();
-  if (melees.empty()) {
-    ImGui::TextWrapped("No melee waiting. End the phase when done.");
-    return;
-  }
+void MeleeSelector(TurnFlow& turn, const std::vector<Square>& melees) {
   ImGui::TextUnformatted("Melees waiting:");
   for (const auto& sq : melees) {
     ImGui::SameLine();
@@ -294,10 +340,57 @@ void DrawMelee(PanelContext& ctx) {
       turn.SelectMelee(sq);
     }
   }
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : " + ") + n;
+  return out;
+}
+
+// Supports of the selected melee (5A): the attacker's after its move, the defender's after.
+void DrawSupports(TurnFlow& turn) {
+  if (!turn.melee()) return;
+  const auto declared = turn.SupportsDeclared(*turn.melee());
+  const auto candidates = turn.SupportCandidates();
+  if (declared.empty() && candidates.empty()) return;
+  ImGui::TextUnformatted("Supports (5A: attacker first, all before any melee):");
+  for (const auto& u : declared) ImGui::BulletText("%s supports", u.c_str());
+  for (const auto& u : candidates) {
+    if (ImGui::Button(("Support with " + u + "##sup").c_str())) turn.DeclareSupport(u);
+  }
+}
+
+// Forming and breaking Squares (8A: it takes the unit's whole move).
+void DrawSquares(TurnFlow& turn) {
+  const auto options = turn.SquareOptions();
+  const auto in_square = turn.UnitsInSquare();
+  if (options.empty() && in_square.empty()) return;
+  ImGui::TextUnformatted("Squares (8A: takes the whole move):");
+  for (size_t i = 0; i < options.size(); ++i) {
+    const auto& o = options[i];
+    if (ImGui::Button(("Form square: " + Joined(o) + "##sq" + std::to_string(i)).c_str())) {
+      turn.FormSquare(o.front(), {o.begin() + 1, o.end()});
+    }
+  }
+  for (const auto& u : in_square) {
+    if (ImGui::Button(("Break square: " + u + "##brk").c_str())) turn.BreakSquare(u);
+  }
+}
+
+void DrawMelee(PanelContext& ctx) {
+  TurnFlow& turn = *ctx.turn;
+  const auto melees = turn.PendingMelees();
+  if (melees.empty()) {
+    ImGui::TextWrapped("No melee waiting. End the phase when done.");
+    return;
+  }
+  MeleeSelector(turn, melees);
   if (!turn.melee()) {
     CommandButton(ctx, "Choose the first melee", Command::kNextFirer);
     return;
   }
+  DrawSupports(turn);
   const auto revealed = turn.RevealedMdi();
   for (MeleeRole role : {MeleeRole::kAttacker, MeleeRole::kDefender}) {
     const std::string side = role == MeleeRole::kAttacker ? turn.attacker() : turn.defender();
@@ -352,6 +445,11 @@ void DrawTurnPanel(PanelContext& ctx) {
       ImGui::TextWrapped("%s moves on the table, then reads the moves in.",
                          turn.attacker().c_str());
       CommandButton(ctx, "Read moves from the table", Command::kReadMoves);
+      DrawSquares(turn);
+      if (const auto melees = turn.PendingMelees(); !melees.empty()) {
+        MeleeSelector(turn, melees);
+        DrawSupports(turn);
+      }
       break;
     case rules::Phase::kMelees:
       DrawMelee(ctx);

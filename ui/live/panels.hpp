@@ -14,6 +14,7 @@
 #include "ui/live/shortcuts.hpp"
 #include "ui/live/table_setup.hpp"
 #include "ui/live/turn_flow.hpp"
+#include "vision/frame_source.hpp"
 
 namespace referee::live {
 
@@ -33,9 +34,15 @@ struct PanelContext {
   std::vector<std::string> camera_settings;        // what the webcam accepted (calibration panel)
   // Sample this side's colour at the next click on the picture.
   std::function<void(const std::string&)> sample_side;
+  // The webcam's settings as the panel edits them (nullptr: not a camera), and how to send
+  // them to the device at run time (the report comes back in camera_settings).
+  CameraSettings* camera = nullptr;
+  std::function<void(const CameraSettings&)> apply_camera;
 };
 
 void DrawCalibrationPanel(PanelContext& ctx);
+// Exposure, white balance, focus, resolution and fps of a webcam, changed while it streams.
+void DrawCameraPanel(PanelContext& ctx);
 void DrawShotPanel(PanelContext& ctx);
 void DrawOverrulePanel(PanelContext& ctx);
 // Phase, attacker/defender, musketry and melee with dice, MDI cards, results to apply.

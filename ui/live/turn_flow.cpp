@@ -127,7 +127,7 @@ bool TurnFlow::Retry() {
   const int turn_before = game_->turn();
   const rules::Phase phase_before = game_->phase();
   rules::ActionResult result;
-  Played played{action, waiting_cause_, {}, {}, stand_ids_, {}, ""};
+  Played played{action, waiting_cause_, {}, {}, stand_ids_, {}, "", turn_before};
   // Every value the engine drew, in the order drawn, so the action can be replayed exactly.
   auto keep_draws = [&](const rules::DiceSource& d, size_t from) {
     for (size_t i = from; i < d.Events().size(); ++i) {
@@ -370,6 +370,62 @@ bool TurnFlow::MoveUnit(const std::string& unit, Square to, Facing facing) {
              Cause::kMove);
 }
 
+bool TurnFlow::FormSquare(const std::string& unit, const std::vector<std::string>& with) {
+  if (!game_) return Refuse("start the game first");
+  const rules::GameUnit* u = game_->FindUnit(unit);
+  if (!u) return Refuse("no such unit " + unit);
+  return Run(rules::MoveUnit{unit, {}, u->facing, true, false, with}, Cause::kMove);
+}
+
+bool TurnFlow::BreakSquare(const std::string& unit) {
+  if (!game_) return Refuse("start the game first");
+  const rules::GameUnit* u = game_->FindUnit(unit);
+  if (!u) return Refuse("no such unit " + unit);
+  return Run(rules::MoveUnit{unit, {}, u->facing, false, true}, Cause::kMove);
+}
+
+std::vector<std::vector<std::string>> TurnFlow::SquareOptions() const {
+  std::vector<std::vector<std::string>> out;
+  if (!game_ || game_->phase() != rules::Phase::kAttackerMoves) return out;
+  const auto& units = game_->units();
+  auto legal = [&](const std::vector<std::string>& members) {
+    const std::vector<std::string> with(members.begin() + 1, members.end());
+    return !game_->WhyCannotMove(
+        rules::MoveUnit{members[0], {}, game_->FindUnit(members[0])->facing, true, false, with});
+  };
+  auto on_table_at = [&](Square sq, const std::string& side) -> const rules::GameUnit* {
+    for (const auto& o : units) {
+      if (o.status == rules::UnitStatus::kOnTable && o.side == side && o.square == sq &&
+          !o.formed_square && ruleset_.data().Unit(o.type).can_form_square) {
+        return &o;
+      }
+    }
+    return nullptr;
+  };
+  for (const auto& u : units) {
+    if (u.status != rules::UnitStatus::kOnTable || u.side != game_->attacker()) continue;
+    if (legal({u.id})) out.push_back({u.id});
+    // A 2 x 2 block with u at its top-left square.
+    std::vector<std::string> block = {u.id};
+    for (const Square d : {Square{1, 0}, Square{0, 1}, Square{1, 1}}) {
+      if (const auto* o = on_table_at({u.square.col + d.col, u.square.row + d.row}, u.side)) {
+        block.push_back(o->id);
+      }
+    }
+    if (block.size() == 4 && legal(block)) out.push_back(block);
+  }
+  return out;
+}
+
+std::vector<std::string> TurnFlow::UnitsInSquare() const {
+  std::vector<std::string> out;
+  if (!game_) return out;
+  for (const auto& u : game_->units()) {
+    if (u.status == rules::UnitStatus::kOnTable && u.formed_square) out.push_back(u.id);
+  }
+  return out;
+}
+
 std::vector<std::pair<size_t, size_t>> TurnFlow::MatchUnits(const TableSetup& now,
                                                             const std::string& side) const {
   const auto& seen = now.setup.units;
@@ -520,6 +576,38 @@ bool TurnFlow::Fight() {
   return Run(rules::FightMelee{*melee_, cards->first, cards->second}, Cause::kMelee);
 }
 
+std::vector<std::string> TurnFlow::SupportCandidates() const {
+  std::vector<std::string> out;
+  // The attacker may indicate supports as soon as its charge is in, the defender after the
+  // attacker's move (the engine says which).
+  if (!game_ || !melee_) return out;
+  const auto declared = SupportsDeclared(*melee_);
+  for (const auto& u : game_->units()) {
+    if (u.status != rules::UnitStatus::kOnTable ||
+        std::ranges::find(declared, u.id) != declared.end()) {
+      continue;
+    }
+    if (!game_->WhyCannotSupport(rules::DeclareSupport{u.id, *melee_})) out.push_back(u.id);
+  }
+  return out;
+}
+
+bool TurnFlow::DeclareSupport(const std::string& unit) {
+  if (!game_) return Refuse("start the game first");
+  if (!melee_) return Refuse("select a melee first (F)");
+  return Run(rules::DeclareSupport{unit, *melee_}, Cause::kMelee);
+}
+
+std::vector<std::string> TurnFlow::SupportsDeclared(Square contact) const {
+  std::vector<std::string> out;
+  if (!game_) return out;
+  for (const auto& p : history_) {
+    const auto* s = std::get_if<rules::DeclareSupport>(&p.action);
+    if (s && s->contact == contact && p.turn == game_->turn()) out.push_back(s->unit);
+  }
+  return out;
+}
+
 // --- artillery from the shot flow ---
 
 std::string TurnFlow::UnitOfStand(const std::string& stand_id) const {
@@ -667,6 +755,22 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
     nlohmann::json r = outcome;
     r["canister"] = true;
     Emit(Musketry{acting_side, c->battery_unit, c->target_unit, r});
+  } else if (const auto* sup = std::get_if<rules::DeclareSupport>(&action)) {
+    const rules::GameUnit* u = game_->FindUnit(sup->unit);
+    Emit(FirerChoice{
+        "",
+        u ? u->side : "",
+        "support",
+        {{"unit", sup->unit}, {"contact", SquareName(sup->contact)}, {"entries", lines}}});
+  } else if (const auto* mv = std::get_if<rules::MoveUnit>(&action);
+             mv && (mv->form_square || mv->break_square)) {
+    const rules::GameUnit* u = game_->FindUnit(mv->unit);
+    std::vector<std::string> members = {mv->unit};
+    members.insert(members.end(), mv->square_with.begin(), mv->square_with.end());
+    Emit(FirerChoice{"",
+                     u ? u->side : "",
+                     mv->form_square ? "form_square" : "break_square",
+                     {{"units", members}, {"entries", lines}}});
   } else if (const auto* m = std::get_if<rules::FightMelee>(&action)) {
     std::vector<std::string> units;
     for (const auto& u : before) {

@@ -102,6 +102,17 @@ class TurnFlow {
   // --- moves ---
   // Move `unit` to `to` along the straight king-step path, ending with `facing`.
   bool MoveUnit(const std::string& unit, Square to, Facing facing);
+  // Forming Squares (8A), which takes the unit's whole move: the unit alone, or with the units in
+  // `with` filling a k x k block of grid squares, one unit per square. Logged as the side's
+  // choice (firer_choice "form_square") with the engine's line.
+  bool FormSquare(const std::string& unit, const std::vector<std::string>& with = {});
+  bool BreakSquare(const std::string& unit);
+  // Squares the engine would accept now: each entry lists the members, the first unit forms it
+  // (single units, and 2 x 2 blocks of adjacent units of one side).
+  std::vector<std::vector<std::string>> SquareOptions() const;
+  // Units in a Square now (to offer breaking it).
+  std::vector<std::string> UnitsInSquare() const;
+
   // The moves the table shows in the attacker's move phase: the table's stands are grouped
   // into units again and each of the attacker's game units is matched to the nearest table
   // unit of its side and type (nearest first, so units that stayed keep their square); matched
@@ -126,6 +137,13 @@ class TurnFlow {
   // Both cards, once both players have chosen; nullopt before (nobody may see one alone).
   std::optional<std::pair<rules::Mdi, rules::Mdi>> RevealedMdi() const;
   bool Fight();
+  // Supports (5A): every support is declared before any melee is fought, the attacker's first.
+  // Units that may support the selected melee now (the engine's WhyCannotSupport is empty).
+  std::vector<std::string> SupportCandidates() const;
+  // Declares `unit` as support of the selected melee; logged as firer_choice "support".
+  bool DeclareSupport(const std::string& unit);
+  // Supports declared for the melee at `contact` this phase, in order.
+  std::vector<std::string> SupportsDeclared(Square contact) const;
 
   // --- artillery (from the shot flow) ---
   // Stands removed after a shot verdict: each becomes an ArtilleryCasualty of the unit that
@@ -179,6 +197,7 @@ class TurnFlow {
     std::map<std::string, std::vector<std::string>> ids_before;
     std::vector<int64_t> logged_seqs;
     std::string shot_stand;  // ArtilleryCasualty from the shot flow: the table stand removed
+    int turn = 0;            // the game turn it was played in
   };
   struct SeenMove {
     rules::MoveUnit move;

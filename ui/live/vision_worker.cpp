@@ -8,7 +8,10 @@
 namespace referee::live {
 
 VisionWorker::VisionWorker(FrameSource source, PipelineConfig config, bool lockstep)
-    : source_(std::move(source)), lockstep_(lockstep), pipeline_(std::move(config)) {
+    : source_(std::move(source)),
+      lockstep_(lockstep),
+      camera_report_(source_.settings_report()),
+      pipeline_(std::move(config)) {
   thread_ = std::thread([this] { Run(); });
 }
 
@@ -68,19 +71,39 @@ void VisionWorker::Disarm() {
   arm_request_ = false;
 }
 
+void VisionWorker::RequestCameraSettings(const CameraSettings& settings) {
+  std::lock_guard lock(mutex_);
+  camera_request_ = settings;
+}
+
+std::vector<std::string> VisionWorker::camera_report() const {
+  std::lock_guard lock(mutex_);
+  return camera_report_;
+}
+
 void VisionWorker::ApplyRequests() {
   std::optional<TableCalibration> cal;
   std::optional<SideColorModel> colours;
   bool calibrate = false, arm = false, disarm = false;
   std::string expect;
+  std::optional<CameraSettings> camera;
   {
     std::lock_guard lock(mutex_);
+    camera.swap(camera_request_);
     cal.swap(calibration_request_);
     colours.swap(colours_request_);
     calibrate = std::exchange(calibrate_request_, false);
     arm = std::exchange(arm_request_, false);
     disarm = std::exchange(disarm_request_, false);
     expect = expect_;
+  }
+  if (camera) {
+    std::vector<std::string> report = source_.ApplySettings(*camera);
+    {
+      std::lock_guard lock(mutex_);
+      camera_report_ = std::move(report);
+    }
+    ++camera_applied_;
   }
   // Heavy parts (the top-view maps) are built here, on the worker thread, not in the UI's.
   if (cal) pipeline_.SetCalibration(*cal);

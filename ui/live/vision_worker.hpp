@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "ui/live/live_pipeline.hpp"
 #include "vision/frame_source.hpp"
@@ -36,6 +37,13 @@ class VisionWorker {
   void Arm(const std::string& expect);
   void Disarm();
   bool finished() const { return finished_; }
+  // Camera settings changed at run time (the panel): applied on the worker thread, which owns
+  // the source, before the next frame is read.
+  void RequestCameraSettings(const CameraSettings& settings);
+  // What the device accepted (FrameSource::settings_report), updated after each request.
+  std::vector<std::string> camera_report() const;
+  // Requests applied so far (the panel waits for a new report after Apply).
+  int camera_settings_applied() const { return camera_applied_; }
 
  private:
   void Run();
@@ -43,7 +51,7 @@ class VisionWorker {
 
   FrameSource source_;
   bool lockstep_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable cv_;
   std::optional<FrameResult> latest_;  // guarded by mutex_
   // Requests from the UI thread, guarded by mutex_, applied on the worker thread.
@@ -53,6 +61,9 @@ class VisionWorker {
   bool arm_request_ = false;
   bool disarm_request_ = false;
   std::string expect_ = "any";
+  std::optional<CameraSettings> camera_request_;
+  std::vector<std::string> camera_report_;
+  std::atomic<int> camera_applied_{0};
   LivePipeline pipeline_;  // worker thread only
   std::atomic<bool> stop_{false};
   std::atomic<bool> finished_{false};
