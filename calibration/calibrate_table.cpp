@@ -136,6 +136,19 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
     jmin = std::min(jmin, j);
     jmax = std::max(jmax, j);
   }
+  // A refusal from here on shows the crossings that were found, counted from the found grid's
+  // corner, so the debug picture tells how many lines were seen.
+  auto refuse_found = [&](std::string code, std::string message) {
+    CalibrationRefusal ref = Refuse(std::move(code), std::move(message));
+    for (size_t k = 0; k < rel2.size(); ++k) {
+      const int i = static_cast<int>(std::lround(rel2[k].x / s)) - imin;
+      const int j = static_cast<int>(std::lround(rel2[k].y / s)) - jmin;
+      ref.intersections.push_back({i, j, px2[k], 0.0});
+    }
+    return ref;
+  };
+  const std::string found_text = " (found " + std::to_string(imax - imin + 1) + " x " +
+                                 std::to_string(jmax - jmin + 1) + " lines with crossings)";
   const int nmax = std::max(board.cols, board.rows);
   const int ilo = imin - nmax - 1, ihi = imax + nmax + 1, jlo = jmin - nmax - 1,
             jhi = jmax + nmax + 1;
@@ -201,9 +214,9 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
     }
   }
   if (best.score < 0) {
-    return Refuse("wrong_size", "the grid found spans more lines than the board's " +
-                                    std::to_string(board.cols) + " x " +
-                                    std::to_string(board.rows) + " squares");
+    return refuse_found("wrong_size", "the grid found spans more lines than the board's " +
+                                          std::to_string(board.cols) + " x " +
+                                          std::to_string(board.rows) + " squares" + found_text);
   }
   // Size check: the border lines must show, the lines beyond must not.
   std::vector<double> interior;
@@ -222,10 +235,12 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
       std::to_string(board.cols) + " x " + std::to_string(board.rows) + " squares";
   for (int k = 0; k < 4; ++k) {
     if (border[k] < 0.15 * typical) {
-      return Refuse("wrong_size", "the grid found has fewer lines than the board's " + size_text);
+      return refuse_found("wrong_size", "the grid found has fewer lines than the board's " +
+                                            size_text + found_text);
     }
     if (beyond[k] > 0.85 * typical) {
-      return Refuse("wrong_size", "the grid found has more lines than the board's " + size_text);
+      return refuse_found(
+          "wrong_size", "the grid found has more lines than the board's " + size_text + found_text);
     }
   }
 
@@ -253,7 +268,7 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
       }
     }
   }
-  if (best_origin < 0) return Refuse("grid_not_found", "could not orient the grid");
+  if (best_origin < 0) return refuse_found("grid_not_found", "could not orient the grid");
   const int oi = ci[best_origin], oj = cj[best_origin];
   const bool x_along_i = ci[best_x] != oi;
   const int sx = x_along_i ? (ci[best_x] > oi ? 1 : -1) : (cj[best_x] > oj ? 1 : -1);
@@ -368,6 +383,26 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     fixes = found;
     cam = fit.camera;
   }
+  if (options.use_line_samples && !fixes.empty()) {
+    // The crossings alone leave the lens poorly determined toward the board's edges when many
+    // are hidden or the image is blurred and noisy: add the lines between them.
+    const std::vector<LineSample> samples = SampleGridLines(grayf, board, cam, options.line_fit);
+    std::vector<cv::Point2d> tin, px;
+    for (const auto& f : fixes) {
+      tin.emplace_back(f.col * s, f.row * s);
+      px.push_back(f.px);
+    }
+    if (auto lf = RefineCameraOnLines(cam, tin, px, samples, lens.has_value(), options.line_fit)) {
+      cam = lf->camera;
+      // Each found crossing's position becomes the fitted one: it rests on all the line evidence
+      // around it rather than on one noisy measurement, which stays residual_px away.
+      const auto fitted = ProjectAll(cam, tin);
+      for (size_t k = 0; k < fixes.size(); ++k) {
+        fixes[k].px = fitted[k];
+        fixes[k].residual_px = lf->residual_px[k];
+      }
+    }
+  }
 
   TableCalibration cal;
   cal.board = board;
@@ -467,6 +502,16 @@ cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& resu
     const auto& ref = std::get<CalibrationRefusal>(result);
     fixes = &ref.intersections;
     text = "REFUSED (" + ref.code + "): " + ref.message;
+    // The grid as found: neighbouring found crossings joined, so its lines can be counted.
+    std::map<std::pair<int, int>, cv::Point2d> at;
+    for (const auto& f : ref.intersections) at[{f.col, f.row}] = f.px;
+    for (const auto& [cr, p] : at) {
+      for (const auto& n : {std::pair{cr.first + 1, cr.second}, {cr.first, cr.second + 1}}) {
+        if (auto it = at.find(n); it != at.end()) {
+          cv::line(out, p, it->second, {0, 165, 255}, thick);
+        }
+      }
+    }
   }
   for (const auto& f : *fixes) {
     const cv::Scalar colour = f.residual_px < 0.5 ? cv::Scalar(0, 220, 0) : cv::Scalar(0, 0, 255);

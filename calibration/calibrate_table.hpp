@@ -14,6 +14,7 @@
 #include "calibration/camera_fit.hpp"
 #include "calibration/grid_lines.hpp"
 #include "calibration/intersection_refine.hpp"
+#include "calibration/line_sample_fit.hpp"
 #include "calibration/table_calibration.hpp"
 
 namespace referee {
@@ -22,6 +23,10 @@ struct CalibrateOptions {
   GridLineOptions lines;
   RefineOptions refine;
   CameraFitOptions fit;
+  // Final joint fit on crossings and samples along every visible grid line (see
+  // line_sample_fit.hpp). Default on; off keeps the crossings-only fit.
+  bool use_line_samples = true;
+  LineFitOptions line_fit;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;

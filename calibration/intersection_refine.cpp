@@ -123,6 +123,14 @@ std::optional<FittedLine> FitLine(std::vector<cv::Point2d> pts, int min_samples)
 
 }  // namespace
 
+std::optional<double> MeasureLineOffset(const cv::Mat& gray, cv::Point2d p, cv::Point2d normal,
+                                        double spacing_px, const RefineOptions& options) {
+  if (spacing_px < 8) return std::nullopt;
+  const double half_width = std::clamp(0.18 * spacing_px, 5.0, 30.0);
+  const double max_line_px = std::max(3.0, 0.12 * spacing_px);
+  return LineCentre(gray, p, Unit(normal), half_width, max_line_px, options.min_contrast);
+}
+
 cv::Mat RefineImage(const cv::Mat& image) {
   cv::Mat gray = image;
   if (image.channels() == 3) cv::cvtColor(image, gray, cv::COLOR_BGR2GRAY);

@@ -32,6 +32,13 @@ std::optional<RefinedCrossing> RefineCrossing(const cv::Mat& gray, cv::Point2d g
                                               cv::Point2d dir1, cv::Point2d dir2, double spacing_px,
                                               const RefineOptions& options = {});
 
+// Offset (px, along the unit `normal`) from `p` to the centre of the thin dark line crossing the
+// profile through `p`; nullopt when no clean line is there (hidden, a blob, too faint).
+// `spacing_px` (local square size) sets the profile length and the widest line accepted, as in
+// RefineCrossing.
+std::optional<double> MeasureLineOffset(const cv::Mat& gray, cv::Point2d p, cv::Point2d normal,
+                                        double spacing_px, const RefineOptions& options = {});
+
 // The float, lightly smoothed grey image RefineCrossing expects, from BGR or grey 8-bit.
 cv::Mat RefineImage(const cv::Mat& image);
 

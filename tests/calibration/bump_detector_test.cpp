@@ -82,3 +82,109 @@ TEST_F(BumpTest, StandsHandsAndLightDoNotFire) {
 
 }  // namespace
 }  // namespace referee
+
+// The same checks on the dataset generator's scenes, re-rendered rather than shifted as an
+// image: a camera turned by 2 px worth, stands moved to other places, a hand reaching in.
+#include "datasets/scene_renderer.hpp"
+#include "datasets/scene_truth.hpp"
+#include "engine/data_paths.hpp"
+
+namespace referee {
+namespace {
+
+class GeneratedBumpTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+    SynthOptions o;
+    o.seed = 11;
+    o.size = {1280, 720};
+    o.supersample = 1;
+    layout_ = LayOutScene(sc, o, 2).layout;
+    reference_ = Render(layout_, StaticSolids(layout_, true), 1);
+    const CalibrationResult r = CalibrateTable(reference_, layout_.board.grid, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<TableCalibration>(r))
+        << std::get<CalibrationRefusal>(r).message;
+    cal_ = std::get<TableCalibration>(r);
+  }
+  // A fresh photo (its own sensor noise) of the layout with these solids.
+  static cv::Mat Render(const SceneLayout& l, const std::vector<Solid>& solids, uint64_t shot) {
+    SynthRandom photo(77, shot);
+    return SceneRenderer(l, 1).Render(solids, photo);
+  }
+  // The camera turned about its own centre so the image moves by about (dx, dy) px.
+  static SceneLayout Turned(double dx_px, double dy_px) {
+    SceneLayout l = layout_;
+    const double f = l.camera.camera_matrix(0, 0);
+    const cv::Vec3d turn(-dy_px / f, dx_px / f, 0);  // about the camera's x and y axes
+    cv::Matx33d r, dr;
+    cv::Rodrigues(l.camera.rvec_cam_from_table, r);
+    cv::Rodrigues(turn, dr);
+    cv::Vec3d rvec;
+    cv::Rodrigues(dr * r, rvec);
+    l.camera.rvec_cam_from_table = rvec;
+    l.camera.tvec_cam_from_table = dr * l.camera.tvec_cam_from_table;
+    return l;
+  }
+  static SceneLayout layout_;
+  static cv::Mat reference_;
+  static TableCalibration cal_;
+};
+SceneLayout GeneratedBumpTest::layout_;
+cv::Mat GeneratedBumpTest::reference_;
+TableCalibration GeneratedBumpTest::cal_;
+
+TEST_F(GeneratedBumpTest, CameraTurnedByTwoPixelsFires) {
+  const BumpDetector det(cal_);
+  for (const cv::Point2d shift : {cv::Point2d(2, 0), cv::Point2d(0, -2), cv::Point2d(1.5, 1.5)}) {
+    const SceneLayout l = Turned(shift.x, shift.y);
+    const cv::Mat frame = Render(l, StaticSolids(l, true), 2);
+    const BumpReport r = det.Check(frame);
+    // What the turn really did to the board, from the true cameras at the board centre.
+    const Vec2 mid{layout_.board.grid.Width() / 2, layout_.board.grid.Height() / 2};
+    const cv::Point2d moved = l.camera.ImageFromTable(mid) - layout_.camera.ImageFromTable(mid);
+    EXPECT_TRUE(r.reliable);
+    EXPECT_TRUE(r.bumped) << "shift " << shift << " median " << r.median_shift_px;
+    EXPECT_NEAR(r.median_vector.x, moved.x, 0.3) << shift;
+    EXPECT_NEAR(r.median_vector.y, moved.y, 0.3) << shift;
+  }
+}
+
+TEST_F(GeneratedBumpTest, UnmovedCameraNeverFires) {
+  const BumpDetector det(cal_);
+  // A new photo of the same table (fresh noise).
+  const BumpReport same = det.Check(Render(layout_, StaticSolids(layout_, true), 3));
+  EXPECT_TRUE(same.reliable);
+  EXPECT_FALSE(same.bumped) << same.median_shift_px;
+  EXPECT_LT(same.median_shift_px, 0.3);
+
+  // Every other stand moved by an inch and a half and turned: the crossings they uncover or
+  // cover change, the camera does not.
+  SceneLayout moved = layout_;
+  for (size_t i = 0; i < moved.stands.size(); i += 2) {
+    StandLook& s = moved.stands[i];
+    const Vec2 d{1.5, -1.0};
+    s.stand.footprint.center = s.stand.footprint.center + d;
+    s.stand.footprint.angle_deg += 30;
+    for (auto& fig : s.figures) {
+      for (auto& p : fig.footprint) p = p + d;
+    }
+  }
+  const BumpReport stands = det.Check(Render(moved, StaticSolids(moved, true), 4));
+  EXPECT_TRUE(stands.reliable);
+  EXPECT_FALSE(stands.bumped) << stands.median_shift_px;
+
+  // A hand and arm reaching to the middle of the board.
+  SynthRandom rng(5, 5);
+  const Vec2 mid{layout_.board.grid.Width() / 2, layout_.board.grid.Height() / 2};
+  std::vector<Solid> solids = StaticSolids(layout_, true);
+  const auto hand = HandSolids(SampleHand(layout_, mid, rng));
+  solids.insert(solids.end(), hand.begin(), hand.end());
+  const cv::Mat hand_frame = Render(layout_, solids, 5);
+  const BumpReport h = det.Check(hand_frame);
+  EXPECT_FALSE(h.bumped) << h.median_shift_px;
+  EXPECT_LT(h.median_shift_px, 0.3);
+}
+
+}  // namespace
+}  // namespace referee

@@ -1,0 +1,59 @@
+// The camera from the straightness of the grid lines: besides the crossings, every visible piece
+// of every grid line is sampled (a sub-pixel line centre every few pixels), and the camera
+// (pose, focal lengths, principal point, k1 k2 p1 p2) is refined so the projected lines pass
+// through the samples and the projected crossings through the crossings. Thousands of 1-D
+// measurements average the noise of blurred, noisy images down and constrain the distortion
+// out to the board's edges, also where crossings are hidden but the lines between them are not.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_fit.hpp"
+#include "calibration/intersection_refine.hpp"
+#include "engine/grid.hpp"
+
+namespace referee {
+
+struct LineSample {
+  bool on_col_line = true;  // on the line x = line_in (a column line) or y = line_in (a row line)
+  double line_in = 0;       // that line's table coordinate, inches
+  cv::Point2d px;           // measured line centre, distorted image pixels
+};
+
+struct LineFitOptions {
+  // Samples per grid square along each line (spread over its middle 70 %, away from the
+  // crossings). Default 12; more costs time for little gain.
+  int samples_per_square = 12;
+  // A sample farther than this from where the starting camera puts the line is not this line
+  // (a stand's edge, a road's border), px.
+  double max_offset_px = 2.0;
+  // Fewer accepted samples than this: keep the crossing-only fit.
+  int min_samples = 200;
+  // Prior widths pulling the badly observable terms toward a typical webcam when the data
+  // cannot tell (one view of a plane): principal point toward the image centre (fraction of
+  // the width), tangential p1 p2 toward 0, fy/fx toward 1. Widen for an unusual lens.
+  double principal_point_sigma_fraction = 0.03;
+  double tangential_sigma = 0.002;
+  double aspect_sigma = 0.003;
+  RefineOptions refine;
+};
+
+// Line samples of every board line near where `camera` projects it. `gray` as RefineImage.
+std::vector<LineSample> SampleGridLines(const cv::Mat& gray, const Grid& board,
+                                        const CameraModel& camera,
+                                        const LineFitOptions& options = {});
+
+// Joint refinement from `start`: crossings (table_in, px) and line samples. With a lens file
+// (`fix_intrinsics`) only the pose moves. nullopt when it does not converge to something sane.
+// The returned residual_px are the crossings'.
+std::optional<CameraFit> RefineCameraOnLines(const CameraModel& start,
+                                             const std::vector<cv::Point2d>& table_in,
+                                             const std::vector<cv::Point2d>& px,
+                                             const std::vector<LineSample>& samples,
+                                             bool fix_intrinsics,
+                                             const LineFitOptions& options = {});
+
+}  // namespace referee
