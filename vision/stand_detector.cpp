@@ -421,7 +421,7 @@ cv::Vec3f SampleBgr(const cv::Mat& img, cv::Point2d p) {
   return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
 }
 
-// Per side (-a, +a, -b, +b), how white the whitest 1.5 mm band within 10 mm of that edge is
+// Per side (-a, +a, -b, +b), how white the whitest narrow 1.5 mm band within 10 mm of that edge is
 // (0..1): the front stripe lies along the edge or just inside the border. White is judged
 // against this base's own border, lit as the stripe is: about as bright as the border's
 // brightest channel and weakly saturated (flock, figures and the border itself are not).
@@ -432,7 +432,8 @@ std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_ma
   const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
   const double bin_px = 0.5 / mm, reach_px = 10.0 / mm, border_px = 0.8 * min_border_mm / mm;
   const int bins = static_cast<int>(reach_px / bin_px) + 1;
-  std::vector<int> white(static_cast<size_t>(4 * bins), 0), total(white.size(), 0);
+  const int segs = 7;  // along the middle 70% of a side, 10% of its length each
+  std::vector<int> white(static_cast<size_t>(4 * bins * segs), 0), total(white.size(), 0);
   std::vector<uchar> border_val;
   const double reach = std::hypot(ha, hb) + 1;
   const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
@@ -460,7 +461,8 @@ std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_ma
       const double along = side < 2 ? std::abs(v) / hb : std::abs(u) / ha;
       if (along > 0.7) continue;
       const uchar lo = std::min({row[x][0], row[x][1], row[x][2]});
-      px.push_back({side * bins + static_cast<int>(depth / bin_px), val, lo});
+      const int seg = std::min(segs - 1, static_cast<int>((along / 0.7) * segs));
+      px.push_back({(side * bins + static_cast<int>(depth / bin_px)) * segs + seg, val, lo});
     }
   }
   if (border_val.size() < 20) return out;
@@ -471,16 +473,35 @@ std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_ma
     ++total[static_cast<size_t>(p.bin)];
     if (p.val >= white_val && p.lo >= 0.65 * p.val) ++white[static_cast<size_t>(p.bin)];
   }
-  const int window = std::max(1, static_cast<int>(std::lround(1.5 / 0.5)));
-  for (int side = 0; side < 4; ++side) {
-    for (int k = 0; k + window <= bins; ++k) {
-      int w = 0, t = 0;
-      for (int i = k; i < k + window; ++i) {
-        w += white[static_cast<size_t>(side * bins + i)];
-        t += total[static_cast<size_t>(side * bins + i)];
+  // A stripe is a narrow band (2-3 mm) running the whole side: 4 mm further in it must be
+  // gone, and no stretch of the side may lack it. A rank of pale figures along the front is
+  // wider or leaves gaps between figures; a white-painted interior is wide.
+  const int window = 3, gap = 8;  // bins of 0.5 mm: 1.5 mm band, 4 mm further in
+  const auto band = [&](int side, int k, double* weakest) {
+    int w = 0, t = 0;
+    double lowest = 1.0;
+    for (int g = 0; g < segs; ++g) {
+      int gw = 0, gt = 0;
+      for (int i = k; i < std::min(bins, k + window); ++i) {
+        gw += white[static_cast<size_t>((side * bins + i) * segs + g)];
+        gt += total[static_cast<size_t>((side * bins + i) * segs + g)];
       }
-      if (t >= 5)
-        out[static_cast<size_t>(side)] = std::max(out[static_cast<size_t>(side)], 1.0 * w / t);
+      if (gt > 0) lowest = std::min(lowest, static_cast<double>(gw) / gt);
+      w += gw;
+      t += gt;
+    }
+    if (weakest) *weakest = lowest;
+    return t >= 5 ? static_cast<double>(w) / t : -1.0;
+  };
+  for (int side = 0; side < 4; ++side) {
+    // From 0.5 mm in: the outermost bin mixes in whatever lies beyond the edge.
+    for (int k = 1; k + window <= bins; ++k) {
+      double weakest = 0;
+      const double f = band(side, k, &weakest);
+      const double deeper = k + gap + window <= bins ? band(side, k + gap, nullptr) : 0.0;
+      if (f > 0 && deeper < 0.4 * f && weakest >= 0.3) {
+        out[static_cast<size_t>(side)] = std::max(out[static_cast<size_t>(side)], f);
+      }
     }
   }
   return out;
@@ -709,7 +730,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         }
       }
       const bool facing_known =
-          best_side >= 0 && best_white > 0.5 && second_white < 0.4 * best_white;
+          best_side >= 0 && best_white > 0.6 && second_white < 0.4 * best_white;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
       cv::Point2d front;
       if (facing_known) {

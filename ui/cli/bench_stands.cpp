@@ -212,7 +212,8 @@ int RunBenchStands(const std::vector<std::string>& args) {
             AngleErrorDeg(s.footprint.angle_deg, truth.at("angle_deg").get<double>(), 360.0) < 10.0;
         ++(facing_right ? facing_tp : facing_wrong);
       }
-      if (!facing_right && !crops.empty() && facing_crops < 12 && truth.contains("center_px")) {
+      if (!facing_right && s.facing_known && !crops.empty() && facing_crops < 12 &&
+          truth.contains("center_px")) {
         ++facing_crops;
         WriteCrop(
             fs::path(crops) /
