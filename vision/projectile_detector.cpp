@@ -59,6 +59,18 @@ const DetectedStand* StandUnder(Vec2 on_mat, const TopView& view,
 
 }  // namespace
 
+double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
+  // The change a projectile can make: its outline grown by the blur of lens and resampling
+  // (about 1.5 px a side, at least 1 mm), once for itself and once for what the shadow test
+  // keeps of its shadow, times a margin for a Q-tip lying across figures (it hides some of
+  // them and its shadow falls on them in pieces).
+  const double blur_mm = std::max(1.0, 1.5 * mm_per_px);
+  const double qtip =
+      (opt.qtip_length_mm + 2 * blur_mm) * (opt.qtip_head_diameter_mm + 2 * blur_mm);
+  const double shell = std::pow(opt.shell_side_mm + 2 * blur_mm, 2);
+  return opt.change_area_margin * 2.0 * std::max(qtip, shell);
+}
+
 cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
                    cv::Mat* magnitude, cv::Mat* object_change) {
   const cv::Mat after = GainCorrected(top_before, top_after);
@@ -144,9 +156,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     return Refusal{"no projectile found: nothing changed between before and after"};
   std::sort(blobs.begin(), blobs.end(),
             [](const Blob& a, const Blob& b) { return a.area_mm2 > b.area_mm2; });
-  const double qtip_area = 2 * opt.qtip_head_diameter_mm * opt.qtip_head_length_mm +
-                           2.5 * (opt.qtip_length_mm - 2 * opt.qtip_head_length_mm);
-  const double max_area = 3.0 * std::max(qtip_area, opt.shell_side_mm * opt.shell_side_mm);
+  const double max_area = MaxProjectileChangeMm2(opt, mm);
   for (const auto& b : blobs) {
     if (b.from_outside) {
       return Refusal{
@@ -237,7 +247,11 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     cv::cvtColor(top_after(box), gray, cv::COLOR_BGR2GRAY);
     cv::Mat smooth;
     cv::GaussianBlur(gray, smooth, {3, 3}, 0);
-    std::vector<cv::Point> inner;  // off the edge: the sides and the shadow are darker
+    // Only near the middle: the dot marks the centre, while the blob's outline also holds the
+    // shell's darker sides and what the shadow test kept of its shadow (a few mm to one side).
+    const cv::Moments hm = cv::moments(hull);
+    const cv::Point2d mid = hm.m00 > 0 ? cv::Point2d(hm.m10 / hm.m00, hm.m01 / hm.m00) : c;
+    std::vector<cv::Point> inner;
     std::vector<double> g;
     cv::Point darkest;
     double darkest_v = 256;
@@ -245,6 +259,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       for (int x = 0; x < box.width; ++x) {
         const cv::Point p(x + box.x, y + box.y);
         if (cv::pointPolygonTest(hull, p, true) < 1.5 / mm) continue;
+        if (cv::norm(cv::Point2d(p) - mid) * mm > 0.35 * opt.shell_side_mm) continue;
         inner.push_back(p);
         g.push_back(gray.at<uchar>(y, x));
         if (smooth.at<uchar>(y, x) < darkest_v) darkest_v = smooth.at<uchar>(y, x), darkest = p;

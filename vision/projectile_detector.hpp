@@ -42,6 +42,10 @@ struct ProjectileOptions {
   double size_tolerance = 0.3;
   // Changes smaller than this are noise (dust, JPEG), mm^2. Default 6.
   double ignore_area_mm2 = 6.0;
+  // How much larger than the projectile model's change (outline grown by the blur, plus its
+  // shadow; MaxProjectileChangeMm2) a region may be before it is taken for a hand or a moved
+  // stand. Default 1.5; raise for soft, low-resolution cameras.
+  double change_area_margin = 1.5;
   // Base thickness assumed under a projectile lying on a stand, mm. Default 2.5.
   double base_height_mm = 2.5;
   // Height of the figures' tops above the base top, where a Q-tip lying across a base rests,
@@ -73,6 +77,10 @@ using ProjectileResult = std::variant<ProjectileObservation, Refusal>;
 ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
                                   const TopView& view, const std::vector<DetectedStand>& stands,
                                   const ProjectileOptions& options = {});
+
+// The largest change a projectile of `options` can make in a top view of `mm_per_px`, mm^2:
+// anything larger is a hand, an arm or a moved stand.
+double MaxProjectileChangeMm2(const ProjectileOptions& options, double mm_per_px);
 
 // Pixels that changed between two top views, with the lighting change divided out (CV_8U).
 // `magnitude`: the largest per-channel change (CV_32F); `object_change`: the same with pixels

@@ -305,6 +305,19 @@ TEST_F(ProjectileDetectorTest, RefusesWhenNothingChangedEvenUnderNewLight) {
   EXPECT_NE(std::get<Refusal>(r).reason.find("no projectile"), std::string::npos);
 }
 
+TEST(ProjectileChangeLimitTest, ComesFromTheModelAndTheResolution) {
+  // 720p top view (~0.8 mm/px): a rendered Q-tip's 813 mm^2 change fits, an arm does not.
+  const ProjectileOptions opt;
+  const double at_720p = MaxProjectileChangeMm2(opt, 25.4 / 32);
+  EXPECT_GT(at_720p, 813.0);
+  EXPECT_LT(at_720p, 3000.0);
+  // Softer, coarser views allow more; a longer projectile too.
+  EXPECT_GT(MaxProjectileChangeMm2(opt, 2.0), at_720p);
+  ProjectileOptions longer = opt;
+  longer.qtip_length_mm = 100;
+  EXPECT_GT(MaxProjectileChangeMm2(longer, 25.4 / 32), at_720p);
+}
+
 TEST_F(ProjectileDetectorTest, RefusesABlobNoModelExplains) {
   cv::circle(after, view_->RectifiedFromTable({24, 16}), 30, cv::Scalar(200, 40, 200), cv::FILLED);
   EXPECT_TRUE(std::holds_alternative<Refusal>(DetectProjectile(before, after, *view_, {})));
