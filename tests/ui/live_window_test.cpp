@@ -4,13 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
+
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
+#include <opencv2/calib3d.hpp>
 #include <opencv2/imgcodecs.hpp>
+
+#include "engine/game_log.hpp"
+#include "engine/geometry.hpp"
 
 namespace referee::live {
 namespace {
@@ -76,7 +83,7 @@ TEST_F(LiveWindow, OverlayDrawsGridStandsAndTheHitCircleWhereTheyProject) {
   const fs::path shots = dir_ / "shots";
   const fs::path log = dir_ / "game.jsonl";
   const int rc = RunReferee("live --images " + frames.string() +
-                                " --frames 25 --width 1600 --height 900 --screenshot-dir " +
+                                " --frames 34 --width 1600 --height 900 --screenshot-dir " +
                                 shots.string() + " --log " + log.string(),
                             dir_ / "out.txt");
   ASSERT_EQ(rc, 0) << ReadAll(dir_ / "out.txt");
@@ -127,17 +134,80 @@ TEST_F(LiveWindow, OverlayDrawsGridStandsAndTheHitCircleWhereTheyProject) {
   }
   EXPECT_GE(outlined, static_cast<int>(stands.size()) * 9 / 10);
 
-  // Verdict drawn: the hit circle's colour along the projected circle, not at its centre.
-  if (index.contains("verdict")) {
-    const cv::Mat v_png = cv::imread((shots / "verdict.png").string());
-    const auto& imp = index["verdict"]["impact"];
-    const auto rgb = imp["circle_rgb"].get<std::array<int, 3>>();
-    int on_circle = 0;
-    for (const auto& p : imp["circle_px"]) {
-      if (ColourNear(v_png, p[0], p[1], 2, rgb, 30)) ++on_circle;
+  // Verdict drawn: the 1" circle where the logged impact projects through the logged
+  // calibration (projected here with cv::projectPoints, not with the overlay's own mapping), in
+  // the verdict screenshot, and not in the stands screenshot taken before the shot.
+  ASSERT_TRUE(index.contains("verdict")) << "no verdict within the run's frames";
+  const auto& vnotes = index["verdict"];
+  ASSERT_EQ(vnotes["view"], "camera");
+  const cv::Mat v_png = cv::imread((shots / "verdict.png").string());
+  ASSERT_FALSE(v_png.empty());
+  const GameLog game = ReadGameLog(log);
+  const Calibration* cal = nullptr;
+  const ShotVerdict* verdict = nullptr;
+  for (const auto& e : game.events) {
+    if (const auto* c = e.As<Calibration>(); c && !verdict) cal = c;
+    if (const auto* v = e.As<ShotVerdict>(); v && v->impact_in && !verdict) verdict = v;
+  }
+  ASSERT_TRUE(cal != nullptr && verdict != nullptr);
+  const double r_in = verdict->verdict["hit_radius_in"].get<double>();
+  EXPECT_DOUBLE_EQ(r_in, 1.0);
+  const auto screen_of = [&](const std::vector<Vec2>& table_in) {
+    const auto& cj = cal->calibration;
+    cv::Matx33d k;
+    for (int i = 0; i < 9; ++i) k.val[i] = cj["camera_matrix"][static_cast<size_t>(i)];
+    const std::vector<double> dist = cj["distortion"];
+    const cv::Vec3d rvec(cj["rvec_cam_from_table"][0], cj["rvec_cam_from_table"][1],
+                         cj["rvec_cam_from_table"][2]);
+    const cv::Vec3d tvec(cj["tvec_cam_from_table"][0], cj["tvec_cam_from_table"][1],
+                         cj["tvec_cam_from_table"][2]);
+    std::vector<cv::Point3d> obj;
+    for (const Vec2 p : table_in) obj.emplace_back(p.x, p.y, 0.0);  // on the mat
+    std::vector<cv::Point2d> img;
+    cv::projectPoints(obj, rvec, tvec, k, dist, img);
+    const double img_w = cj["image_size"][0].get<double>();
+    const auto& rect = vnotes["image_rect"];
+    const double scale = rect[2].get<double>() / img_w;
+    const double fb = vnotes["framebuffer_scale"][0].get<double>();
+    std::vector<cv::Point2d> out;
+    for (const auto& q : img) {
+      out.emplace_back((rect[0].get<double>() + q.x * scale) * fb,
+                       (rect[1].get<double>() + q.y * scale) * fb);
     }
-    EXPECT_EQ(on_circle, static_cast<int>(imp["circle_px"].size()));
-    EXPECT_GT(imp["circle_radius_px"].get<double>(), 5.0);
+    return out;
+  };
+  const Vec2 impact = *verdict->impact_in;
+  std::vector<Vec2> rim, inside;
+  for (int i = 0; i < 24; ++i) {
+    const double a = 2 * kPi * (i + 0.5) / 24;
+    rim.push_back(impact + r_in * Vec2{std::cos(a), std::sin(a)});
+    if (i % 6 == 0) inside.push_back(impact + 0.5 * r_in * Vec2{std::cos(a), std::sin(a)});
+  }
+  const auto circle_rgb = vnotes["impact"]["circle_rgb"].get<std::array<int, 3>>();
+  int drawn = 0, before = 0, filled = 0;
+  for (const auto& p : screen_of(rim)) {
+    if (ColourNear(v_png, p.x, p.y, 3, circle_rgb, 30)) ++drawn;
+    if (ColourNear(stands_png, p.x, p.y, 1, circle_rgb, 30)) ++before;
+  }
+  for (const auto& p : screen_of(inside)) {
+    if (ColourNear(v_png, p.x, p.y, 0, circle_rgb, 30)) ++filled;
+  }
+  EXPECT_GE(drawn, 22) << "of 24 rim points of the 1\" circle";
+  EXPECT_LE(before, 2) << "the circle's colour was there before the shot";
+  EXPECT_LE(filled, 1) << "a disc, not a circle";
+  EXPECT_GT(vnotes["impact"]["circle_radius_px"].get<double>(), 5.0);
+
+  // The turn screenshot (the engine's result on screen): the turn panel's text is drawn, and the
+  // overlay still shows the stands in their side colours.
+  if (index.contains("turn")) {
+    const cv::Mat t_png = cv::imread((shots / "turn.png").string());
+    ASSERT_FALSE(t_png.empty());
+    int outlined_turn = 0;
+    for (const auto& s : index["turn"]["stands"]) {
+      const auto rgb = s["side_rgb"].get<std::array<int, 3>>();
+      if (ColourNear(t_png, s["center_px"][0], s["center_px"][1], 30, rgb, 12)) ++outlined_turn;
+    }
+    EXPECT_GE(outlined_turn, static_cast<int>(index["turn"]["stands"].size()) * 9 / 10);
   }
 
   // The game log got the calibration and a snapshot of the stands.
