@@ -23,7 +23,7 @@ const std::array<float, 256>& LogTable() {
 
 float MedianOf(std::vector<float>& v) {
   if (v.empty()) return 0.0f;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
   return v[v.size() / 2];
 }
 }  // namespace
@@ -56,11 +56,12 @@ cv::Mat LocalIlluminantShift(const cv::Mat& chroma, const cv::Mat& valid, int wi
   // The mat is the most common colour: take the median chroma, keep the pixels near it, and
   // average them locally at low resolution.
   std::vector<float> r, b;
-  const int step = std::max(1, static_cast<int>(std::sqrt(chroma.total() / 40000.0)));
+  const int step =
+      std::max(1, static_cast<int>(std::sqrt(static_cast<double>(chroma.total()) / 40000.0)));
   for (int y = 0; y < chroma.rows; y += step) {
     for (int x = 0; x < chroma.cols; x += step) {
       if (!valid.at<uchar>(y, x)) continue;
-      const cv::Vec2f c = chroma.at<cv::Vec2f>(y, x);
+      const cv::Vec2f& c = chroma.at<cv::Vec2f>(y, x);
       r.push_back(c[0]);
       b.push_back(c[1]);
     }

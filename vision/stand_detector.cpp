@@ -30,7 +30,8 @@ struct PxRect {
 
 std::vector<BaseSize> DistinctSizes(const StandKindCatalog& catalog) {
   std::vector<BaseSize> sizes;
-  for (const auto& [name, kind] : catalog.kinds) {
+  for (const auto& entry : catalog.kinds) {
+    const StandKind& kind = entry.second;  // not a structured binding: the lambda captures it
     const bool known = std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& s) {
       return std::abs(s.width_mm - kind.width_mm) < 0.5 &&
              std::abs(s.depth_mm - kind.depth_mm) < 0.5;
@@ -83,6 +84,7 @@ PxRect FitRect(const std::vector<cv::Point>& contour) {
       auto& pts = side_pts[side];
       if (pts.size() < 5) continue;
       std::vector<double> off;
+      off.reserve(pts.size());
       for (const auto& q : pts) off.push_back(q.y);
       std::sort(off.begin(), off.end());
       const double window = 3.0;
@@ -401,7 +403,7 @@ cv::Mat WhiteMask(const cv::Mat& top_bgr) {
   for (int y = 0; y < v.rows; ++y) {
     for (int x = 0; x < v.cols; ++x) {
       // Weakly saturated (a thin stripe blurs with the border beside it) and bright.
-      const cv::Vec3b p = top_bgr.at<cv::Vec3b>(y, x);
+      const cv::Vec3b& p = top_bgr.at<cv::Vec3b>(y, x);
       const int val = v.at<uchar>(y, x);
       const int lo = std::min({p[0], p[1], p[2]});
       if (val > 60 && val > 1.25 * local.at<uchar>(y, x) && lo > 0.55 * val) {
@@ -483,8 +485,10 @@ std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_ma
     for (int g = 0; g < segs; ++g) {
       int gw = 0, gt = 0;
       for (int i = k; i < std::min(bins, k + window); ++i) {
-        gw += white[static_cast<size_t>((side * bins + i) * segs + g)];
-        gt += total[static_cast<size_t>((side * bins + i) * segs + g)];
+        const size_t idx = static_cast<size_t>(side * bins + i) * static_cast<size_t>(segs) +
+                           static_cast<size_t>(g);
+        gw += white[idx];
+        gt += total[idx];
       }
       if (gt > 0) lowest = std::min(lowest, static_cast<double>(gw) / gt);
       w += gw;
