@@ -24,6 +24,8 @@ TEST(ReplayController, StartsAtTheFirstEventWithTheSetUp) {
   EXPECT_EQ(r.step().event.type(), "game_start");
   EXPECT_EQ(r.step().state.turn, 0);
   EXPECT_TRUE(r.step().picture.empty());
+  EXPECT_TRUE(r.step().frame.empty());  // no frame yet: the window shows the schematic map
+  EXPECT_FALSE(r.step().frame_calibration.has_value());
   EXPECT_FALSE(r.step().shot.has_value());
   EXPECT_EQ(r.board().cols, 12);
   EXPECT_EQ(r.board().rows, 8);
@@ -60,8 +62,14 @@ TEST(ReplayController, ShotByShotStopsAtEachVerdictWithItsFramesAndHits) {
   EXPECT_EQ(r.step().picture_kind, "after");
   EXPECT_EQ(r.step().picture, r.step().event.As<ShotVerdict>()->after_frame);
   EXPECT_TRUE(r.step().state.stands.contains("b1"));  // not removed yet
-  ASSERT_TRUE(r.Apply(ReplayCommand::kNextEvent));    // firer's choice
-  ASSERT_TRUE(r.Apply(ReplayCommand::kNextEvent));    // casualties removed
+  // The camera frame the game is drawn over, and the calibration in force when it was taken.
+  EXPECT_EQ(r.step().frame, r.step().picture);
+  EXPECT_EQ(r.step().frame_kind, "after");
+  EXPECT_EQ(r.step().frame_seq, 7);
+  ASSERT_TRUE(r.step().frame_calibration.has_value());
+  EXPECT_EQ(r.step().frame_calibration_seq, 2);
+  ASSERT_TRUE(r.Apply(ReplayCommand::kNextEvent));  // firer's choice
+  ASSERT_TRUE(r.Apply(ReplayCommand::kNextEvent));  // casualties removed
   EXPECT_EQ(r.step().event.type(), "casualties_removed");
   EXPECT_FALSE(r.step().state.stands.contains("b1"));
   EXPECT_EQ(r.step().shot->shot_id, "t1-red-1");  // still the shot on the table

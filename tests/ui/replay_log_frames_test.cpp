@@ -112,5 +112,39 @@ TEST(LogFrames, MissingFramesGiveNoNameAndAReasonNotACrash) {
   EXPECT_NE(frames.last_error().find("evidence"), std::string::npos);
 }
 
+// The calibration event as `referee live` writes it (live_session.cpp), read back for replay.
+TEST(LogFrames, CalibrationFromALiveLogMapsTheTableLikeTheOriginal) {
+  TableCalibration cal = OverheadCalibration();
+  cal.camera.distortion = {-0.1, 0.02, 0.001, -0.002, 0.0};
+  cal.camera.rvec_cam_from_table = {0.2, -0.1, 0.05};
+  const nlohmann::json j = testing::LiveCalibrationJson(cal);
+  std::string why;
+  const auto back = CalibrationFromLog(j, &why);
+  ASSERT_TRUE(back.has_value()) << why;
+  EXPECT_EQ(back->board.cols, 12);
+  EXPECT_EQ(back->camera.image_size, cv::Size(1280, 720));
+  for (const Vec2 p : {Vec2{0, 0}, Vec2{47.5, 31.0}, Vec2{20.6, 12.3}}) {
+    const cv::Point2d a = cal.ImageFromTable(p), b = back->ImageFromTable(p);
+    EXPECT_NEAR(a.x, b.x, 1e-9);
+    EXPECT_NEAR(a.y, b.y, 1e-9);
+  }
+
+  // Older or hand-written logs: no camera model, a field of the wrong type, a short array.
+  EXPECT_FALSE(CalibrationFromLog({{"rms_px", 0.5}}, &why).has_value());
+  EXPECT_NE(why.find("board"), std::string::npos) << why;
+  nlohmann::json bad = j;
+  bad["distortion"] = {0.1, 0.0};
+  EXPECT_FALSE(CalibrationFromLog(bad, &why).has_value());
+  EXPECT_NE(why.find("distortion"), std::string::npos) << why;
+  bad = j;
+  bad["board"]["cols"] = "twelve";
+  EXPECT_FALSE(CalibrationFromLog(bad, &why).has_value());
+  bad = j;
+  bad.erase("tvec_cam_from_table");
+  EXPECT_FALSE(CalibrationFromLog(bad, &why).has_value());
+  EXPECT_NE(why.find("tvec_cam_from_table"), std::string::npos) << why;
+  EXPECT_FALSE(CalibrationFromLog(nlohmann::json("x"), &why).has_value());
+}
+
 }  // namespace
 }  // namespace referee::live

@@ -2,7 +2,7 @@
 // is played by the real `referee live --demo` with a log, which must now hold the armed shot's
 // before/after frames and the evidence picture; `referee report` must embed them; and
 // `referee replay --frames N --screenshot-dir DIR` must show the evidence picture and the
-// units where the log says they were, then exit 0. A bad log is one line and exit 2.
+// game over the stored after frame, then exit 0. A bad log is one line and exit 2.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -21,6 +21,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/game_log.hpp"
+#include "pixel_checks.hpp"
 #include "vision/frame_store.hpp"
 
 namespace referee::live {
@@ -42,25 +43,8 @@ std::string ReadAll(const fs::path& p) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// Pixels of roughly this colour (`tol` per channel) in `bgr`.
-int CountColour(const cv::Mat& bgr, std::array<int, 3> rgb, int tol) {
-  cv::Mat mask;
-  cv::inRange(
-      bgr,
-      cv::Scalar(std::max(0, rgb[2] - tol), std::max(0, rgb[1] - tol), std::max(0, rgb[0] - tol)),
-      cv::Scalar(std::min(255, rgb[2] + tol), std::min(255, rgb[1] + tol),
-                 std::min(255, rgb[0] + tol)),
-      mask);
-  return cv::countNonZero(mask);
-}
-
-bool ColourNear(const cv::Mat& bgr, double x, double y, int radius, std::array<int, 3> rgb,
-                int tol) {
-  const cv::Rect r(static_cast<int>(std::lround(x)) - radius,
-                   static_cast<int>(std::lround(y)) - radius, 2 * radius + 1, 2 * radius + 1);
-  const cv::Rect in = r & cv::Rect(0, 0, bgr.cols, bgr.rows);
-  return in.area() > 0 && CountColour(bgr(in), rgb, tol) > 0;
-}
+using testing::ColourNear;
+using testing::CountColour;
 
 class ReplayWindow : public ::testing::Test {
  protected:
@@ -145,7 +129,7 @@ TEST_F(ReplayWindow, ReportOfTheLiveGameShowsRealEvidence) {
   EXPECT_NE(text.find("data:image/png;base64,"), std::string::npos);  // the evidence
 }
 
-TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheUnitsWhereTheLogPutThem) {
+TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheGameOverTheAfterFrame) {
   ASSERT_EQ(demo_rc_, 0) << ReadAll(dir_ / "live.txt");
   const fs::path shots = dir_ / "shots";
   const int rc =
@@ -158,15 +142,15 @@ TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheUnitsWhereTheLogPutThem) {
   ASSERT_TRUE(index.contains("last"));
   ASSERT_TRUE(index.contains("evidence")) << index.dump(1);
 
-  // The evidence picture fills the picture area: the screenshot there matches the stored PNG.
+  // The evidence picture in the panel: the screenshot there matches the stored PNG.
   const auto& notes = index["evidence"];
-  ASSERT_TRUE(notes["picture"]["shown"].get<bool>());
+  ASSERT_TRUE(notes["evidence"]["shown"].get<bool>());
   const cv::Mat png = cv::imread((shots / "evidence.png").string());
   ASSERT_FALSE(png.empty());
   const FrameStore store = FrameStore::ForLog(dir_ / "demo.jsonl");
-  const cv::Mat ev = store.Load(notes["picture"]["name"].get<std::string>());
+  const cv::Mat ev = store.Load(notes["evidence"]["name"].get<std::string>());
   ASSERT_FALSE(ev.empty());
-  const auto& r = notes["picture"]["rect"];
+  const auto& r = notes["evidence"]["rect"];
   const cv::Rect rect(static_cast<int>(std::ceil(r[0].get<double>())),
                       static_cast<int>(std::ceil(r[1].get<double>())),
                       static_cast<int>(r[2].get<double>()) - 2,
@@ -181,28 +165,21 @@ TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheUnitsWhereTheLogPutThem) {
       << "the evidence picture is not what the window shows";
   EXPECT_GT(CountColour(png(rect), {255, 255, 0}, 40), 50);  // its yellow hit circle
 
-  // The map: each stand in its side colour at its logged position, the hit circle around the
-  // impact in magenta.
-  const auto& map = notes["map"];
-  ASSERT_GE(map["stands"].size(), 2u);
-  int drawn = 0;
-  for (const auto& s : map["stands"]) {
-    drawn += ColourNear(png, s["center_px"][0], s["center_px"][1], 2,
-                        s["side_rgb"].get<std::array<int, 3>>(), 20);
-  }
-  EXPECT_GE(drawn, static_cast<int>(map["stands"].size()) * 9 / 10);
-  ASSERT_TRUE(map.contains("impact"));
-  const double cx = map["impact"]["center_px"][0], cy = map["impact"]["center_px"][1];
-  const double rad = map["impact"]["radius_px"];
-  ASSERT_GT(rad, 3.0);
+  // The table view: the live game's after frame, through the calibration the log holds, with
+  // the units and the magenta hit circle drawn over it (tests/ui/replay_frame_overlay_test.cpp
+  // checks the projection itself on a camera it knows).
+  const auto& table = notes["table"];
+  ASSERT_EQ(table["mode"], "camera") << table.dump(1);
+  EXPECT_EQ(table["frame"]["kind"], "after");
+  ASSERT_GE(table["stands"].size(), 2u);
+  ASSERT_TRUE(table.contains("circle_px"));
+  ASSERT_GT(table["circle_radius_px"].get<double>(), 3.0);
   int on_circle = 0;
-  for (int k = 0; k < 12; ++k) {
-    const double a = k * CV_PI / 6;
-    on_circle +=
-        ColourNear(png, cx + rad * std::cos(a), cy + rad * std::sin(a), 2, {255, 0, 255}, 40);
-  }
-  EXPECT_GE(on_circle, 11);
-  // The first screenshot is before any shot: no circle on its map.
+  for (const auto& p : table["circle_px"])
+    on_circle += ColourNear(png, p[0], p[1], 2, {255, 0, 255}, 40);
+  EXPECT_GE(on_circle, static_cast<int>(table["circle_px"].size()) - 1);
+  // The first screenshot is before any shot: no circle.
+  EXPECT_FALSE(index["first"]["table"].contains("impact_px"));
   EXPECT_FALSE(index["first"]["map"].contains("impact"));
 }
 

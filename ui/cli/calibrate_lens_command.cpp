@@ -9,6 +9,7 @@
 #include "calibration/calibration_file.hpp"
 #include "calibration/lens_calibration.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -64,16 +65,7 @@ int RunCalibrateLens(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("images", -1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   opt.Check();
   std::vector<std::filesystem::path> paths(opt.images.begin(), opt.images.end());
   const LensCalibrationReport rep =

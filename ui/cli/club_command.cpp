@@ -9,6 +9,7 @@
 
 #include "engine/game_log.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/club/club_db.hpp"
 
@@ -35,16 +36,7 @@ bool ParseClub(const std::vector<std::string>& args, const std::string& usage, b
     pos.add("log", 1);
   }
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return false;
-  }
+  if (!ParseCommandLine(args, desc, pos, vm)) return false;  // --help was printed
   if (with_log && opt.log_path.empty())
     throw InputError("command line", "LOG", "missing game log file");
   if (opt.db_path.empty()) opt.db_path = club::DefaultClubDbPath().string();

@@ -9,6 +9,7 @@
 
 #include "engine/game_log.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 
 namespace referee::cli {
@@ -36,29 +37,14 @@ struct LogWriteTestOptions {
   }
 };
 
-po::variables_map Parse(const std::vector<std::string>& args, const po::options_description& desc,
-                        const po::positional_options_description& pos) {
-  po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  return vm;
-}
-
 int RunLogCheck(const std::vector<std::string>& args) {
   LogCheckOptions opt;
   po::options_description desc("usage: referee log check LOG.jsonl");
   desc.add_options()("help,h", "show this help")("log", po::value(&opt.log_path), "LOG.jsonl");
   po::positional_options_description pos;
   pos.add("log", 1);
-  const auto vm = Parse(args, desc, pos);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  po::variables_map vm;
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   opt.Check();
   const GameLog log = ReadGameLog(opt.log_path);
   std::map<std::string, int> by_type;
@@ -86,11 +72,8 @@ int RunLogWriteTest(const std::vector<std::string>& args) {
       "payload-bytes", po::value(&opt.payload_bytes), "padding per event (default 200)");
   po::positional_options_description pos;
   pos.add("log", 1);
-  const auto vm = Parse(args, desc, pos);
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  po::variables_map vm;
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   opt.Check();
   GameLogWriter writer(opt.log_path);
   const std::string pad(static_cast<size_t>(opt.payload_bytes), 'x');

@@ -17,9 +17,11 @@ int RunReplay(const std::vector<std::string>& args) {
       "frames", po::value(&opt.frames)->default_value(0),
       "render N frames then exit 0, stepping one event every 2 frames (0 = until closed)")(
       "screenshot-dir", po::value(&opt.screenshot_dir),
-      "save first.png, evidence.png, last.png and screenshots.json here")(
+      "save first.png, verdict.png, evidence.png, last.png and screenshots.json here")(
       "autoplay", po::value(&opt.autoplay_seconds)->default_value(0.0),
       "step to the next event every this many seconds (0 = by keys only)")(
+      "top-view", po::bool_switch(&opt.top_view),
+      "start in the rectified top view instead of the camera view (V switches)")(
       "width", po::value(&opt.width_px)->default_value(1600), "window width, px")(
       "height", po::value(&opt.height_px)->default_value(900), "window height, px")(
       "ui-scale", po::value(&opt.ui_scale)->default_value(0.0f),

@@ -7,6 +7,7 @@
 
 #include "engine/game_log.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/report/report_html.hpp"
 
@@ -39,16 +40,7 @@ int RunReport(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("log", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(desc).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    throw InputError("command line", "", e.what());
-  }
-  if (vm.count("help")) {
-    std::cout << desc << "\n";
-    return 0;
-  }
+  if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   opt.Check();
   if (opt.out_path.empty())
     opt.out_path = std::filesystem::path(opt.log_path).replace_extension(".html").string();

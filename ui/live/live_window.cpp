@@ -10,8 +10,6 @@
 #include <stdexcept>
 
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
 #include "calibration/calibration_file.hpp"
@@ -25,6 +23,7 @@
 #include "ui/live/live_options.hpp"
 #include "ui/live/live_session.hpp"
 #include "ui/live/overlay.hpp"
+#include "ui/live/overlay_window.hpp"
 #include "ui/live/panels.hpp"
 #include "ui/live/screenshots.hpp"
 #include "ui/live/table_setup.hpp"
@@ -57,8 +56,9 @@ int GlfwKeyOf(Key k) {
 
 class LiveApp {
  public:
-  LiveApp(const LiveOptions& options, GLFWwindow* window, SessionConfig config, FrameSource source,
-          PipelineConfig pipeline, const rules::DeGreSweetRuleset& ruleset, std::uint64_t dice_seed)
+  LiveApp(const LiveOptions& options, OverlayWindow& window, SessionConfig config,
+          FrameSource source, PipelineConfig pipeline, const rules::DeGreSweetRuleset& ruleset,
+          std::uint64_t dice_seed)
       : opt_(options),
         window_(window),
         source_name_(source.Describe()),
@@ -108,7 +108,7 @@ class LiveApp {
   std::string StandAt(Vec2 p) const;
 
   const LiveOptions& opt_;
-  GLFWwindow* window_;
+  OverlayWindow& window_;
   std::string source_name_;
   std::vector<std::string> camera_settings_;
   CameraSettings camera_choice_;  // what the camera panel edits
@@ -688,7 +688,7 @@ void LiveApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
 
 int LiveApp::Loop() {
   auto last = std::chrono::steady_clock::now();
-  while (!glfwWindowShouldClose(window_) && !session_.state().quit_requested()) {
+  while (!window_.ShouldClose() && !session_.state().quit_requested()) {
     glfwPollEvents();
     TakeVisionResult();
     if (autoplay_) Autoplay();
@@ -700,21 +700,13 @@ int LiveApp::Loop() {
     session_.Step();
     StepTurn();
 
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
+    const cv::Size fb = window_.NewFrame();
     HandleKeys();
     nlohmann::json notes = nlohmann::json::object();
     DrawUi(notes);
-    ImGui::Render();
-    glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    MaybeScreenshot(fb_w, fb_h, notes);
-    glfwSwapBuffers(window_);
+    window_.Render();
+    MaybeScreenshot(fb.width, fb.height, notes);
+    window_.Swap();
 
     ++rendered_;
     const auto now = std::chrono::steady_clock::now();
@@ -724,24 +716,6 @@ int LiveApp::Loop() {
     if (opt_.frames > 0 && rendered_ >= opt_.frames) break;
   }
   return 0;
-}
-
-// Fonts sized for the screen: readable from two metres on 1080p, not huge on a laptop.
-ImFont* LoadFonts(float scale) {
-  ImGuiIO& io = ImGui::GetIO();
-  const char* ttf = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  ImFont* big = nullptr;
-  if (fs::is_regular_file(ttf)) {
-    io.Fonts->AddFontFromFileTTF(ttf, 18.0f * scale);
-    big = io.Fonts->AddFontFromFileTTF(ttf, 34.0f * scale);
-  } else {
-    ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * scale;
-    io.Fonts->AddFontDefault(&cfg);
-    cfg.SizePixels = 26.0f * scale;
-    big = io.Fonts->AddFontDefault(&cfg);
-  }
-  return big;
 }
 
 }  // namespace
@@ -780,9 +754,8 @@ int RunLive(const LiveOptions& o) {
   } else {
     board.side_colors_srgb = DefaultSideColors();
   }
-  SessionConfig config{board,        LoadStandKinds(), LoadShotOptions(o.ruleset),
-                       std::nullopt, false,            std::nullopt,
-                       {}};
+  SessionConfig config{
+      board, LoadStandKinds(), LoadShotOptions(o.ruleset), std::nullopt, false, std::nullopt, {}};
   if (!o.log.empty()) config.log_path = o.log;
   if (!o.resume.empty()) {
     config.log_path = o.resume;
@@ -805,37 +778,12 @@ int RunLive(const LiveOptions& o) {
                        : !o.images.empty() ? FrameSource::OpenImages(o.images)
                                            : FrameSource::OpenImages(demo->frames_dir);
 
-  if (!glfwInit()) {
-    throw std::runtime_error(
-        "cannot start GLFW: no display? (headless: xvfb-run -a referee live ...)");
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  GLFWwindow* window =
-      glfwCreateWindow(o.width_px, o.height_px, "Tabletop Referee", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    throw std::runtime_error("cannot open an OpenGL 3 window");
-  }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(o.frames > 0 ? 0 : 1);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;  // the layout is computed, nothing to remember
-  ImGui::StyleColorsDark();
-  int fb_w = 0, fb_h = 0;
-  glfwGetFramebufferSize(window, &fb_w, &fb_h);
-  float xscale = 1, yscale = 1;
-  glfwGetWindowContentScale(window, &xscale, &yscale);
-  const float scale =
-      o.ui_scale > 0 ? o.ui_scale
-                     : std::clamp(static_cast<float>(o.height_px) / 900.0f, 0.85f, 2.5f) * yscale;
-  ImFont* big = LoadFonts(scale);
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
-
+  OverlayWindowOptions window_options;
+  window_options.width_px = o.width_px;
+  window_options.height_px = o.height_px;
+  window_options.ui_scale = o.ui_scale;
+  window_options.vsync = o.frames == 0;
+  OverlayWindow window(window_options);
   int rc = 0;
   {
     const auto ruleset = rules::MakeRuleset(o.ruleset);
@@ -848,15 +796,10 @@ int RunLive(const LiveOptions& o) {
                              std::chrono::system_clock::now().time_since_epoch().count());
     LiveApp app(o, window, std::move(config), std::move(source), std::move(pipeline), *ruleset,
                 seed);
-    app.SetScale(scale, big);
+    app.SetScale(window.scale(), window.big_font());
     if (!o.calibration.empty()) app.UseCalibration(LoadCalibration(o.calibration));
     rc = app.Loop();
   }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
   return rc;
 }
 

@@ -1,5 +1,6 @@
 #include "ui/live/log_frames.hpp"
 
+#include <array>
 #include <cstdio>
 #include <exception>
 
@@ -31,7 +32,68 @@ std::string CalibrationKey(const TableCalibration& cal) {
   return key;
 }
 
+// Reads `n` numbers from the array j[key]; false when it is not exactly that.
+template <size_t N>
+bool Numbers(const nlohmann::json& j, const char* key, std::array<double, N>& out) {
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array() || it->size() != N) return false;
+  for (size_t i = 0; i < N; ++i) {
+    if (!(*it)[i].is_number()) return false;
+    out[i] = (*it)[i].get<double>();
+  }
+  return true;
+}
+
 }  // namespace
+
+std::optional<TableCalibration> CalibrationFromLog(const nlohmann::json& j, std::string* why) {
+  std::string bad;  // the first field that is missing or malformed
+  auto numbers = [&](const char* key, auto& out) {
+    if (bad.empty() && !Numbers(j, key, out)) bad = key;
+  };
+  TableCalibration cal;
+  std::array<double, 2> size{};
+  std::array<double, 9> k{};
+  std::array<double, 5> d{};
+  std::array<double, 3> r{}, t{};
+  try {
+    const auto board = j.is_object() ? j.find("board") : j.end();
+    if (board == j.end() || !board->is_object()) {
+      bad = "board";
+    } else {
+      cal.board.cols = board->value("cols", 0);
+      cal.board.rows = board->value("rows", 0);
+      cal.board.square_size_in = board->value("square_size", 0.0);
+      if (cal.board.cols <= 0 || cal.board.rows <= 0 || !(cal.board.square_size_in > 0))
+        bad = "board";
+    }
+    numbers("image_size", size);
+    numbers("camera_matrix", k);
+    numbers("distortion", d);
+    numbers("rvec_cam_from_table", r);
+    numbers("tvec_cam_from_table", t);
+    if (bad.empty() && (size[0] < 1 || size[1] < 1)) bad = "image_size";
+    if (bad.empty() && (!(k[0] > 0) || !(k[4] > 0))) bad = "camera_matrix";
+    if (bad.empty()) {
+      cal.quality.rms_px = j.value("rms_px", 0.0);
+      cal.quality.rms_mm = j.value("rms_mm", 0.0);
+      cal.markers_used = j.value("markers_used", false);
+      cal.lens_from_file = j.value("lens_from_file", false);
+    }
+  } catch (const nlohmann::json::exception&) {  // a field of the wrong type
+    bad = bad.empty() ? "board" : bad;
+  }
+  if (!bad.empty()) {
+    if (why) *why = "no valid '" + bad + "'";
+    return std::nullopt;
+  }
+  cal.camera.image_size = {static_cast<int>(size[0]), static_cast<int>(size[1])};
+  for (size_t i = 0; i < k.size(); ++i) cal.camera.camera_matrix.val[i] = k[i];
+  for (size_t i = 0; i < d.size(); ++i) cal.camera.distortion[static_cast<int>(i)] = d[i];
+  cal.camera.rvec_cam_from_table = {r[0], r[1], r[2]};
+  cal.camera.tvec_cam_from_table = {t[0], t[1], t[2]};
+  return cal;
+}
 
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,

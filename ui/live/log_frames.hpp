@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 
 #include "calibration/table_calibration.hpp"
@@ -25,6 +26,13 @@ namespace referee::live {
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
                            const EvidenceOptions& options = {});
+
+// The calibration a live game's log states in a calibration event (board, image_size,
+// camera_matrix, distortion, rvec_cam_from_table, tvec_cam_from_table, as LiveSession writes
+// them): enough to map table inches onto that game's stored frames. nullopt, with the reason
+// in `why`, when a field is missing or malformed (older logs, hand-written logs).
+std::optional<TableCalibration> CalibrationFromLog(const nlohmann::json& calibration,
+                                                   std::string* why = nullptr);
 
 class LogFrames {
  public:

@@ -132,6 +132,8 @@ void ReplayController::Build(size_t index) {
   s.undone_by = undone_by_[index];
   s.state = FoldGameLogUpTo(log_.events, s.event.seq);
   std::string shot_id;
+  std::optional<Calibration> calibration;
+  int64_t calibration_seq = 0;
   for (size_t i = 0; i <= index; ++i) {
     const GameEvent& e = log_.events[i];
     auto show = [&](const std::string& name, const char* kind) {
@@ -140,15 +142,26 @@ void ReplayController::Build(size_t index) {
       s.picture_kind = kind;
       s.picture_seq = e.seq;
     };
+    auto frame = [&](const std::string& name, const char* kind) {
+      show(name, kind);
+      if (name.empty()) return;
+      s.frame = name;
+      s.frame_kind = kind;
+      s.frame_seq = e.seq;
+      s.frame_calibration = calibration;
+      s.frame_calibration_seq = calibration_seq;
+    };
     if (const auto* c = e.As<Calibration>()) {
-      show(c->frame, "calibration");
+      calibration = *c;
+      calibration_seq = e.seq;
+      frame(c->frame, "calibration");
     } else if (const auto* snap = e.As<Snapshot>()) {
-      show(snap->frame, "snapshot");
+      frame(snap->frame, "snapshot");
     } else if (const auto* a = e.As<ShotArmed>()) {
-      show(a->before_frame, "before");
+      frame(a->before_frame, "before");
       shot_id = a->shot_id;
     } else if (const auto* v = e.As<ShotVerdict>()) {
-      show(v->after_frame, "after");
+      frame(v->after_frame, "after");
       show(v->evidence, "evidence");  // the evidence, when stored, explains the after frame
     } else if (e.As<Correction>() || e.As<Undo>()) {
       s.corrections.push_back({e.seq, e.type(), report::EventSummary(e)});

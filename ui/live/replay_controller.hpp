@@ -52,7 +52,15 @@ struct ReplayStep {
   // it is ("evidence", "after", "before", "snapshot", "calibration").
   std::string picture;
   std::string picture_kind;
-  int64_t picture_seq = 0;                    // event that stored the picture
+  int64_t picture_seq = 0;  // event that stored the picture
+  // The camera frame the game is drawn over: the last camera frame stored up to here (never an
+  // evidence picture), what it is, the event that stored it, and the calibration in force when
+  // it was taken (the last calibration event at or before it; none if the log has none yet).
+  std::string frame;
+  std::string frame_kind;  // "after", "before", "snapshot", "calibration"
+  int64_t frame_seq = 0;
+  std::optional<Calibration> frame_calibration;
+  int64_t frame_calibration_seq = 0;
   std::vector<ReplayCorrection> corrections;  // every correction and undo up to here
 };
 

@@ -1,6 +1,8 @@
-// The replay window: the picture the referee stored (frame or evidence) above a map of the
-// table with the units where the log says they were, and a panel with the event, the turn, the
-// shot's verdict and the corrections. Keys move through the log (ReplayController).
+// The replay window: the game drawn over the camera frame the referee stored (camera view or
+// rectified top view through the log's calibration), a schematic map of the table where there
+// is no frame or no calibration to draw on, and a panel with the event, the turn, the shot's
+// verdict, its evidence picture and the corrections. Keys move through the log
+// (ReplayController).
 #include "ui/live/replay_window.hpp"
 
 #include <algorithm>
@@ -8,31 +10,30 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <stdexcept>
 
 #include <GLFW/glfw3.h>
-#include <backends/imgui_impl_glfw.h>
-#include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
 #include "ui/live/gl_image.hpp"
+#include "ui/live/log_frames.hpp"
+#include "ui/live/overlay.hpp"
+#include "ui/live/overlay_window.hpp"
 #include "ui/live/replay_controller.hpp"
 #include "ui/live/screenshots.hpp"
 #include "ui/live/view_mapping.hpp"
 #include "vision/frame_store.hpp"
+#include "vision/top_view.hpp"
 
 namespace referee::live {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr std::array<int, 3> kCircleRgb{255, 0, 255};  // magenta, as the live overlay
 constexpr std::array<int, 3> kHitRgb{255, 200, 0};     // amber, as the live overlay's candidates
@@ -63,17 +64,43 @@ std::string Fixed(double v, int decimals) {
   return buf;
 }
 
+// What the table view shows at a step.
+enum class TableMode {
+  kCamera,      // the stored camera frame, the game drawn through the calibrated camera
+  kTop,         // the same frame rectified to a top view, the game drawn on it to scale
+  kPictureMap,  // a frame but no calibration to draw with: the frame above a schematic map
+  kSchematic,   // no frame stored up to here: the schematic map alone
+};
+
+const char* ModeName(TableMode m) {
+  switch (m) {
+    case TableMode::kCamera:
+      return "camera";
+    case TableMode::kTop:
+      return "top";
+    case TableMode::kPictureMap:
+      return "picture+schematic";
+    case TableMode::kSchematic:
+      return "schematic";
+  }
+  return "";
+}
+
 class ReplayApp {
  public:
-  ReplayApp(const ReplayOptions& options, GLFWwindow* window, ReplayController controller)
+  ReplayApp(const ReplayOptions& options, OverlayWindow& window, ReplayController controller)
       : opt_(options),
         window_(window),
         controller_(std::move(controller)),
         store_(FrameStore::ForLog(controller_.log().path)),
         shots_(options.screenshot_dir),
-        side_rgb_(DefaultSideColors()) {}
+        side_rgb_(DefaultSideColors()),
+        top_view_(options.top_view),
+        scale_(window.scale()) {
+    style_.line_px = 2.5f * scale_;
+    style_.font_px = 18.0f * scale_;
+  }
 
-  void SetScale(float scale) { scale_ = scale; }
   int Loop();
 
  private:
@@ -81,27 +108,48 @@ class ReplayApp {
   void Move(ReplayCommand c) {
     if (controller_.Apply(c)) step_frames_ = 0;
   }
-  void LoadPicture();
+  void LoadFrame();
+  void LoadEvidence();
   void DrawUi(nlohmann::json& notes);
-  void DrawPicture(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes);
+  void DrawTable(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes);
+  void DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes);
+  void DrawFrameOnly(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes);
   void DrawMap(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes);
-  void DrawPanel();
-  void MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes);
+  void DrawBanner(ImDrawList* dl, const ScreenRect& area, const std::string& text, bool warn);
+  void DrawPanel(nlohmann::json& notes);
+  void DrawEvidence(nlohmann::json& notes);
+  void MaybeScreenshot(cv::Size fb, const nlohmann::json& notes);
   std::array<int, 3> SideRgb(const std::string& side) const {
     const auto it = side_rgb_.find(side);
     return it == side_rgb_.end() ? kUnknownSideRgb : it->second;
   }
 
   const ReplayOptions& opt_;
-  GLFWwindow* window_;
+  OverlayWindow& window_;
   ReplayController controller_;
   FrameStore store_;
   Screenshots shots_;
   std::map<std::string, std::array<int, 3>> side_rgb_;
-  GlTexture picture_tex_;
-  std::string picture_loaded_;    // frame store name now in picture_tex_
-  bool picture_missing_ = false;  // the log names a picture the store no longer has intact
-  int step_frames_ = 0;           // frames the current step has been shown
+  OverlayStyle style_;
+  bool top_view_ = false;  // the user's choice (V); used when a calibrated frame is shown
+
+  // The frame shown and what it could be drawn with, reloaded when the step's frame, its
+  // calibration or the view changes.
+  std::string frame_key_;
+  TableMode mode_ = TableMode::kSchematic;
+  std::string mode_why_;  // why the view fell back to the schematic map ("" when it did not)
+  cv::Mat frame_bgr_;     // the stored camera frame as decoded
+  GlTexture frame_tex_;   // that frame, or its top view
+  int64_t calibration_seq_ = -1;  // calibration event parsed into calibration_ (-1: none yet)
+  std::optional<TableCalibration> calibration_;
+  std::string calibration_why_;
+  std::optional<TopView> top_;  // built on first use per calibration (remap tables)
+
+  GlTexture evidence_tex_;
+  std::string evidence_loaded_;    // frame store name now in evidence_tex_
+  bool evidence_missing_ = false;  // the log names an evidence picture the store lacks intact
+
+  int step_frames_ = 0;  // frames the current step has been shown
   bool quit_ = false;
   float scale_ = 1;
 };
@@ -119,50 +167,193 @@ void ReplayApp::HandleKeys() {
   if (pressed(GLFW_KEY_T)) Move(shift ? ReplayCommand::kPreviousTurn : ReplayCommand::kNextTurn);
   if (pressed(GLFW_KEY_HOME)) Move(ReplayCommand::kFirst);
   if (pressed(GLFW_KEY_END)) Move(ReplayCommand::kLast);
+  if (pressed(GLFW_KEY_V)) top_view_ = !top_view_;
   if (pressed(GLFW_KEY_ESCAPE) || pressed(GLFW_KEY_Q)) quit_ = true;
 }
 
-void ReplayApp::LoadPicture() {
-  const std::string& name = controller_.step().picture;
-  if (name == picture_loaded_) return;
-  picture_loaded_ = name;
-  picture_missing_ = false;
+void ReplayApp::LoadFrame() {
+  const ReplayStep& s = controller_.step();
+  const std::string key = s.frame + "|" + std::to_string(s.frame_calibration_seq) + "|" +
+                          (top_view_ ? "top" : "camera");
+  if (key == frame_key_) return;
+  const bool new_frame = frame_key_.substr(0, frame_key_.find('|')) != s.frame;
+  frame_key_ = key;
+  if (new_frame) frame_bgr_ = s.frame.empty() ? cv::Mat() : store_.Load(s.frame);
+  if (s.frame_calibration_seq != calibration_seq_) {
+    calibration_seq_ = s.frame_calibration_seq;
+    top_.reset();
+    calibration_.reset();
+    calibration_why_.clear();
+    if (s.frame_calibration) {
+      std::string why;
+      calibration_ = CalibrationFromLog(s.frame_calibration->calibration, &why);
+      if (!calibration_) {
+        calibration_why_ = "calibration event " + std::to_string(s.frame_calibration_seq) +
+                           " holds no camera model (" + why + ")";
+      }
+    } else {
+      calibration_why_ = "the log has no calibration before this frame";
+    }
+  }
+  mode_why_.clear();
+  if (s.frame.empty()) {
+    mode_ = TableMode::kSchematic;
+    mode_why_ = "No camera frame stored up to this event: schematic map of the table";
+    return;
+  }
+  if (frame_bgr_.empty()) {
+    mode_ = TableMode::kSchematic;
+    mode_why_ = "Frame " + s.frame + " missing or damaged in " + store_.dir().string() +
+                ": schematic map of the table";
+    return;
+  }
+  if (calibration_ && frame_bgr_.size() != calibration_->camera.image_size) {
+    calibration_why_ = "the frame is " + std::to_string(frame_bgr_.cols) + "x" +
+                       std::to_string(frame_bgr_.rows) + " px but the calibration is for " +
+                       std::to_string(calibration_->camera.image_size.width) + "x" +
+                       std::to_string(calibration_->camera.image_size.height);
+    calibration_.reset();
+    top_.reset();
+  }
+  if (!calibration_) {
+    mode_ = TableMode::kPictureMap;
+    mode_why_ = "Cannot draw on this frame: " + calibration_why_ + ". Schematic map below";
+    frame_tex_.Upload(frame_bgr_);
+    return;
+  }
+  if (top_view_) {
+    if (!top_) top_.emplace(*calibration_);
+    mode_ = TableMode::kTop;
+    frame_tex_.Upload(top_->Rectify(frame_bgr_));
+  } else {
+    mode_ = TableMode::kCamera;
+    frame_tex_.Upload(frame_bgr_);
+  }
+}
+
+void ReplayApp::LoadEvidence() {
+  const ReplayStep& s = controller_.step();
+  const std::string name = s.shot ? s.shot->evidence : "";
+  if (name == evidence_loaded_) return;
+  evidence_loaded_ = name;
+  evidence_missing_ = false;
   if (name.empty()) return;
   const cv::Mat img = store_.Load(name);
   if (img.empty()) {
-    picture_missing_ = true;
+    evidence_missing_ = true;
     return;
   }
-  picture_tex_.Upload(img);
+  evidence_tex_.Upload(img);
 }
 
-void ReplayApp::DrawPicture(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes) {
+void ReplayApp::DrawBanner(ImDrawList* dl, const ScreenRect& area, const std::string& text,
+                           bool warn) {
+  const float size = ImGui::GetFontSize();
+  const ImVec2 at(static_cast<float>(area.x + 8), static_cast<float>(area.y + 4));
+  const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, text.c_str());
+  dl->AddRectFilled(ImVec2(at.x - 4, at.y - 2), ImVec2(at.x + extent.x + 4, at.y + extent.y + 2),
+                    warn ? IM_COL32(120, 60, 0, 230) : IM_COL32(0, 0, 0, 170));
+  dl->AddText(ImGui::GetFont(), size, at, IM_COL32(240, 240, 240, 255), text.c_str());
+}
+
+// Where the table view shows the game over the stored frame: the same drawing as the live
+// overlay (stands in their side colour with facing and unit, hit candidates, the hit circle
+// through the camera), mapped by the calibration the log holds for that frame.
+void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes) {
   const ReplayStep& s = controller_.step();
-  const ImU32 text = IM_COL32(230, 230, 230, 255);
-  if (s.picture.empty() || picture_missing_ || picture_tex_.empty()) {
-    const std::string why = s.picture.empty() ? "no frame recorded up to this event"
-                                              : "frame " + s.picture + " missing or damaged in " +
-                                                    store_.dir().string();
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize() * 1.2f,
-                ImVec2(static_cast<float>(area.x + 20), static_cast<float>(area.y + 20)), text,
-                why.c_str());
-    notes["picture"] = {{"name", s.picture}, {"shown", false}};
-    return;
+  const float label_h = ImGui::GetFontSize() * 1.6f;
+  const ViewMapping map(*calibration_, top_ ? &*top_ : nullptr, mode_ == TableMode::kTop,
+                        frame_tex_.size(), {area.x, area.y + label_h, area.w, area.h - label_h});
+  const ScreenRect& r = map.image_rect();
+  dl->PushClipRect(ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+                   ImVec2(static_cast<float>(r.x + r.w), static_cast<float>(r.y + r.h)), true);
+  dl->AddImage(frame_tex_.id(), ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+               ImVec2(static_cast<float>(r.x + r.w), static_cast<float>(r.y + r.h)));
+
+  std::vector<ShownStand> shown;
+  for (const auto& [id, st] : s.state.stands) {
+    ShownStand shown_stand;
+    shown_stand.stand = {id, st.side, st.kind, st.footprint, st.facing_known};
+    shown_stand.unit = st.unit;
+    shown.push_back(shown_stand);
   }
+  std::optional<VerdictView> verdict;
+  if (s.shot && s.shot->verdict_seq > 0 && s.shot->impact_in) {
+    VerdictView v;
+    v.impact_in = *s.shot->impact_in;
+    v.circle_radius_in =
+        s.shot->verdict.is_object() ? s.shot->verdict.value("hit_radius_in", 1.0) : 1.0;
+    const std::set<std::string> hits(s.shot->hit_stand_ids.begin(), s.shot->hit_stand_ids.end());
+    const nlohmann::json& vj = s.shot->verdict;
+    if (const auto near = vj.is_object() ? vj.find("stands_near") : vj.end();
+        vj.is_object() && near != vj.end() && near->is_array()) {
+      for (const auto& n : *near) {
+        CandidateView c;
+        c.stand_id = n.value("id", "");
+        c.distance_in = n.value("distance_in", 0.0);
+        c.hit = hits.contains(c.stand_id);
+        v.candidates.push_back(c);
+      }
+    }
+    verdict = v;
+  }
+  nlohmann::json overlay = nlohmann::json::object();
+  DrawStandsOverlay(dl, map, shown, side_rgb_, verdict, "", style_, &overlay);
+  if (verdict) DrawImpact(dl, map, verdict->impact_in, verdict->circle_radius_in, style_, &overlay);
+  dl->PopClipRect();
+
+  const std::string label = s.frame_kind + " frame (stored by event " +
+                            std::to_string(s.frame_seq) + "), " +
+                            (mode_ == TableMode::kTop ? "top view" : "camera view") +
+                            " - V: " + (mode_ == TableMode::kTop ? "camera view" : "top view");
+  DrawBanner(dl, area, label, false);
+  overlay["frame"] = {{"name", s.frame},
+                      {"kind", s.frame_kind},
+                      {"seq", s.frame_seq},
+                      {"calibration_seq", s.frame_calibration_seq},
+                      {"rect", {r.x, r.y, r.w, r.h}},
+                      {"image_size", {frame_tex_.size().width, frame_tex_.size().height}}};
+  notes["table"].update(overlay);
+}
+
+// A frame the game cannot be drawn on (no usable calibration): the frame as stored, above the
+// schematic map.
+void ReplayApp::DrawFrameOnly(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes) {
+  const ReplayStep& s = controller_.step();
   const float label_h = ImGui::GetFontSize() * 1.6f;
   const ScreenRect r =
-      FitImage(picture_tex_.size(), {area.x, area.y + label_h, area.w, area.h - label_h});
-  dl->AddImage(picture_tex_.id(), ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
+      FitImage(frame_tex_.size(), {area.x, area.y + label_h, area.w, area.h - label_h});
+  dl->AddImage(frame_tex_.id(), ImVec2(static_cast<float>(r.x), static_cast<float>(r.y)),
                ImVec2(static_cast<float>(r.x + r.w), static_cast<float>(r.y + r.h)));
-  const std::string label =
-      s.picture_kind + " (stored by event " + std::to_string(s.picture_seq) + "): " + s.picture;
-  dl->AddText(ImVec2(static_cast<float>(area.x + 8), static_cast<float>(area.y + 4)), text,
-              label.c_str());
-  notes["picture"] = {{"name", s.picture},
-                      {"kind", s.picture_kind},
-                      {"shown", true},
-                      {"rect", {r.x, r.y, r.w, r.h}},
-                      {"image_size", {picture_tex_.size().width, picture_tex_.size().height}}};
+  notes["table"]["frame"] = {{"name", s.frame},
+                             {"kind", s.frame_kind},
+                             {"seq", s.frame_seq},
+                             {"rect", {r.x, r.y, r.w, r.h}},
+                             {"image_size", {frame_tex_.size().width, frame_tex_.size().height}}};
+}
+
+void ReplayApp::DrawTable(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes) {
+  LoadFrame();
+  notes["table"] = {{"mode", ModeName(mode_)}, {"message", mode_why_}};
+  switch (mode_) {
+    case TableMode::kCamera:
+    case TableMode::kTop:
+      DrawOverFrame(dl, area, notes);
+      return;
+    case TableMode::kPictureMap: {
+      const double picture_h = area.h * 0.55;
+      DrawFrameOnly(dl, {area.x, area.y, area.w, picture_h}, notes);
+      DrawMap(dl, {area.x, area.y + picture_h, area.w, area.h - picture_h}, notes);
+      DrawBanner(dl, area, mode_why_, true);
+      return;
+    }
+    case TableMode::kSchematic: {
+      const float label_h = ImGui::GetFontSize() * 1.6f;
+      DrawMap(dl, {area.x, area.y + label_h, area.w, area.h - label_h}, notes);
+      DrawBanner(dl, area, mode_why_, true);
+      return;
+    }
+  }
 }
 
 void ReplayApp::DrawMap(ImDrawList* dl, const ScreenRect& area, nlohmann::json& notes) {
@@ -224,7 +415,7 @@ void ReplayApp::DrawMap(ImDrawList* dl, const ScreenRect& area, nlohmann::json& 
   notes["map"] = map_notes;
 }
 
-void ReplayApp::DrawPanel() {
+void ReplayApp::DrawPanel(nlohmann::json& notes) {
   const ReplayStep& s = controller_.step();
   const GameState& g = s.state;
   ImGui::TextWrapped("%s", controller_.log().path.filename().string().c_str());
@@ -252,6 +443,7 @@ void ReplayApp::DrawPanel() {
     const ShotRecord& shot = *s.shot;
     ImGui::Separator();
     ImGui::Text("Shot %s", shot.shot_id.c_str());
+    DrawEvidence(notes);
     ImGui::TextWrapped("%s %s %s%s", shot.side.c_str(), shot.weapon.c_str(), shot.stand_id.c_str(),
                        shot.player.empty() ? "" : (" (" + shot.player + ")").c_str());
     if (shot.verdict_seq == 0) {
@@ -320,22 +512,45 @@ void ReplayApp::DrawPanel() {
   ImGui::TextDisabled("Home first, End last, Esc/Q quit");
 }
 
+// The shot's evidence picture (rectified before/after crops with the circle), as wide as the
+// panel, so a disputed hit is settled on the picture the referee ruled on.
+void ReplayApp::DrawEvidence(nlohmann::json& notes) {
+  const ReplayStep& s = controller_.step();
+  LoadEvidence();
+  if (!s.shot || s.shot->evidence.empty()) {
+    if (s.shot && s.shot->verdict_seq > 0) ImGui::TextDisabled("no evidence picture stored");
+    return;
+  }
+  if (evidence_missing_ || evidence_tex_.empty()) {
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.35f, 1), "evidence %s missing or damaged",
+                       s.shot->evidence.c_str());
+    notes["evidence"] = {{"name", s.shot->evidence}, {"shown", false}};
+    return;
+  }
+  const float w = ImGui::GetContentRegionAvail().x;
+  const cv::Size px = evidence_tex_.size();
+  const float h = w * static_cast<float>(px.height) / static_cast<float>(px.width);
+  ImGui::Image(evidence_tex_.id(), ImVec2(w, h));
+  const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+  notes["evidence"] = {{"name", s.shot->evidence},
+                       {"shown", true},
+                       {"rect", {lo.x, lo.y, hi.x - lo.x, hi.y - lo.y}},
+                       {"image_size", {px.width, px.height}}};
+}
+
 void ReplayApp::DrawUi(nlohmann::json& notes) {
   const ImGuiIO& io = ImGui::GetIO();
   const float panel_w = std::max(420.0f * scale_, io.DisplaySize.x * 0.3f);
   const double left_w = io.DisplaySize.x - panel_w;
-  const double picture_h = io.DisplaySize.y * 0.6;
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  LoadPicture();
-  DrawPicture(dl, {0, 0, left_w, picture_h}, notes);
-  DrawMap(dl, {0, picture_h, left_w, io.DisplaySize.y - picture_h}, notes);
+  DrawTable(dl, {0, 0, left_w, io.DisplaySize.y}, notes);
 
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y));
   ImGui::Begin("Replay", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings);
-  DrawPanel();
+  DrawPanel(notes);
   ImGui::End();
   const ReplayStep& s = controller_.step();
   notes["index"] = s.index;
@@ -344,20 +559,22 @@ void ReplayApp::DrawUi(nlohmann::json& notes) {
   notes["display"] = {io.DisplaySize.x, io.DisplaySize.y};
 }
 
-void ReplayApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
+void ReplayApp::MaybeScreenshot(cv::Size fb, const nlohmann::json& notes) {
   // The second frame of a step: the first one has settled the panel's layout.
   if (step_frames_ < 1) return;
   const ReplayStep& s = controller_.step();
-  if (shots_.Wants("first") && s.index == 0) shots_.Save("first", fb_w, fb_h, notes);
-  if (shots_.Wants("evidence") && s.picture_kind == "evidence" && !picture_missing_)
-    shots_.Save("evidence", fb_w, fb_h, notes);
-  if (shots_.Wants("last") && controller_.at_end()) shots_.Save("last", fb_w, fb_h, notes);
+  auto save = [&](const char* name) { shots_.Save(name, fb.width, fb.height, notes); };
+  if (shots_.Wants("first") && s.index == 0) save("first");
+  if (shots_.Wants("verdict") && s.event.As<ShotVerdict>()) save("verdict");
+  if (shots_.Wants("evidence") && notes.contains("evidence") && notes["evidence"]["shown"])
+    save("evidence");
+  if (shots_.Wants("last") && controller_.at_end()) save("last");
 }
 
 int ReplayApp::Loop() {
   int rendered = 0;
   auto last_step = std::chrono::steady_clock::now();
-  while (!glfwWindowShouldClose(window_) && !quit_) {
+  while (!window_.ShouldClose() && !quit_) {
     glfwPollEvents();
     const auto now = std::chrono::steady_clock::now();
     if (opt_.frames > 0) {
@@ -367,21 +584,13 @@ int ReplayApp::Loop() {
       Move(ReplayCommand::kNextEvent);
       last_step = now;
     }
-    int fb_w = 0, fb_h = 0;
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
-    ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
-    ImGui::NewFrame();
+    const cv::Size fb = window_.NewFrame();
     HandleKeys();
     nlohmann::json notes = nlohmann::json::object();
     DrawUi(notes);
-    ImGui::Render();
-    glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    MaybeScreenshot(fb_w, fb_h, notes);
-    glfwSwapBuffers(window_);
+    window_.Render();
+    MaybeScreenshot(fb, notes);
+    window_.Swap();
     ++rendered;
     ++step_frames_;
     if (opt_.frames > 0 && (rendered >= opt_.frames || (controller_.at_end() && step_frames_ >= 2)))
@@ -407,54 +616,16 @@ int RunReplay(const ReplayOptions& o) {
   for (const auto& p : controller.log().problems)
     std::cerr << o.log << ":" << p.line << ": " << p.what << " (skipped)\n";
 
-  if (!glfwInit()) {
-    throw std::runtime_error(
-        "cannot start GLFW: no display? (headless: xvfb-run -a referee replay ...)");
-  }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
-  GLFWwindow* window =
-      glfwCreateWindow(o.width_px, o.height_px, "Tabletop Referee - replay", nullptr, nullptr);
-  if (!window) {
-    glfwTerminate();
-    throw std::runtime_error("cannot open an OpenGL 3 window");
-  }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(o.frames > 0 ? 0 : 1);
-
-  IMGUI_CHECKVERSION();
-  ImGui::CreateContext();
-  ImGui::GetIO().IniFilename = nullptr;
-  ImGui::StyleColorsDark();
-  float xscale = 1, yscale = 1;
-  glfwGetWindowContentScale(window, &xscale, &yscale);
-  const float scale =
-      o.ui_scale > 0 ? o.ui_scale
-                     : std::clamp(static_cast<float>(o.height_px) / 900.0f, 0.85f, 2.5f) * yscale;
-  const char* ttf = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-  if (fs::is_regular_file(ttf)) {
-    ImGui::GetIO().Fonts->AddFontFromFileTTF(ttf, 18.0f * scale);
-  } else {
-    ImFontConfig cfg;
-    cfg.SizePixels = 13.0f * scale;
-    ImGui::GetIO().Fonts->AddFontDefault(&cfg);
-  }
-  ImGui::GetStyle().ScaleAllSizes(scale);
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
-  ImGui_ImplOpenGL3_Init("#version 130");
-
-  int rc = 0;
-  {
-    ReplayApp app(o, window, std::move(controller));
-    app.SetScale(scale);
-    rc = app.Loop();
-  }
-  ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
-  ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
-  return rc;
+  OverlayWindowOptions w;
+  w.title = "Tabletop Referee - replay";
+  w.command = "replay";
+  w.width_px = o.width_px;
+  w.height_px = o.height_px;
+  w.ui_scale = o.ui_scale;
+  w.vsync = o.frames == 0;
+  OverlayWindow window(w);
+  ReplayApp app(o, window, std::move(controller));
+  return app.Loop();
 }
 
 }  // namespace referee::live

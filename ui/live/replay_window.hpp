@@ -1,6 +1,9 @@
 // `referee replay LOG`: a GLFW/ImGui window stepping through a logged game event by event, shot
-// by shot and turn by turn (ReplayController), showing the stored frame or evidence picture,
-// the unit positions on a map of the table, the verdict and the corrections so far.
+// by shot and turn by turn (ReplayController). The game is drawn over the camera frame the log
+// stored (camera view, or the rectified top view through the log's calibration): the stands
+// where the log put them, the impact and its hit circle; where no frame (or no calibration)
+// was stored it falls back to a schematic map of the table and says so. A side panel holds the
+// event, the turn, the shot's verdict with its evidence picture and the corrections.
 #pragma once
 
 #include <string>
@@ -13,11 +16,14 @@ struct ReplayOptions {
   // replay steps by itself, one event every 2 frames, and also exits once the last event has
   // been shown; this is how tests run it headless under Xvfb.
   int frames = 0;
-  std::string screenshot_dir;  // first.png, evidence.png, last.png + screenshots.json
-  int width_px = 1600;         // initial window size; fonts scale with the height
+  // first.png, verdict.png (the first verdict's step), evidence.png, last.png +
+  // screenshots.json (where the frame, stands and circle were drawn, and in which view)
+  std::string screenshot_dir;
+  int width_px = 1600;  // initial window size; fonts scale with the height
   int height_px = 900;
   float ui_scale = 0;           // font scale; 0 = from the window height and monitor DPI
   double autoplay_seconds = 0;  // step by itself every this many seconds (0 = keys only)
+  bool top_view = false;        // start in the rectified top view (V switches)
 
   // Throws InputError on a bad option (before any window opens).
   void Check() const;
