@@ -144,6 +144,13 @@ TEST_F(AdjudicateCommandTest, RejectsACalibrationForAnotherBoard) {
   EXPECT_NE(reason.find("another board"), std::string::npos) << reason;
 }
 
+TEST_F(AdjudicateCommandTest, ImpossibleFigureHeightIsOneLineAndExitTwo) {
+  const ProcessResult r =
+      Referee(Args("cal.yml", "before.png", "after.jpg") + " --figure-height-mm -5");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--figure-height-mm"), std::string::npos) << r.err;
+}
+
 TEST_F(AdjudicateCommandTest, MissingOptionIsOneLineAndExitTwo) {
   const ProcessResult r = Referee("--before x.jpg --after y.jpg");
   EXPECT_EQ(r.exit_code, 2);

@@ -36,6 +36,8 @@ struct AdjudicateOptions {
   std::string ruleset = "napoleonic";
   std::string shot;   // empty: from the projectile (qtip -> field, shell -> howitzer/catapult)
   std::string firer;  // side of the firing gun, optional
+  // Height of the figures' tops above their base, mm: where a Q-tip lying across a base rests.
+  double figure_height_mm = ProjectileOptions{}.figure_height_mm;
 
   void Check() const {
     for (const auto& [value, name] : {std::pair{calibration, "--calibration"},
@@ -51,6 +53,9 @@ struct AdjudicateOptions {
     }
     if (!shot.empty() && !ParseShotKind(shot)) {
       throw InputError("command line", "--shot", "expected field, horse, howitzer or catapult");
+    }
+    if (!(figure_height_mm >= 0.0 && figure_height_mm <= 100.0)) {
+      throw InputError("command line", "--figure-height-mm", "expected 0 to 100 (mm)");
     }
   }
 };
@@ -110,8 +115,10 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       "shot", po::value(&opt.shot),
       "field | horse | howitzer | catapult (default: from the projectile)")(
       "firer", po::value(&opt.firer), "side of the firing gun (friendly-fire and screening rules)")(
-      "out", po::value(&opt.out), "OUT.json")("evidence", po::value(&opt.evidence),
-                                              "OUT.png: the impact region with the hit circle");
+      "figure-height-mm", po::value(&opt.figure_height_mm),
+      "height of your figures above their base, mm (default 20): a Q-tip lying across a base "
+      "rests on them")("out", po::value(&opt.out), "OUT.json")(
+      "evidence", po::value(&opt.evidence), "OUT.png: the impact region with the hit circle");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
@@ -150,6 +157,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
     stand_opt.kind_preference = {"heavy_infantry", "heavy_cavalry", "chariot", "light_catapult"};
   }
   ProjectileOptions proj_opt;
+  proj_opt.figure_height_mm = opt.figure_height_mm;
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";
   const TopView view(cal);
   const ShotAnalysis a =
