@@ -78,7 +78,7 @@ nlohmann::json StandJson(const DetectedStand& d) {
   return j;
 }
 
-int Write(const AdjudicateOptions& opt, nlohmann::json j) {
+int Write(const AdjudicateOptions& opt, const nlohmann::json& j) {
   std::ofstream f(opt.out);
   if (!f) throw InputError(opt.out, "", "cannot write the output file");
   f << j.dump(2) << "\n";
