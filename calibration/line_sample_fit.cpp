@@ -97,8 +97,9 @@ struct Problem {
     std::vector<double> res(static_cast<size_t>(rows), 0.0);
     if (jac) *jac = cv::Mat::zeros(rows, Free(), CV_64F);
     for (int i = 0; i < n_cross; ++i) {
-      res[2 * i] = proj[i].x - px[i].x;
-      res[2 * i + 1] = proj[i].y - px[i].y;
+      const auto row = static_cast<size_t>(2 * i);
+      res[row] = proj[i].x - px[i].x;
+      res[row + 1] = proj[i].y - px[i].y;
       if (jac) {
         for (int q = 0; q < Free(); ++q) {
           jac->at<double>(2 * i, q) = full_jac.at<double>(2 * i, q);
@@ -192,8 +193,9 @@ Params Solve(const Problem& pr, Params p, const CameraModel& like) {
 double MedianAbs(std::vector<double> v) {
   if (v.empty()) return 0;
   for (double& x : v) x = std::abs(x);
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
+  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
+  std::nth_element(v.begin(), mid, v.end());
+  return *mid;
 }
 
 }  // namespace
@@ -292,6 +294,7 @@ std::optional<CameraFit> RefineCameraOnLines(const CameraModel& start,
     return std::nullopt;
   }
   std::vector<cv::Point3d> obj;
+  obj.reserve(table_in.size());
   for (const auto& t : table_in) obj.emplace_back(t.x, t.y, 0.0);
   std::vector<cv::Point2d> proj;
   if (!obj.empty()) {
@@ -303,7 +306,7 @@ std::optional<CameraFit> RefineCameraOnLines(const CameraModel& start,
     fit.residual_px.push_back(cv::norm(proj[i] - px[i]));
     ss += fit.residual_px.back() * fit.residual_px.back();
   }
-  fit.rms_px = px.empty() ? 0 : std::sqrt(ss / px.size());
+  fit.rms_px = px.empty() ? 0 : std::sqrt(ss / static_cast<double>(px.size()));
   return fit;
 }
 
