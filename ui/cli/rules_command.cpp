@@ -76,10 +76,12 @@ CaseSide ReadSide(const json& j, const std::string& file, const std::string& nam
       if (!u.contains("stands") || !u.at("stands").is_object())
         throw InputError(file, f + ".stands", "missing");
       for (const auto& [kind, n] : u.at("stands").items()) {
+        std::string field = f;
+        field.append(".stands.").append(kind);
         if (!rules.stand_values.count(kind))
-          throw InputError(file, f + ".stands." + kind, "unknown stand kind in " + rules.name);
+          throw InputError(file, field, "unknown stand kind in " + rules.name);
         if (!n.is_number_integer() || n.get<int>() < 0)
-          throw InputError(file, f + ".stands." + kind, "must be a count >= 0");
+          throw InputError(file, field, "must be a count >= 0");
         for (int k = 0; k < n.get<int>(); ++k) lu.stand_values.push_back(rules.Stand(kind).melee);
       }
       for (double v : lu.stand_values) s.strength += v;
