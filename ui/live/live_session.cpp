@@ -205,7 +205,10 @@ void LiveSession::RebuildShown() {
     stands.push_back(std::move(s));
   }
   // Moved stands vision lost track of still stand where the human put them.
-  for (const auto& [id, rect] : state_.moved_stands()) {
+  for (const auto& moved : state_.moved_stands()) {
+    // Not a structured binding: clang (clang-tidy) cannot capture one in a lambda.
+    const std::string& id = moved.first;
+    const OrientedRect& rect = moved.second;
     if (std::ranges::none_of(stands, [&](const Stand& s) { return s.id == id; })) {
       for (const auto& old : shown_) {
         if (old.stand.id == id) {

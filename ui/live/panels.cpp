@@ -113,13 +113,18 @@ void DrawCalibrationPanel(PanelContext& ctx) {
   for (const auto& [side, rgb] : ctx.session.board().side_colors_srgb) {
     auto it = st.side_colours().find(side);
     const auto c = it != st.side_colours().end() ? it->second : rgb;
-    ImGui::ColorButton(side.c_str(), ImVec4(c[0] / 255.f, c[1] / 255.f, c[2] / 255.f, 1));
+    ImGui::ColorButton(side.c_str(),
+                       ImVec4(static_cast<float>(c[0]) / 255.f, static_cast<float>(c[1]) / 255.f,
+                              static_cast<float>(c[2]) / 255.f, 1));
     ImGui::SameLine();
     ImGui::Text("%s %s", side.c_str(),
                 it != st.side_colours().end() ? "(sampled)" : "(board file)");
     if (ctx.sample_side) {
       ImGui::SameLine();
-      if (ImGui::SmallButton(("click a " + side + " base##sample_" + side).c_str())) {
+      std::string label = "click a " + side;
+      label += " base##sample_";
+      label += side;
+      if (ImGui::SmallButton(label.c_str())) {
         ctx.sample_side(side);
       }
     }
