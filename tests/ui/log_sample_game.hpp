@@ -10,7 +10,6 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include "calibration/table_calibration.hpp"
 #include "engine/game_log.hpp"
 #include "vision/frame_store.hpp"
 
@@ -53,27 +52,6 @@ inline cv::Mat SampleFrame(const std::vector<SnapshotStand>& stands, const Vec2*
     cv::circle(img, p, 4, {10, 10, 10}, cv::FILLED);
   }
   return img;
-}
-
-// A calibration event's JSON in the format `referee live` writes it (board, image_size,
-// camera_matrix, distortion, rvec/tvec_cam_from_table, quality), for logs that replay over
-// their frames.
-inline nlohmann::json LiveCalibrationJson(const TableCalibration& cal) {
-  const auto& k = cal.camera.camera_matrix;
-  const auto& d = cal.camera.distortion;
-  const auto& r = cal.camera.rvec_cam_from_table;
-  const auto& t = cal.camera.tvec_cam_from_table;
-  return {{"board",
-           {{"cols", cal.board.cols},
-            {"rows", cal.board.rows},
-            {"square_size", cal.board.square_size_in}}},
-          {"image_size", {cal.camera.image_size.width, cal.camera.image_size.height}},
-          {"camera_matrix",
-           {k(0, 0), k(0, 1), k(0, 2), k(1, 0), k(1, 1), k(1, 2), k(2, 0), k(2, 1), k(2, 2)}},
-          {"distortion", {d[0], d[1], d[2], d[3], d[4]}},
-          {"rvec_cam_from_table", {r[0], r[1], r[2]}},
-          {"tvec_cam_from_table", {t[0], t[1], t[2]}},
-          {"rms_px", cal.quality.rms_px}};
 }
 
 struct SampleGame {

@@ -26,6 +26,7 @@
 #include "engine/board_file.hpp"
 #include "log_sample_game.hpp"
 #include "pixel_checks.hpp"
+#include "ui/live/log_frames.hpp"
 #include "vision/top_view.hpp"
 
 namespace referee::live {
@@ -105,7 +106,7 @@ fs::path WriteGame(const fs::path& dir) {
   w.Append(GameStart{
       "overlay", "napoleonic", "", {{"Ann", "red", ""}, {"Ben", "blue", ""}}, 12, 8, 4.0});
   const std::string before = store.PutJpeg(GradientFrame(100), 95);
-  w.Append(Calibration{testing::LiveCalibrationJson(cal), before});
+  w.Append(Calibration{CalibrationToLog(cal), before});
   w.Append(Snapshot{kStands, before});
   w.Append(ShotArmed{"t1-red-1", "red", "", "red-art-1", "r-gun", "field_gun", before});
   nlohmann::json verdict = {{"hit_radius_in", 1.0},

@@ -112,12 +112,13 @@ TEST(LogFrames, MissingFramesGiveNoNameAndAReasonNotACrash) {
   EXPECT_NE(frames.last_error().find("evidence"), std::string::npos);
 }
 
-// The calibration event as `referee live` writes it (live_session.cpp), read back for replay.
+// A calibration written into a log (CalibrationToLog, the calibration event format) and read
+// back for replay: the same projection.
 TEST(LogFrames, CalibrationFromALiveLogMapsTheTableLikeTheOriginal) {
   TableCalibration cal = OverheadCalibration();
   cal.camera.distortion = {-0.1, 0.02, 0.001, -0.002, 0.0};
   cal.camera.rvec_cam_from_table = {0.2, -0.1, 0.05};
-  const nlohmann::json j = testing::LiveCalibrationJson(cal);
+  const nlohmann::json j = CalibrationToLog(cal);
   std::string why;
   const auto back = CalibrationFromLog(j, &why);
   ASSERT_TRUE(back.has_value()) << why;

@@ -95,6 +95,29 @@ std::optional<TableCalibration> CalibrationFromLog(const nlohmann::json& j, std:
   return cal;
 }
 
+nlohmann::json CalibrationToLog(const TableCalibration& cal) {
+  const auto& k = cal.camera.camera_matrix;
+  const auto& d = cal.camera.distortion;
+  const auto& r = cal.camera.rvec_cam_from_table;
+  const auto& t = cal.camera.tvec_cam_from_table;
+  return {{"board",
+           {{"cols", cal.board.cols},
+            {"rows", cal.board.rows},
+            {"square_size", cal.board.square_size_in}}},
+          {"image_size", {cal.camera.image_size.width, cal.camera.image_size.height}},
+          {"camera_matrix",
+           {k(0, 0), k(0, 1), k(0, 2), k(1, 0), k(1, 1), k(1, 2), k(2, 0), k(2, 1), k(2, 2)}},
+          {"distortion", {d[0], d[1], d[2], d[3], d[4]}},
+          {"rvec_cam_from_table", {r[0], r[1], r[2]}},
+          {"tvec_cam_from_table", {t[0], t[1], t[2]}},
+          {"rms_px", cal.quality.rms_px},
+          {"rms_mm", cal.quality.rms_mm},
+          {"max_mm", cal.quality.max_mm},
+          {"coverage", cal.quality.coverage},
+          {"markers_used", cal.markers_used},
+          {"lens_from_file", cal.lens_from_file}};
+}
+
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
                            const EvidenceOptions& options) {

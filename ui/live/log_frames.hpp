@@ -33,6 +33,8 @@ cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const
 // in `why`, when a field is missing or malformed (older logs, hand-written logs).
 std::optional<TableCalibration> CalibrationFromLog(const nlohmann::json& calibration,
                                                    std::string* why = nullptr);
+// The inverse: a calibration as a calibration event holds it (the fields above plus quality).
+nlohmann::json CalibrationToLog(const TableCalibration& calibration);
 
 class LogFrames {
  public:
