@@ -16,6 +16,35 @@ namespace {
 
 constexpr int kMapStep = 8;  // exact inverse mapping every kMapStep output pixels
 
+cv::Vec3d FaceCentroid(const Solid::Face& face) {
+  cv::Vec3d c(0, 0, 0);
+  for (const auto& p : face.polygon) c += cv::Vec3d(p.x, p.y, p.z);
+  return c * (1.0 / std::max<size_t>(1, face.polygon.size()));
+}
+
+// The first face (index <= f) lying in the same plane as face f: within 1e-3 in of its plane.
+size_t FirstCoplanarFace(const std::vector<Solid::Face>& faces, size_t f) {
+  const auto& poly = faces[f].polygon;
+  for (size_t g = 0; g < f; ++g) {
+    const auto& q = faces[g].polygon;
+    if (q.size() < 3) continue;
+    const cv::Vec3d o(q[0].x, q[0].y, q[0].z);
+    cv::Vec3d n(0, 0, 0);
+    for (size_t i = 1; i + 1 < q.size(); ++i) {  // fan sum: robust to collinear vertices
+      n += (cv::Vec3d(q[i].x, q[i].y, q[i].z) - o)
+               .cross(cv::Vec3d(q[i + 1].x, q[i + 1].y, q[i + 1].z) - o);
+    }
+    const double len = cv::norm(n);
+    if (len < 1e-12) continue;
+    n *= 1.0 / len;
+    bool same = true;
+    for (const auto& p : poly)
+      same = same && std::abs((cv::Vec3d(p.x, p.y, p.z) - o).dot(n)) < 1e-3;
+    if (same) return g;
+  }
+  return f;
+}
+
 // Supersampled pixel coordinate (pixel centres at integers) of an output pixel coordinate.
 double SsFromOut(double u, int ss) { return (u + 0.5) * ss - 0.5; }
 
@@ -343,15 +372,15 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
         patch.Add(CoverPolygon(ConvexHull(px), ss_size_), o.bgr);
       }
     }
-    // Faces far-to-near so the visible roof plane ends on top.
+    // Faces far-to-near so the visible roof plane ends on top. Faces in one plane (a base's
+    // border, stripe and interior) are layers, not depths: they keep their listed order.
     std::vector<std::pair<double, size_t>> faces;
     for (size_t f = 0; f < s.faces.size(); ++f) {
-      cv::Vec3d c(0, 0, 0);
-      for (const auto& p : s.faces[f].polygon) c += cv::Vec3d(p.x, p.y, p.z);
-      c *= 1.0 / std::max<size_t>(1, s.faces[f].polygon.size());
-      faces.emplace_back(-cv::norm(c - geo.c) - 1e-6 * f, f);  // later faces win ties
+      const size_t g = FirstCoplanarFace(s.faces, f);
+      faces.emplace_back(-cv::norm(FaceCentroid(s.faces[g]) - geo.c), f);
     }
-    std::stable_sort(faces.begin(), faces.end());
+    std::stable_sort(faces.begin(), faces.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [d, f] : faces) {
       if (!project(s.faces[f].polygon, ss_, px)) continue;
       patch.Add(CoverPolygon(px, ss_size_), s.faces[f].bgr);

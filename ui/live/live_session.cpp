@@ -14,29 +14,6 @@ CalibrationSummary Summarize(const CalibrationQuality& q) {
   return {q.rms_px, q.rms_mm, q.coverage, q.intersections_found, q.intersections_total};
 }
 
-nlohmann::json CalibrationJson(const TableCalibration& cal) {
-  const auto& k = cal.camera.camera_matrix;
-  const auto& d = cal.camera.distortion;
-  const auto& r = cal.camera.rvec_cam_from_table;
-  const auto& t = cal.camera.tvec_cam_from_table;
-  return {{"board",
-           {{"cols", cal.board.cols},
-            {"rows", cal.board.rows},
-            {"square_size", cal.board.square_size_in}}},
-          {"image_size", {cal.camera.image_size.width, cal.camera.image_size.height}},
-          {"camera_matrix",
-           {k(0, 0), k(0, 1), k(0, 2), k(1, 0), k(1, 1), k(1, 2), k(2, 0), k(2, 1), k(2, 2)}},
-          {"distortion", {d[0], d[1], d[2], d[3], d[4]}},
-          {"rvec_cam_from_table", {r[0], r[1], r[2]}},
-          {"tvec_cam_from_table", {t[0], t[1], t[2]}},
-          {"rms_px", cal.quality.rms_px},
-          {"rms_mm", cal.quality.rms_mm},
-          {"max_mm", cal.quality.max_mm},
-          {"coverage", cal.quality.coverage},
-          {"markers_used", cal.markers_used},
-          {"lens_from_file", cal.lens_from_file}};
-}
-
 bool IsGunLike(const StandKindCatalog& catalog, const Stand& s) {
   const StandKind* k = catalog.Find(s.kind);
   return k && (k->category == StandCategory::kGun || k->category == StandCategory::kCatapult);
@@ -167,7 +144,7 @@ bool LiveSession::AcceptRecalibration(VisionWorker& worker) {
   worker.SetCalibration(*accepted_);
   state_.SetCameraBumped(false);
   // The frame the new grid was found on, so a report shows what the camera saw after the bump.
-  AppendEvent(Calibration{CalibrationJson(*accepted_),
+  AppendEvent(Calibration{CalibrationToLog(*accepted_),
                           log_frames_ ? log_frames_->PutFrame(last_frame_) : std::string()});
   snapshot_due_ = true;
   return true;
@@ -425,7 +402,7 @@ void LiveSession::Append(const LiveEvent& e) {
   };
   const auto& d = e.data;
   if (e.type == "calibration_accepted" && accepted_) {
-    write(Calibration{CalibrationJson(*accepted_), log_frames_->PutFrame(last_frame_)});
+    write(Calibration{CalibrationToLog(*accepted_), log_frames_->PutFrame(last_frame_)});
     snapshot_due_ = true;  // once the stands have been seen through the new calibration
   } else if (e.type == "shot_armed") {
     shot_id_ = "shot-" + std::to_string(++shot_counter_);

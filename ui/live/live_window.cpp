@@ -62,7 +62,6 @@ class LiveApp {
       : opt_(options),
         window_(window),
         source_name_(source.Describe()),
-        camera_settings_(source.settings_report()),
         camera_choice_(source.settings()),
         camera_live_(source.live()),
         turn_(ruleset, dice_seed),
@@ -110,7 +109,6 @@ class LiveApp {
   const LiveOptions& opt_;
   OverlayWindow& window_;
   std::string source_name_;
-  std::vector<std::string> camera_settings_;
   CameraSettings camera_choice_;  // what the camera panel edits
   bool camera_live_ = false;
   TurnFlow turn_;
