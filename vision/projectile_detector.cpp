@@ -201,11 +201,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
           ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
           : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
   const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
-  const bool shell_shape = !blob.cut_off &&
-                           std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
-                               (tol + 0.42) * opt.shell_side_mm &&
-                           width_mm >= (1 - tol) * opt.shell_side_mm &&
-                           width_mm <= (1 + tol) * opt.shell_side_mm * std::sqrt(2.0);
+  const bool shell_shape =
+      !blob.cut_off &&
+      blob.area_mm2 >= opt.shell_min_fill * opt.shell_side_mm * opt.shell_side_mm &&
+      std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
+          (tol + 0.42) * opt.shell_side_mm &&
+      width_mm >= (1 - tol) * opt.shell_side_mm &&
+      width_mm <= (1 + tol) * opt.shell_side_mm * std::sqrt(2.0);
   ProjectileObservation obs;
   obs.change_area_mm2 = blob.area_mm2;
   obs.region_px = blob.box;

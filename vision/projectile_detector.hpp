@@ -38,6 +38,10 @@ struct ProjectileOptions {
   // Default 0.2: a dark dot on yellow plasticine is ~0.5 even blurred to a few pixels; shading
   // and JPEG across a plain top stay under ~0.1. Lower only for a pale dot.
   double min_dot_contrast = 0.2;
+  // Smallest share of the shell's top area (side^2) that must have changed. A shell is a solid
+  // square, so a sparse change of the right extent (light or JPEG on textured figures) is not
+  // one. Default 0.5; the measured change of a real shell is about 1-2x side^2 with its shadow.
+  double shell_min_fill = 0.5;
   // Allowed deviation of a measured length from the model, fraction. Default 0.3.
   double size_tolerance = 0.3;
   // Changes smaller than this are noise (dust, JPEG), mm^2. Default 6.

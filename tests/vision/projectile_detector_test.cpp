@@ -236,6 +236,31 @@ TEST_F(ProjectileDetectorTest, RefusesAShellWithoutADot) {
       << std::get<Refusal>(r).reason;
 }
 
+TEST_F(ProjectileDetectorTest, RefusesASparseChangeOfAShellsExtent) {
+  // Light glinting along the edges of a 12 mm square of figures with a dark spot in the middle:
+  // the extent and the dot of a shell, but a real shell changes its whole top. Seen on a
+  // re-photographed 1080p scene (a supply wagon under new exposure), adjudicated as a shell.
+  const Vec2 c{20.4, 12.7};
+  // Twelve 2 mm glints, 4 mm apart around the square's outline: about 50 mm^2 changed.
+  const OrientedRect square{c, MmToInches(12), MmToInches(12), 25};
+  const auto cs = square.Corners();
+  const int glint_px = cvRound(MmToInches(2.0) * view_->px_per_inch());
+  for (int e = 0; e < 4; ++e) {
+    for (int k = 0; k < 3; ++k) {
+      const cv::Point p = S(cs[e] + (k / 3.0) * (cs[(e + 1) % 4] - cs[e]));
+      cv::rectangle(after,
+                    cv::Rect(p.x / 16 - glint_px / 2, p.y / 16 - glint_px / 2, glint_px, glint_px),
+                    cv::Scalar(40, 200, 235), cv::FILLED);
+    }
+  }
+  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
+             cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA, 4);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  EXPECT_TRUE(std::holds_alternative<Refusal>(r))
+      << "adjudicated as " << std::get<ProjectileObservation>(r).kind << ", change "
+      << std::get<ProjectileObservation>(r).change_area_mm2 << " mm^2";
+}
+
 TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
   const Vec2 c{20.4, 12.7};
   std::vector<cv::Point> sq;

@@ -247,10 +247,14 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     for (const cv::Mat& again :
          {a.top_before, view.Rectify(Rephotographed(before, 1000 + scenes_done))}) {
       ++empty_pairs;
-      if (std::holds_alternative<ProjectileObservation>(
-              DetectProjectile(a.top_before, again, view, a.stands.stands))) {
+      const ProjectileResult r = DetectProjectile(a.top_before, again, view, a.stands.stands);
+      if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
         ++empty_adjudicated;
-        line += "; NO-PROJECTILE PAIR ADJUDICATED";
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+                      "; NO-PROJECTILE PAIR ADJUDICATED (%s at %.2f,%.2f in, change %.0f mm^2)",
+                      o->kind.c_str(), o->point.x, o->point.y, o->change_area_mm2);
+        line += buf;
       }
     }
     ++scenes_done;
