@@ -6,22 +6,10 @@
 
 #include "engine/rules/game.hpp"
 #include "engine/rules/ruleset_loader.hpp"
+#include "rules_test_units.hpp"
 
 namespace referee::rules {
 namespace {
-
-GameUnit MakeUnit(const RulesetData& r, const std::string& id, const std::string& side,
-                  const std::string& type, Square sq, Facing f) {
-  GameUnit u;
-  u.id = id;
-  u.side = side;
-  u.type = type;
-  u.square = sq;
-  u.facing = f;
-  for (const auto& [kind, n] : r.Unit(type).stands)
-    for (int i = 0; i < n; ++i) u.stands.push_back(kind);
-  return u;
-}
 
 GameSetup TwoSides(std::vector<GameUnit> units) {
   GameSetup g;

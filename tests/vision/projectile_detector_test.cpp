@@ -2,6 +2,8 @@
 // found to sub-millimetre, and everything else (a hand, nothing, two things) refused.
 #include "vision/projectile_detector.hpp"
 
+#include <optional>
+
 #include <gtest/gtest.h>
 
 #include <opencv2/imgproc.hpp>
@@ -50,6 +52,17 @@ class ProjectileDetectorTest : public ::testing::Test {
                 cv::FILLED, cv::LINE_AA, 4);
     cv::ellipse(after, S(tip - 0.5 * head * dir), axes, ang, 0, 360, paint, cv::FILLED, cv::LINE_AA,
                 4);
+  }
+  // A 12 mm plasticine shell at `c` turned by `angle_deg`, with its 3 mm centre dot if given.
+  void DrawShell(Vec2 c, double angle_deg, std::optional<cv::Scalar> dot) {
+    std::vector<cv::Point> sq;
+    for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), angle_deg}.Corners())
+      sq.push_back(S(k));
+    cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+    if (dot) {
+      cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16), *dot,
+                 cv::FILLED, cv::LINE_AA, 4);
+    }
   }
   // A stand at `centre` (table inches) for the height tests.
   static DetectedStand StandAt(Vec2 centre) {
@@ -209,12 +222,7 @@ TEST_F(ProjectileDetectorTest, FindsAFaintBlurredShellDot) {
   // A 3 mm dot of a mid grey, blurred over a few pixels as a lens and JPEG leave it: still
   // clearly darker than the shell's top, so it is the dot.
   const Vec2 c{20.4, 12.7};
-  std::vector<cv::Point> sq;
-  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 25}.Corners())
-    sq.push_back(S(k));
-  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
-  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
-             cv::Scalar(80, 110, 120), cv::FILLED, cv::LINE_AA, 4);
+  DrawShell(c, 25, cv::Scalar(80, 110, 120));
   cv::GaussianBlur(after, after, {5, 5}, 1.2);
   const ProjectileResult r = DetectProjectile(before, after, *view_, {});
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
@@ -225,10 +233,7 @@ TEST_F(ProjectileDetectorTest, FindsAFaintBlurredShellDot) {
 
 TEST_F(ProjectileDetectorTest, RefusesAShellWithoutADot) {
   const Vec2 c{20.4, 12.7};
-  std::vector<cv::Point> sq;
-  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 25}.Corners())
-    sq.push_back(S(k));
-  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  DrawShell(c, 25, std::nullopt);
   cv::GaussianBlur(after, after, {5, 5}, 1.2);
   const ProjectileResult r = DetectProjectile(before, after, *view_, {});
   ASSERT_TRUE(std::holds_alternative<Refusal>(r));
@@ -263,12 +268,7 @@ TEST_F(ProjectileDetectorTest, RefusesASparseChangeOfAShellsExtent) {
 
 TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
   const Vec2 c{20.4, 12.7};
-  std::vector<cv::Point> sq;
-  for (const Vec2& k : OrientedRect{c, MmToInches(12), MmToInches(12), 10}.Corners())
-    sq.push_back(S(k));
-  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
-  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
-             cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA, 4);
+  DrawShell(c, 10, cv::Scalar(20, 20, 20));
   const std::vector<DetectedStand> stands{StandAt({22.0, 12.7})};  // 1.6" away
   const ProjectileResult r = DetectProjectile(before, after, *view_, stands);
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
@@ -279,12 +279,7 @@ TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
 
 TEST_F(ProjectileDetectorTest, FindsTheShellDot) {
   const Vec2 c{20.4, 12.7};
-  const double half = MmToInches(6);
-  std::vector<cv::Point> sq;
-  for (const Vec2& k : OrientedRect{c, 2 * half, 2 * half, 25}.Corners()) sq.push_back(S(k));
-  cv::fillConvexPoly(after, sq, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
-  cv::circle(after, S(c), cvRound(MmToInches(1.5) * view_->px_per_inch() * 16),
-             cv::Scalar(20, 20, 20), cv::FILLED, cv::LINE_AA, 4);
+  DrawShell(c, 25, cv::Scalar(20, 20, 20));
   const ProjectileResult r = DetectProjectile(before, after, *view_, {});
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
   const auto& o = std::get<ProjectileObservation>(r);

@@ -12,6 +12,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "scenario_side_colors.hpp"
 #include "vision/stand_detector.hpp"
 
 namespace referee {
@@ -25,12 +26,7 @@ double Median(std::vector<double> v) {
 TEST(StandDetectorRenderTest, RenderedBasesAreFoundAtTheirTrueSize) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const StandKindCatalog catalog = LoadStandKinds();
-  SideColorModel colors;
-  for (const auto& side : sc.sides) {
-    colors.AddSideFromSrgb(
-        side.name, cv::Vec3b(static_cast<uchar>(side.colour[0]), static_cast<uchar>(side.colour[1]),
-                             static_cast<uchar>(side.colour[2])));
-  }
+  const SideColorModel colors = ScenarioSideColors(sc);
   std::vector<double> width_err_mm, depth_err_mm;
   int truth_n = 0, found_n = 0;
   for (int index = 0; index < 2; ++index) {

@@ -7,6 +7,7 @@
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee {
@@ -15,12 +16,7 @@ namespace {
 TEST(SynthPipelineTest, StandsProjectileAndRefusals) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const StandKindCatalog catalog = LoadStandKinds();
-  SideColorModel colors;
-  for (const auto& side : sc.sides) {
-    colors.AddSideFromSrgb(
-        side.name, cv::Vec3b(static_cast<uchar>(side.colour[0]), static_cast<uchar>(side.colour[1]),
-                             static_cast<uchar>(side.colour[2])));
-  }
+  const SideColorModel colors = ScenarioSideColors(sc);
   const uint64_t seed = 7;
   int truth_stands = 0, found = 0, accepted = 0;
   for (int index = 0; index < 2; ++index) {
