@@ -44,7 +44,7 @@ bool Inside(cv::Point2d p, cv::Size s, double margin) {
 
 double Median(std::vector<double> v) {
   if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
   return v[v.size() / 2];
 }
 
@@ -231,16 +231,17 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   const double beyond[4] = {
       line_a(best.a0 - 1, best.b0, best.nb), line_a(best.a0 + best.na + 1, best.b0, best.nb),
       line_b(best.b0 - 1, best.a0, best.na), line_b(best.b0 + best.nb + 1, best.a0, best.na)};
-  const std::string size_text =
-      std::to_string(board.cols) + " x " + std::to_string(board.rows) + " squares";
+  std::string size_text = std::to_string(board.cols);
+  size_text += " x " + std::to_string(board.rows) + " squares";
+  size_text += found_text;
   for (int k = 0; k < 4; ++k) {
     if (border[k] < 0.15 * typical) {
-      return refuse_found("wrong_size", "the grid found has fewer lines than the board's " +
-                                            size_text + found_text);
+      return refuse_found("wrong_size",
+                          "the grid found has fewer lines than the board's " + size_text);
     }
     if (beyond[k] > 0.85 * typical) {
-      return refuse_found(
-          "wrong_size", "the grid found has more lines than the board's " + size_text + found_text);
+      return refuse_found("wrong_size",
+                          "the grid found has more lines than the board's " + size_text);
     }
   }
 
@@ -249,6 +250,7 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   const int ci[4] = {best.a0, best.a0 + best.na, best.a0 + best.na, best.a0};
   const int cj[4] = {best.b0, best.b0, best.b0 + best.nb, best.b0 + best.nb};
   std::vector<cv::Point2d> corner_rel;
+  corner_rel.reserve(4);
   for (int k = 0; k < 4; ++k) corner_rel.emplace_back(ci[k] * s, cj[k] * s);
   const auto corner_px = ProjectAll(rel_cam, corner_rel);
   int best_origin = -1, best_x = -1;
@@ -345,7 +347,7 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     const auto p = ProjectAll(cam, t);
     std::vector<IntersectionFix> found;
     for (int k = 0; k < total; ++k) {
-      const cv::Point2d guess = p[5 * k];
+      const cv::Point2d guess = p[5 * static_cast<size_t>(k)];
       const cv::Point2d d1 = p[5 * k + 2] - p[5 * k + 1], d2 = p[5 * k + 4] - p[5 * k + 3];
       const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
       if (!Inside(guess, size, 0.3 * spacing)) continue;
@@ -433,8 +435,9 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     ss_mm += err_mm * err_mm;
     q.max_mm = std::max(q.max_mm, err_mm);
   }
-  q.rms_px = fixes.empty() ? 0 : std::sqrt(ss_px / fixes.size());
-  q.rms_mm = fixes.empty() ? 0 : std::sqrt(ss_mm / fixes.size());
+  const auto n_fixes = static_cast<double>(fixes.size());
+  q.rms_px = fixes.empty() ? 0 : std::sqrt(ss_px / n_fixes);
+  q.rms_mm = fixes.empty() ? 0 : std::sqrt(ss_mm / n_fixes);
 
   auto refuse = [&](std::string code, std::string msg) {
     CalibrationRefusal ref = Refuse(std::move(code), std::move(msg));

@@ -99,7 +99,7 @@ std::optional<FittedLine> FitLine(std::vector<cv::Point2d> pts, int min_samples)
     // fitLine works in float; recompute the centroid in double for sub-pixel accuracy.
     cv::Point2d c(0, 0);
     for (const auto& p : pts) c += p;
-    fl.point = c * (1.0 / pts.size());
+    fl.point = c * (1.0 / static_cast<double>(pts.size()));
     const cv::Point2d nrm(-fl.dir.y, fl.dir.x);
     std::vector<double> res;
     double ss = 0;
@@ -107,9 +107,10 @@ std::optional<FittedLine> FitLine(std::vector<cv::Point2d> pts, int min_samples)
       res.push_back(std::abs((p - fl.point).dot(nrm)));
       ss += res.back() * res.back();
     }
-    fl.rms = std::sqrt(ss / pts.size());
+    fl.rms = std::sqrt(ss / static_cast<double>(pts.size()));
     std::vector<double> sorted = res;
-    std::nth_element(sorted.begin(), sorted.begin() + sorted.size() / 2, sorted.end());
+    std::nth_element(sorted.begin(),
+                     sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
     const double cut = std::max(0.5, 3.0 * 1.4826 * sorted[sorted.size() / 2]);
     std::vector<cv::Point2d> keep;
     for (size_t i = 0; i < pts.size(); ++i) {
