@@ -6,20 +6,11 @@
 #include <opencv2/imgproc.hpp>
 
 #include "log_sample_game.hpp"
+#include "tests/overhead_calibration.hpp"
 #include "ui/live/log_frames.hpp"
 
 namespace referee::live {
 namespace {
-
-TableCalibration OverheadCalibration() {
-  TableCalibration cal;
-  cal.board = Grid{12, 8, 4.0};
-  cal.camera.image_size = {1280, 720};
-  cal.camera.camera_matrix = cv::Matx33d(800, 0, 640, 0, 800, 360, 0, 0, 1);
-  // Camera straight above the board centre, 40" up: table axes = camera axes.
-  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};
-  return cal;
-}
 
 // A camera frame: green mat, a red base centred at `stand`, optionally a white shell at `shell`.
 cv::Mat CameraFrame(const TableCalibration& cal, const OrientedRect& stand, const Vec2* shell) {

@@ -7,18 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <opencv2/imgproc.hpp>
+#include "tests/overhead_calibration.hpp"
 
 namespace referee {
 namespace {
-
-TableCalibration OverheadCalibration() {
-  TableCalibration cal;
-  cal.board = Grid{12, 8, 4.0};
-  cal.camera.image_size = {1280, 720};
-  cal.camera.camera_matrix = cv::Matx33d(800, 0, 640, 0, 800, 360, 0, 0, 1);
-  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};  // 40" above the board centre
-  return cal;
-}
 
 class ProjectileDetectorTest : public ::testing::Test {
  protected:

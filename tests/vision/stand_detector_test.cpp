@@ -8,19 +8,10 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "tests/overhead_calibration.hpp"
 
 namespace referee {
 namespace {
-
-TableCalibration OverheadCalibration() {
-  TableCalibration cal;
-  cal.board = Grid{12, 8, 4.0};
-  cal.camera.image_size = {1280, 720};
-  cal.camera.camera_matrix = cv::Matx33d(800, 0, 640, 0, 800, 360, 0, 0, 1);
-  // Camera straight above the board centre, 40" up: table axes = camera axes.
-  cal.camera.tvec_cam_from_table = {-24.0, -16.0, 40.0};
-  return cal;
-}
 
 struct DrawnBase {
   OrientedRect rect;
