@@ -56,6 +56,12 @@ class ProjectileDetectorTest : public ::testing::Test {
                  cv::FILLED, cv::LINE_AA, 4);
     }
   }
+  // A base's top in its red border colour, drawn in the `before` view.
+  void FillBase(const OrientedRect& fp) {
+    std::vector<cv::Point> outline;
+    for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
+    cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
+  }
   // A stand at `centre` (table inches) for the height tests.
   static DetectedStand StandAt(Vec2 centre) {
     DetectedStand d;
@@ -140,9 +146,7 @@ TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
   // Seen from 40" up at ~20" from the foot, that height moves the seen tip ~10 mm outward.
   const Vec2 centre{40.0, 28.0};
   const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
-  std::vector<cv::Point> outline;
-  for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
-  cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
+  FillBase(fp);
   cv::RNG rng(3);
   for (int i = 0; i < 12; ++i) {  // figures: blobs of uniform colours inside the border
     const Vec2 at = centre + MmToInches(rng.uniform(-13.0, 13.0)) * fp.AxisX() +
@@ -176,9 +180,7 @@ TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
   // The same base without figures (all border colour): nothing to rest on but the base top.
   const Vec2 centre{40.0, 28.0};
   const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
-  std::vector<cv::Point> outline;
-  for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
-  cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
+  FillBase(fp);
   after = before.clone();
   const Vec2 dir{std::cos(0.4), std::sin(0.4)};
   DrawQtip(centre - MmToInches(39.0) * dir, centre + MmToInches(36.0) * dir);
