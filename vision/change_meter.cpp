@@ -69,13 +69,17 @@ cv::Mat ChangeMeter::Shrink(const cv::Mat& top_bgr) const {
 }
 
 cv::Mat ChangeMeter::Changed(const cv::Mat& before, const cv::Mat& after) const {
+  return ChangedCells(before, after, options_.level);
+}
+
+cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8bit) {
   cv::Mat out(before.size(), CV_8U, cv::Scalar(0));
   if (before.empty() || before.size() != after.size() || before.type() != CV_8UC3 ||
       after.type() != CV_8UC3) {
     return out;
   }
   const cv::Vec3f g = GlobalGain(before, after);
-  const auto level = static_cast<float>(options_.level);
+  const auto level = static_cast<float>(level_8bit);
   for (int y = 0; y < before.rows; ++y) {
     const auto* b = before.ptr<cv::Vec3b>(y);
     const auto* a = after.ptr<cv::Vec3b>(y);

@@ -24,6 +24,11 @@ struct ChangeOptions {
   double level = 20.0;
 };
 
+// Cells that changed from `before` to `after` (same-size CV_8UC3 images, e.g. shrunk views or
+// frames): CV_8U, 0 or 255. A global lighting change is divided out first; a shadow (every
+// channel darker by about the same ratio) does not count. level_8bit as ChangeOptions::level.
+cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8bit);
+
 struct ChangeRegion {
   cv::Rect box_px;            // bounding box in full top-view pixels
   double area_mm2 = 0;        // changed area on the mat

@@ -1,0 +1,187 @@
+#include "vision/hand_detector.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <opencv2/calib3d.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "vision/change_meter.hpp"
+
+namespace referee {
+
+namespace {
+
+constexpr float kInvalid = std::numeric_limits<float>::quiet_NaN();
+
+// Where each pixel of `px` meets the mat plane (table inches; NaN where the ray misses it),
+// in one batch: undistortPoints per point would cost ~100x more.
+std::vector<cv::Point2f> TableFromImageBatch(const CameraModel& cam,
+                                             const std::vector<cv::Point2f>& px) {
+  std::vector<cv::Point2f> norm;
+  cv::undistortPoints(px, norm, cam.camera_matrix, cam.distortion);
+  cv::Matx33d r;
+  cv::Rodrigues(cam.rvec_cam_from_table, r);
+  const cv::Matx33d rt = r.t();
+  const cv::Vec3d c = cam.CameraCenterTable();
+  std::vector<cv::Point2f> out(px.size(), cv::Point2f(kInvalid, kInvalid));
+  for (size_t i = 0; i < norm.size(); ++i) {
+    const cv::Vec3d d = rt * cv::Vec3d(norm[i].x, norm[i].y, 1.0);
+    if (std::abs(d[2]) < 1e-9) continue;
+    const double s = -c[2] / d[2];
+    if (s <= 0) continue;  // the ray leaves the camera away from the table
+    out[i] = cv::Point2f(static_cast<float>(c[0] + s * d[0]), static_cast<float>(c[1] + s * d[1]));
+  }
+  return out;
+}
+
+// Signed distance of a table point from the rectangle [0,w] x [0,h], inches: + outside.
+float SignedDistanceIn(cv::Point2f p, double w, double h) {
+  const double dx = std::max({-static_cast<double>(p.x), p.x - w, 0.0});
+  const double dy = std::max({-static_cast<double>(p.y), p.y - h, 0.0});
+  if (dx > 0 || dy > 0) return static_cast<float>(std::hypot(dx, dy));
+  return -static_cast<float>(
+      std::min({static_cast<double>(p.x), w - p.x, static_cast<double>(p.y), h - p.y}));
+}
+
+}  // namespace
+
+// One connected changed region, as the hand test sees it.
+struct HandDetector::Crossing {
+  double area_mm2 = 0;
+  float out_in = -std::numeric_limits<float>::infinity();  // farthest outside the outline
+  float in_in = -std::numeric_limits<float>::infinity();   // farthest inside it
+  bool at_picture_edge = false;  // outside the board, at the edge of the picture
+  cv::Rect box_px;
+  bool from_outside = false;  // large and reaching in from outside
+  bool hand = false;          // ... and over the board
+};
+
+HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
+    : options_(options), image_size_(cal.camera.image_size) {
+  factor_ = std::max(1, static_cast<int>(std::lround(static_cast<double>(image_size_.width) /
+                                                     std::max(1, options_.work_width))));
+  cells_ = {std::max(1, image_size_.width / factor_), std::max(1, image_size_.height / factor_)};
+  // The table under every cell corner, in one batch.
+  const int cw = cells_.width + 1;
+  const int ch = cells_.height + 1;
+  std::vector<cv::Point2f> corners_px;
+  corners_px.reserve(static_cast<size_t>(cw) * static_cast<size_t>(ch));
+  for (int y = 0; y < ch; ++y) {
+    for (int x = 0; x < cw; ++x) {
+      corners_px.emplace_back(static_cast<float>(x * factor_) - 0.5f,
+                              static_cast<float>(y * factor_) - 0.5f);
+    }
+  }
+  const std::vector<cv::Point2f> table = TableFromImageBatch(cal.camera, corners_px);
+  const double w = cal.board.Width(), h = cal.board.Height();
+  outside_in_ = cv::Mat(cells_, CV_32F, cv::Scalar(kInvalid));
+  area_mm2_ = cv::Mat(cells_, CV_32F, cv::Scalar(0));
+  watched_ = cv::Mat(cells_, CV_8U, cv::Scalar(0));
+  border_ = cv::Mat(cells_, CV_8U, cv::Scalar(0));
+  const auto at = [&](int x, int y) { return table[static_cast<size_t>(y * cw + x)]; };
+  for (int y = 0; y < cells_.height; ++y) {
+    for (int x = 0; x < cells_.width; ++x) {
+      const cv::Point2f a = at(x, y), b = at(x + 1, y), c = at(x + 1, y + 1), d = at(x, y + 1);
+      if (std::isnan(a.x) || std::isnan(b.x) || std::isnan(c.x) || std::isnan(d.x)) continue;
+      const cv::Point2f centre = 0.25f * (a + b + c + d);
+      // Shoelace area of the cell's quadrilateral on the mat.
+      const double area_in2 = 0.5 * std::abs((a.x * b.y - b.x * a.y) + (b.x * c.y - c.x * b.y) +
+                                             (c.x * d.y - d.x * c.y) + (d.x * a.y - a.x * d.y));
+      const float dist = SignedDistanceIn(centre, w, h);
+      outside_in_.at<float>(y, x) = dist;
+      area_mm2_.at<float>(y, x) = static_cast<float>(area_in2 * kMmPerInch * kMmPerInch);
+      if (dist > options_.band_out_in) continue;
+      watched_.at<uchar>(y, x) = 255;
+      const bool edge = x == 0 || y == 0 || x == cells_.width - 1 || y == cells_.height - 1;
+      if (edge && dist > 0) border_.at<uchar>(y, x) = 255;
+    }
+  }
+}
+
+void HandDetector::Reset() {
+  reference_.release();
+  previous_.release();
+  candidate_still_since_ = -1;
+}
+
+HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed) const {
+  Crossing best;
+  if (cv::countNonZero(changed) == 0) return best;
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(changed, labels, stats, centroids, 8, CV_32S);
+  std::vector<Crossing> regions(static_cast<size_t>(n));
+  for (int y = 0; y < labels.rows; ++y) {
+    const auto* l = labels.ptr<int>(y);
+    const auto* dist = outside_in_.ptr<float>(y);
+    const auto* area = area_mm2_.ptr<float>(y);
+    const auto* border = border_.ptr<uchar>(y);
+    for (int x = 0; x < labels.cols; ++x) {
+      if (l[x] <= 0) continue;
+      Crossing& r = regions[static_cast<size_t>(l[x])];
+      r.area_mm2 += area[x];
+      r.out_in = std::max(r.out_in, dist[x]);
+      r.in_in = std::max(r.in_in, -dist[x]);
+      r.at_picture_edge = r.at_picture_edge || border[x] != 0;
+    }
+  }
+  // The largest region, preferring a hand, then anything come in from outside.
+  const auto rank = [](const Crossing& r) { return (r.hand ? 2 : 0) + (r.from_outside ? 1 : 0); };
+  for (int i = 1; i < n; ++i) {
+    Crossing& r = regions[static_cast<size_t>(i)];
+    r.box_px = cv::Rect(stats.at<int>(i, cv::CC_STAT_LEFT) * factor_,
+                        stats.at<int>(i, cv::CC_STAT_TOP) * factor_,
+                        stats.at<int>(i, cv::CC_STAT_WIDTH) * factor_,
+                        stats.at<int>(i, cv::CC_STAT_HEIGHT) * factor_);
+    r.from_outside = r.area_mm2 >= options_.min_area_mm2 &&
+                     (r.out_in >= options_.reach_out_in || r.at_picture_edge);
+    r.hand = r.from_outside && r.in_in >= options_.reach_in_in;
+    if (rank(r) > rank(best) || (rank(r) == rank(best) && r.area_mm2 > best.area_mm2)) best = r;
+  }
+  return best;
+}
+
+HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
+  HandReport report;
+  if (frame_bgr.size() != image_size_ || frame_bgr.type() != CV_8UC3) return report;
+  cv::Mat small;
+  // An exact integer factor keeps cv::resize on its fast block-average path.
+  cv::resize(frame_bgr(cv::Rect(0, 0, cells_.width * factor_, cells_.height * factor_)), small,
+             cells_, 0, 0, cv::INTER_AREA);
+  if (previous_.empty()) {
+    last_motion_t_ = t_s;
+  } else {
+    const Crossing motion = Largest(ChangedCells(previous_, small, options_.level) & watched_);
+    report.moving = motion.area_mm2 > options_.still_area_mm2;
+    if (report.moving) last_motion_t_ = t_s;
+  }
+  previous_ = small;
+  if (reference_.empty()) reference_ = small;  // the first frame, until a settled one
+  const Crossing r = Largest(ChangedCells(reference_, small, options_.level) & watched_);
+  if (r.from_outside) {
+    report.hand = r.hand;
+    report.area_mm2 = r.area_mm2;
+    report.out_in = r.out_in;
+    report.in_in = r.in_in;
+    report.box_px = r.box_px;
+  }
+  if (r.from_outside && !report.moving) {
+    if (candidate_still_since_ < 0) candidate_still_since_ = t_s;
+    if (t_s - candidate_still_since_ >= options_.scenery_after_s) {
+      // Perfectly still for long: something put down, not a hand.
+      reference_ = small;
+      candidate_still_since_ = -1;
+      const bool moving = report.moving;
+      report = HandReport{};
+      report.moving = moving;
+    }
+  } else {
+    candidate_still_since_ = -1;
+    if (!r.from_outside && t_s - last_motion_t_ >= options_.settle_s) reference_ = small;
+  }
+  return report;
+}
+
+}  // namespace referee

@@ -1,0 +1,101 @@
+// Is a hand or an arm reaching over the table? Judged on the CAMERA frame, not the rectified top
+// view: a hand over the board often shows only its fingertips inside the board (a few hundred
+// mm^2), while the arm that carries it lies outside the board's edge, where the top view does
+// not look. An arm always comes in from outside: a hand is a connected region that changed
+// since the last settled frame, large enough, reaching from outside the board's outline (or
+// from beyond the edge of the picture) to inside it. A Q-tip or a shell landing, a stand moved
+// after the hand has gone, a shadow or the camera's auto exposure do not do that.
+//
+// The frame is shrunk by an integer factor to about work_width pixels (cheap: one block
+// average) and compared cell by cell (vision/change_meter's ChangedCells: global lighting
+// divided out, shadows ignored). Each cell knows where it lies on the table (signed distance
+// from the board's outline, inches) and how much table it covers (mm^2), from the calibrated
+// camera, so the thresholds are in table units whatever the camera's resolution and tilt.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+#include "calibration/table_calibration.hpp"
+
+namespace referee {
+
+struct HandOptions {
+  // Width the camera frame is shrunk to, px (rounded to an integer factor of the frame).
+  // Default 320: cells of ~4 mm on a 1080p view of a 48" board, fingertips are dozens of
+  // cells. Raise for a camera that sees far more than the board; lower to save time.
+  int work_width = 320;
+  // Change counted, 8-bit levels in the channel that changed most after the global lighting
+  // correction. Default 24: JPEG and sensor noise averaged over a cell stay below it, skin and
+  // sleeves over the mat or the table are far above. Raise for noisy cameras or flicker.
+  double level = 24.0;
+  // A region must cover at least this much table to be a hand, mm^2 (on the mat plane). Default
+  // 1500: a hand seen from above is ~15000, the arm just over the board's edge a few thousand;
+  // a Q-tip is ~400, a shell ~150. Lower if hands at the very edge of the picture are missed.
+  double min_area_mm2 = 1500.0;
+  // How far outside the board's outline is watched, inches. Default 6 (the arm that carries a
+  // hand); players and their shadows further out are not looked at. Raise for a wide mat
+  // margin between the players and the board.
+  double band_out_in = 6.0;
+  // The region must reach at least this far outside the outline (or touch the picture's edge
+  // outside it), inches. Default 1.0: more than a stand or a projectile overhanging the edge.
+  double reach_out_in = 1.0;
+  // ...and at least this far inside the outline, inches; negative: to within that distance
+  // outside it. Default -0.5: a hand over the mat just short of the board (reaching for a
+  // projectile at the edge) is a hand too. Raise (e.g. 0.1) if players' arms resting on the
+  // mat's margin keep pausing the referee.
+  double reach_in_in = -0.5;
+  // Consecutive frames whose largest connected change is below this are still, mm^2. Default
+  // 60 (noise stays below it; a moving hand does not).
+  double still_area_mm2 = 60.0;
+  // Stillness with no hand (and nothing large come in from outside) before the picture becomes
+  // the new reference, seconds. Default 0.3. Raise if slowly moving hands are missed.
+  double settle_s = 0.3;
+  // Something large come in from outside that has not moved for this long is taken for
+  // something put down (a rule book, a removed stand, a drink) and becomes part of the
+  // reference, seconds. Default 3. Raise if players hold their hands perfectly still.
+  double scenery_after_s = 3.0;
+};
+
+struct HandReport {
+  bool hand = false;    // a hand or arm reaches over the board
+  bool moving = false;  // something in the watched area changed since the previous frame
+  // The largest region come in from outside (hand or not): its table area, how far it
+  // reaches outside and inside the board's outline (inches; in_in < 0: it stops that far
+  // short of the board), and its box in camera pixels.
+  double area_mm2 = 0;
+  double out_in = 0, in_in = 0;
+  cv::Rect box_px;
+};
+
+class HandDetector {
+ public:
+  HandDetector() = default;
+  // Precomputes each cell's place on the table (a few ms at any resolution).
+  explicit HandDetector(const TableCalibration& cal, HandOptions options = {});
+
+  // One camera frame (BGR, the calibration's size) at source time t_s (seconds, increasing).
+  HandReport Update(const cv::Mat& frame_bgr, double t_s);
+  // Forget the reference: the next frame becomes it (after a camera bump or a re-calibration).
+  void Reset();
+
+  const HandOptions& options() const { return options_; }
+  int factor() const { return factor_; }  // camera pixels per cell, each way
+
+ private:
+  struct Crossing;
+  Crossing Largest(const cv::Mat& changed) const;
+
+  HandOptions options_;
+  cv::Size image_size_;
+  int factor_ = 1;
+  cv::Size cells_;
+  cv::Mat outside_in_;  // CV_32F: signed distance from the board's outline, inches (+ outside)
+  cv::Mat area_mm2_;    // CV_32F: table area each cell covers, mm^2
+  cv::Mat watched_;     // CV_8U: cells within band_out_in of the board (255)
+  cv::Mat border_;      // CV_8U: watched cells outside the board at the picture's edge
+  cv::Mat reference_, previous_;
+  double last_motion_t_ = 0;
+  double candidate_still_since_ = -1;  // something come in from outside and not moving since
+};
+
+}  // namespace referee
