@@ -27,6 +27,13 @@ struct SideColorOptions {
   // Size of the window over which the mat's colour cast is measured, inches. Default 4
   // (one square); raise for mats with large printed patterns.
   double illuminant_window_in = 4.0;
+  // Border evidence (ClassifyTowardSides): how far from the mat's chroma toward a side's a
+  // pixel must lie, 0..1. Default 0.4: a 3 mm border blurred over two camera pixels, or seen
+  // beside a white or grey surface, keeps about half its colour. Lower for very soft cameras.
+  double toward_min_fraction = 0.4;
+  // ... and how far off that line it may stray, as a fraction of its distance along it
+  // (a cone, about 27 degrees). Default 0.5.
+  double toward_cone = 0.5;
 };
 
 struct SideColor {
@@ -70,6 +77,12 @@ class SideColorModel {
   // metric): a blurred edge then splits at the half-way mix, not at the gate's far end.
   std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
                                       const cv::Vec2f* mat_chroma = nullptr) const;
+  // Per side, a loose CV_8U mask of border evidence: pixels whose chroma lies part of the way
+  // from the mat's chroma toward the side's (options toward_min_fraction, toward_cone), as a
+  // border blurred into the mat or desaturated by pale terrain beside it does. Brown roads and
+  // figures pass too: use it only where the base's shape is checked.
+  std::vector<cv::Mat> ClassifyTowardSides(const cv::Mat& chroma, const cv::Mat& valid,
+                                           cv::Vec2f mat_chroma) const;
   // Re-estimate side i from the pixels under mask (e.g. the borders of detected bases).
   void Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask);
 

@@ -10,23 +10,12 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/base_ring_fit.hpp"
+#include "vision/px_rect.hpp"
+
 namespace referee {
 
 namespace {
-
-struct BaseSize {
-  double width_mm;
-  double depth_mm;
-};
-
-// One rectangle in top-view pixels: centre, unit axis along "a", half sizes.
-struct PxRect {
-  cv::Point2d center;
-  cv::Point2d axis_a;  // unit; axis_b is axis_a rotated +90 degrees
-  double len_a = 0;
-  double len_b = 0;
-  cv::Point2d AxisB() const { return {-axis_a.y, axis_a.x}; }
-};
 
 std::vector<BaseSize> DistinctSizes(const StandKindCatalog& catalog) {
   std::vector<BaseSize> sizes;
@@ -629,6 +618,36 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
   return best;
 }
 
+// Bases the colour blobs missed, fitted as rings to the border evidence that is left once the
+// found bases (grown 1 mm for their blurred edges) are taken away.
+void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, cv::Vec2f mat_chroma,
+                 const StandDetection& det, double mm, const std::vector<BaseSize>& sizes,
+                 const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
+  cv::Mat smooth;
+  cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
+  const std::vector<cv::Mat> loose = det.colors.ClassifyTowardSides(smooth, valid, mat_chroma);
+  cv::Mat claimed(chroma.size(), CV_8U, cv::Scalar(0));
+  for (const auto& side_rects : rects) {
+    for (const PxRect& r : side_rects) {
+      std::vector<cv::Point> poly;
+      const cv::Point2d b = r.AxisB();
+      const double grow = 1.0 / mm;
+      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+        const cv::Point2d p =
+            r.center + sa * (0.5 * r.len_a + grow) * r.axis_a + sb * (0.5 * r.len_b + grow) * b;
+        poly.emplace_back(cvRound(p.x), cvRound(p.y));
+      }
+      cv::fillConvexPoly(claimed, poly, cv::Scalar(255));
+    }
+  }
+  for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
+    const cv::Mat evidence = (loose[s] | det.side_masks[s]) & ~claimed;
+    for (const RingFit& f : FitBasesToBorderEvidence(evidence, mm, sizes, options.ring_fit)) {
+      rects[s].push_back(f.rect);
+    }
+  }
+}
+
 }  // namespace
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
@@ -675,6 +694,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       }
     }
   }
+
+  if (options.fit_partial_borders)
+    AddRingFits(chroma, valid, mat_chroma, out, mm, sizes, options, rects);
 
   const cv::Mat white = WhiteMask(top_bgr);
   const Grid& grid = view.calibration().board;

@@ -17,6 +17,7 @@
 #include "engine/board.hpp"
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
+#include "vision/base_ring_fit.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/top_view.hpp"
 
@@ -41,6 +42,12 @@ struct StandDetectorOptions {
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
   bool refit_colors = true;
+  // Second look for bases the colour blobs missed: a ring of a catalogue size fitted to the
+  // border evidence left over (see vision/base_ring_fit.hpp), for borders partly hidden
+  // (canopies, figures over them), washed out by blur, or around figures painted near the
+  // side colour. Default on; turn off only to measure what it adds.
+  bool fit_partial_borders = true;
+  RingFitOptions ring_fit;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",

@@ -1,0 +1,24 @@
+// A base's rectangle in top-view pixels, as the stand detector works on it before converting to
+// table inches.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+namespace referee {
+
+// Centre, unit axis "a" and full side lengths along a and b (b = a rotated +90 degrees), px.
+struct PxRect {
+  cv::Point2d center;
+  cv::Point2d axis_a;
+  double len_a = 0;
+  double len_b = 0;
+  cv::Point2d AxisB() const { return {-axis_a.y, axis_a.x}; }
+};
+
+// A catalogue base size, mm (which side is the frontage does not matter to the detector).
+struct BaseSize {
+  double width_mm;
+  double depth_mm;
+};
+
+}  // namespace referee
