@@ -284,5 +284,70 @@ TEST_F(StandDetectorTest, ASideSampledFromTheTopViewFindsItsBases) {
   EXPECT_EQ(d.stands.size(), 2u);
 }
 
+// Bases the colour blobs alone miss (seen on generated napoleonic and hard scenes): a tree
+// canopy over half of one base, a base whose border is cut in three places by dark figures
+// leaning over it, and a base whose thin border is washed half-way into a grey mat by blur.
+// Each is fitted as a ring of its catalogue size to the border that is visible; a pond-blue
+// disc and a speckled brown road beside them are no base.
+TEST_F(StandDetectorTest, FindsBasesFromPartialAndWashedOutBorders) {
+  cv::RNG rng(21);
+  const cv::Scalar red(42, 48, 192), blue(192, 75, 42);
+  const DrawnBase canopied{{{10.0, 10.0}, MmToInches(40), MmToInches(30), 20.0}, red, false};
+  const DrawnBase cut{{{26.0, 10.0}, MmToInches(40), MmToInches(20), -15.0}, blue, false};
+  DrawBase(img, view, canopied, 3.0, rng);
+  DrawBase(img, view, cut, 3.0, rng);
+  // The canopy: a dark green disc over the +x half of the first base.
+  const Vec2 canopy_at =
+      canopied.rect.center + 0.45 * canopied.rect.width_in * canopied.rect.AxisX();
+  cv::circle(img, view.RectifiedFromTable(canopy_at), static_cast<int>(0.7 * view.px_per_inch()),
+             cv::Scalar(30, 70, 35), cv::FILLED, cv::LINE_AA);
+  // Dark figures leaning over the second base's border: one long side and both ends.
+  for (const Vec2& k : {cut.rect.center + 0.5 * cut.rect.depth_in * cut.rect.AxisY(),
+                        cut.rect.center + 0.5 * cut.rect.width_in * cut.rect.AxisX(),
+                        cut.rect.center - 0.5 * cut.rect.width_in * cut.rect.AxisX()}) {
+    cv::circle(img, view.RectifiedFromTable(k), static_cast<int>(0.18 * view.px_per_inch()),
+               cv::Scalar(25, 25, 30), cv::FILLED, cv::LINE_AA);
+  }
+  // A washed-out base on a grey patch of mat: border colour half-way to the grey, blurred.
+  const cv::Rect grey_patch(view.RectifiedFromTable({32.5, 17.0}),
+                            view.RectifiedFromTable({47.5, 31.0}));
+  img(grey_patch).setTo(cv::Scalar(128, 128, 128));
+  cv::Mat washed = img(grey_patch).clone();
+  const DrawnBase faint{{{38.0, 22.0}, MmToInches(40), MmToInches(40), 33.0},
+                        0.5 * blue + 0.5 * cv::Scalar(128, 128, 128),
+                        false};
+  cv::Mat full = img.clone();
+  DrawBase(full, view, faint, 3.0, rng);
+  full(grey_patch).copyTo(washed);
+  cv::GaussianBlur(washed, washed, {0, 0}, 2.0);
+  washed.copyTo(img(grey_patch));
+  // Not bases: a blue pond and a speckled brown road.
+  cv::circle(img, view.RectifiedFromTable({40.0, 8.0}), static_cast<int>(1.0 * view.px_per_inch()),
+             cv::Scalar(130, 80, 40), cv::FILLED, cv::LINE_AA);
+  for (int y = 0; y < static_cast<int>(0.8 * view.px_per_inch()); ++y) {
+    for (int x = 0; x < static_cast<int>(6.0 * view.px_per_inch()); ++x) {
+      const cv::Point p = cv::Point(view.RectifiedFromTable({4.0, 26.0})) + cv::Point(x, y);
+      const double f = rng.uniform(0.0, 1.0);
+      img.at<cv::Vec3b>(p) =
+          cv::Vec3b(static_cast<uchar>(60 + 30 * f), static_cast<uchar>(95 + 20 * f),
+                    static_cast<uchar>(150 + 30 * f));
+    }
+  }
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  for (const DrawnBase* b : {&canopied, &cut, &faint}) {
+    const DetectedStand* s = Nearest(d, b->rect.center);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b->rect.center)), 1.5)
+        << "base at " << b->rect.center.x << ", " << b->rect.center.y;
+    EXPECT_NEAR(InchesToMm(s->stand.footprint.width_in), InchesToMm(b->rect.width_in), 2.0);
+    EXPECT_NEAR(InchesToMm(s->stand.footprint.depth_in), InchesToMm(b->rect.depth_in), 2.0);
+  }
+  EXPECT_EQ(d.stands.size(), 3u);
+  EXPECT_EQ(Nearest(d, faint.rect.center)->stand.side, "blue");
+  EXPECT_EQ(Nearest(d, canopied.rect.center)->stand.kind, "line_cavalry");
+}
+
 }  // namespace
 }  // namespace referee
