@@ -9,39 +9,17 @@
 #include "engine/rules/fire.hpp"
 #include "engine/rules/ruleset.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "table_blocks.hpp"
 #include "ui/live/table_setup.hpp"
 #include "ui/live/turn_flow.hpp"
 
 namespace referee::live {
 namespace {
 
-// Four stands of `kind` in a 2 x 2 block round the centre of `sq`, facing `angle_deg` (0 =
-// north, 180 = south), ids "<prefix>1".."<prefix>4".
-std::vector<Stand> Block(const std::string& prefix, const std::string& side,
-                         const std::string& kind, Square sq, double angle_deg, int n = 4) {
-  const Grid grid;
-  const Vec2 c = grid.Center(sq);
-  const Vec2 offsets[4] = {{-0.85, -0.45}, {0.85, -0.45}, {-0.85, 0.45}, {0.85, 0.45}};
-  std::vector<Stand> out;
-  for (int i = 0; i < n; ++i) {
-    Stand s;
-    s.id = prefix + std::to_string(i + 1);
-    s.side = side;
-    s.kind = kind;
-    s.footprint = {c + offsets[i], 1.575, 0.787, angle_deg};
-    out.push_back(s);
-  }
-  return out;
-}
-
-template <class T>
-std::vector<const T*> OfType(const std::vector<EventPayload>& events) {
-  std::vector<const T*> out;
-  for (const auto& e : events) {
-    if (const T* p = std::get_if<T>(&e)) out.push_back(p);
-  }
-  return out;
-}
+using testing::Block;
+using testing::Concat;
+using testing::OfType;
+using testing::UnitAt;
 
 class TurnFlowTest : public ::testing::Test {
  protected:
@@ -63,11 +41,6 @@ class TurnFlowTest : public ::testing::Test {
   StandKindCatalog catalog_;
   TurnFlow flow_;
 };
-
-std::vector<Stand> Concat(std::vector<Stand> a, const std::vector<Stand>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 TEST_F(TurnFlowTest, TableStandsBecomeUnitsOfTheRuleset) {
   auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
@@ -380,14 +353,6 @@ TEST_F(TurnFlowTest, ProgramDiceAreSeededAndEveryRollIsLogged) {
     // The same unit cannot fire twice in one phase.
     EXPECT_FALSE(flow.FireMusketry("red/line_infantry#1", "blue/line_infantry#1"));
   }
-}
-
-// The game unit standing in `sq` (the panel names units; tests find them by place).
-std::string UnitAt(const rules::Game& g, Square sq, const std::string& side) {
-  for (const auto& u : g.units()) {
-    if (u.square == sq && u.side == side && u.status == rules::UnitStatus::kOnTable) return u.id;
-  }
-  return "";
 }
 
 TEST_F(TurnFlowTest, FormingASquareTakesTheWholeMoveIsLoggedAndCanBeUndone) {

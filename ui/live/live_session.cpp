@@ -36,6 +36,7 @@ LiveSession::LiveSession(SessionConfig config)
   std::vector<std::string> sides;
   for (const auto& [side, rgb] : config_.board.side_colors_srgb) sides.push_back(side);
   state_.SetSides(sides);
+  state_.SetArmCheck([this] { return DeclareArmedShot(); });
   std::vector<std::string> kinds;
   for (ShotKind k : config_.shot.allowed_kinds) kinds.push_back(ShotKindName(k));
   state_.SetShotTypes(kinds);
@@ -135,6 +136,49 @@ std::vector<std::string> LiveSession::IdsOfSide(const std::string& side) const {
 }
 
 void LiveSession::OnProjectileAtRest(Vec2 impact_in) { state_.OnRest(impact_in); }
+
+void LiveSession::SetAim(const std::string& unit) {
+  aim_ = unit;
+  state_.ClearArmRefusal();
+}
+
+std::optional<std::string> LiveSession::DeclareArmedShot() {
+  shot_declared_ = false;
+  verdict_refusal_.clear();
+  const std::string& gun = state_.battery();
+  if (!turn_ || !turn_->started() || gun.empty()) return std::nullopt;
+  const auto options = turn_->AimOptions(gun);
+  const auto chosen = std::ranges::find(options, aim_, &TurnFlow::AimOption::unit);
+  const TurnFlow::AimOption* aim = chosen != options.end() ? &*chosen
+                                   : options.empty()       ? nullptr
+                                                           : &options.front();
+  if (!aim) {
+    // No enemy to aim at: the engine's reason about the gun itself, if it has one.
+    const auto why = turn_->WhyCannotDeclareShot(gun, {-1, -1});
+    return why && why->find("off the board") == std::string::npos
+               ? *why
+               : std::string("no enemy unit to aim ") + gun + " at";
+  }
+  if (!aim->refusal.empty()) return aim->unit + ": " + aim->refusal;
+  // The id the shot_armed event about to be written gets (Append numbers shots in order).
+  const std::string shot_id = "shot-" + std::to_string(shot_counter_ + 1);
+  if (!turn_->DeclareShot(gun, aim->square, writer_ ? shot_id : "")) return turn_->notice();
+  shot_declared_ = true;
+  return std::nullopt;
+}
+
+std::optional<std::string> LiveSession::DeclareInferredShot(const Shot& shot) {
+  if (!turn_ || !turn_->started() || shot_declared_ || !state_.battery().empty() ||
+      !shot.gun_id) {
+    return std::nullopt;
+  }
+  const auto square = config_.board.board.grid.SquareOf(shot.point);
+  if (!square) return std::nullopt;  // off the board: nothing to hit, nothing to declare
+  if (auto why = turn_->WhyCannotDeclareShot(*shot.gun_id, *square)) return why;
+  if (!turn_->DeclareShot(*shot.gun_id, *square, writer_ ? shot_id_ : "")) return turn_->notice();
+  shot_declared_ = true;
+  return std::nullopt;
+}
 
 bool LiveSession::AcceptRecalibration(VisionWorker& worker) {
   if (!recal_offer_ || !accepted_) return false;
@@ -311,6 +355,15 @@ void LiveSession::Step() {
           AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
       verdict_firer_side_ = shot.firer_side;
       VerdictView view = MakeView(*engine_verdict_);
+      verdict_refusal_.clear();
+      if (auto why = DeclareInferredShot(shot)) {
+        // The rules do not let that gun fire there: nothing is removed.
+        verdict_refusal_ = *why;
+        view.ruling = "SHOT NOT ALLOWED: " + *why;
+        view.must_remove.clear();
+        view.firer_chooses = 0;
+        for (auto& c : view.candidates) c.hit = false;
+      }
       state_.OnVerdict(view);
     } catch (const InputError& e) {
       state_.OnVerdict({shot.point,
@@ -381,6 +434,13 @@ std::string LiveSession::log_status() const {
 
 void LiveSession::WriteEvents() {
   auto events = state_.TakeEvents();
+  for (const auto& e : events) {
+    // A shot cancelled before it flew was not fired: take its declaration back.
+    if (e.type == "shot_cancelled" && shot_declared_ && turn_) {
+      turn_->UndoDeclaredShot();
+      shot_declared_ = false;
+    }
+  }
   if (!writer_) return;
   for (const auto& e : events) Append(e);
   state_.MarkLogSaved();
@@ -434,7 +494,16 @@ void LiveSession::Append(const LiveEvent& e) {
       v.evidence = log_frames_->PutEvidence(*accepted_, shot_before_, shot_after_, ruled_on,
                                             *engine_verdict_);
     }
+    if (!verdict_refusal_.empty()) v.verdict["rules_refusal"] = verdict_refusal_;
     write(v);
+  } else if (e.type == "arm_overruled") {
+    write(Correction{"shot",
+                     0,
+                     {{"shot_id", shot_id_},
+                      {"battery", d["battery"]},
+                      {"shot_type", d["shot_type"]},
+                      {"refusal", d["refusal"]}},
+                     "shot armed against the rules' refusal: " + d["refusal"].get<std::string>()});
   } else if (e.type == "casualty_chosen") {
     FirerChoice c;
     c.shot_id = shot_id_;

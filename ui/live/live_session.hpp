@@ -20,6 +20,7 @@
 #include "engine/unit_grouping.hpp"
 #include "ui/live/log_frames.hpp"
 #include "ui/live/referee_state.hpp"
+#include "ui/live/turn_flow.hpp"
 #include "ui/live/vision_worker.hpp"
 #include "vision/stand_tracker.hpp"
 
@@ -48,6 +49,22 @@ struct SessionConfig {
 class LiveSession {
  public:
   explicit LiveSession(SessionConfig config);
+  // The state's arm check calls back into this session: it stays where it was built.
+  LiveSession(const LiveSession&) = delete;
+  LiveSession& operator=(const LiveSession&) = delete;
+
+  // The rules-engine game the shots are declared to (owned by the window; nullptr or not
+  // started: shots are adjudicated without the turn's rules). A shot armed with a chosen
+  // battery is declared when armed, aimed at aim(); the rules' refusal keeps it unarmed (the
+  // players may overrule). A shot whose gun is inferred is declared when it comes to rest,
+  // aimed at the square it rests in; a refusal makes the verdict void.
+  void SetTurnFlow(TurnFlow* turn) { turn_ = turn; }
+  // The enemy unit the chosen battery aims at; "" (or a unit not offered): the first target
+  // the rules allow (TurnFlow::AimOptions).
+  void SetAim(const std::string& unit);
+  const std::string& aim() const { return aim_; }
+  // Whether the shot on screen was declared to the engine.
+  bool shot_declared() const { return shot_declared_; }
 
   RefereeState& state() { return state_; }
   const RefereeState& state() const { return state_; }
@@ -111,6 +128,10 @@ class LiveSession {
   }
 
  private:
+  // The state's arm check: declares the armed shot of a chosen battery (see SetTurnFlow).
+  std::optional<std::string> DeclareArmedShot();
+  // A shot of an inferred gun, declared at rest; the rules' refusal, if any.
+  std::optional<std::string> DeclareInferredShot(const Shot& shot);
   void RebuildShown();
   void RefreshBatteries();
   VerdictView MakeView(const Verdict& v) const;
@@ -130,6 +151,10 @@ class LiveSession {
   std::optional<ProjectileObservation> projectile_;
   std::string shot_refusal_;
   std::string verdict_firer_side_;
+  TurnFlow* turn_ = nullptr;
+  std::string aim_;
+  bool shot_declared_ = false;   // the shot on screen is declared to the engine
+  std::string verdict_refusal_;  // the rules' refusal that voided the verdict on screen
 
   std::optional<BumpReport> last_bump_;
   std::optional<TableCalibration> recal_offer_;

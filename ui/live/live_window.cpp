@@ -72,6 +72,7 @@ class LiveApp {
         autoplay_(options.autoplay || options.demo || options.frames > 0) {
     for (const auto& [side, rgb] : session_.board().side_colors_srgb) side_rgb_[side] = rgb;
     if (options.physical_dice) turn_.SetDiceMode(DiceMode::kPhysical);
+    session_.SetTurnFlow(&turn_);  // shots are declared to the game's rules when armed
   }
 
   void SetScale(float scale, ImFont* big) {

@@ -38,6 +38,9 @@ struct PanelContext {
   // them to the device at run time (the report comes back in camera_settings).
   CameraSettings* camera = nullptr;
   std::function<void(const CameraSettings&)> apply_camera;
+  // Told the name of each clickable item just drawn, so scripted input (--input-script) can
+  // click it at its screen rect (ImGui::GetItemRectMin/Max). Empty: nothing listens.
+  std::function<void(const std::string&)> note_item;
 };
 
 void DrawCalibrationPanel(PanelContext& ctx);

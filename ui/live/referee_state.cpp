@@ -211,11 +211,15 @@ const std::string& RefereeState::battery() const { return batteries_[battery_ind
 const std::string& RefereeState::shot_type() const { return shot_types_[shot_type_index_]; }
 
 void RefereeState::NextBattery() {
-  if (phase_ == Phase::kReady) battery_index_ = (battery_index_ + 1) % batteries_.size();
+  if (phase_ != Phase::kReady) return;
+  battery_index_ = (battery_index_ + 1) % batteries_.size();
+  arm_refusal_.clear();
 }
 
 void RefereeState::NextShotType() {
-  if (phase_ == Phase::kReady) shot_type_index_ = (shot_type_index_ + 1) % shot_types_.size();
+  if (phase_ != Phase::kReady) return;
+  shot_type_index_ = (shot_type_index_ + 1) % shot_types_.size();
+  arm_refusal_.clear();
 }
 
 bool RefereeState::Arm() {
@@ -223,10 +227,34 @@ bool RefereeState::Arm() {
   if (phase_ != Phase::kReady) return Refuse("finish the current shot first");
   if (hand_in_frame_) return Refuse("hand in frame: clear the table to arm");
   if (bumped_) return Refuse("camera bumped: recalibrate (K) before the next shot");
+  if (arm_check_) {
+    if (auto why = arm_check_()) {
+      arm_refusal_ = *why;
+      return Refuse("the rules refuse this shot: " + *why);
+    }
+  }
+  arm_refusal_.clear();
   phase_ = Phase::kArmed;
   impact_.reset();
   verdict_.reset();
   Emit("shot_armed", {{"battery", battery()}, {"shot_type", shot_type()}});
+  Accept();
+  return true;
+}
+
+bool RefereeState::ArmOverruled() {
+  if (arm_refusal_.empty()) return Refuse("the rules have refused no shot to overrule");
+  if (phase_ != Phase::kReady) return Refuse("finish the current shot first");
+  if (hand_in_frame_) return Refuse("hand in frame: clear the table to arm");
+  if (bumped_) return Refuse("camera bumped: recalibrate (K) before the next shot");
+  const std::string refusal = std::move(arm_refusal_);
+  arm_refusal_.clear();
+  phase_ = Phase::kArmed;
+  impact_.reset();
+  verdict_.reset();
+  Emit("shot_armed", {{"battery", battery()}, {"shot_type", shot_type()}});
+  Emit("arm_overruled", {{"battery", battery()}, {"shot_type", shot_type()}, {"refusal", refusal}},
+       true);
   Accept();
   return true;
 }

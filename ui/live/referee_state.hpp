@@ -12,6 +12,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -127,6 +128,16 @@ class RefereeState {
   void NextBattery();
   void NextShotType();
   bool Arm();
+  // The rules' say on arming, installed by the controller (LiveSession): called by Arm once
+  // the table is ready, it declares the shot to the rules engine and returns nullopt, or
+  // returns why the rules refuse the shot (Arm then refuses with that reason).
+  using ArmCheck = std::function<std::optional<std::string>()>;
+  void SetArmCheck(ArmCheck check) { arm_check_ = std::move(check); }
+  // Why the rules refused the last Arm ("" when they did not); cleared by a new choice.
+  const std::string& arm_refusal() const { return arm_refusal_; }
+  void ClearArmRefusal() { arm_refusal_.clear(); }
+  // The players overrule the rules' refusal and arm anyway; logged as a correction.
+  bool ArmOverruled();
   bool CancelShot();
   bool AcceptVerdict();
   void NextCandidate();
@@ -183,6 +194,8 @@ class RefereeState {
   std::map<std::string, std::array<int, 3>> side_colours_;
   size_t next_side_ = 0;
 
+  ArmCheck arm_check_;
+  std::string arm_refusal_;
   std::vector<std::string> batteries_ = {""};
   std::vector<std::string> shot_types_ = {""};
   size_t battery_index_ = 0;

@@ -387,33 +387,47 @@ bool TurnFlow::BreakSquare(const std::string& unit) {
 std::vector<std::vector<std::string>> TurnFlow::SquareOptions() const {
   std::vector<std::vector<std::string>> out;
   if (!game_ || game_->phase() != rules::Phase::kAttackerMoves) return out;
-  const auto& units = game_->units();
+  const rules::RulesetData& rules = ruleset_.data();
+  // 8A: "long rectangular squares are not allowed": k x k blocks unless the ruleset says not.
+  const bool blocks_only = !rules.square_formation || rules.square_formation->square_blocks_only;
+  std::map<Square, std::string> may_form;  // grid square -> attacker's unit that may join
+  for (const auto& o : game_->units()) {
+    if (o.status == rules::UnitStatus::kOnTable && o.side == game_->attacker() &&
+        !o.formed_square && rules.Unit(o.type).can_form_square && !may_form.contains(o.square)) {
+      may_form[o.square] = o.id;
+    }
+  }
   auto legal = [&](const std::vector<std::string>& members) {
     const std::vector<std::string> with(members.begin() + 1, members.end());
     return !game_->WhyCannotMove(
         rules::MoveUnit{members[0], {}, game_->FindUnit(members[0])->facing, true, false, with});
   };
-  auto on_table_at = [&](Square sq, const std::string& side) -> const rules::GameUnit* {
-    for (const auto& o : units) {
-      if (o.status == rules::UnitStatus::kOnTable && o.side == side && o.square == sq &&
-          !o.formed_square && ruleset_.data().Unit(o.type).can_form_square) {
-        return &o;
+  const Grid& grid = game_->board().grid;
+  // Members of the w x h block whose top-left is `corner`, row by row; empty unless every grid
+  // square of it holds a unit that may join.
+  auto block = [&](Square corner, int w, int h) {
+    std::vector<std::string> members;
+    for (int r = 0; r < h; ++r) {
+      for (int c = 0; c < w; ++c) {
+        const auto it = may_form.find({corner.col + c, corner.row + r});
+        if (it == may_form.end()) return std::vector<std::string>{};
+        members.push_back(it->second);
       }
     }
-    return nullptr;
+    return members;
   };
-  for (const auto& u : units) {
-    if (u.status != rules::UnitStatus::kOnTable || u.side != game_->attacker()) continue;
-    if (legal({u.id})) out.push_back({u.id});
-    // A 2 x 2 block with u at its top-left square.
-    std::vector<std::string> block = {u.id};
-    for (const Square d : {Square{1, 0}, Square{0, 1}, Square{1, 1}}) {
-      if (const auto* o = on_table_at({u.square.col + d.col, u.square.row + d.row}, u.side)) {
-        block.push_back(o->id);
+  for (const auto& [corner, unit] : may_form) {
+    for (int h = 1; h <= grid.rows; ++h) {
+      if (block(corner, 1, h).empty()) break;
+      for (int w = 1; w <= grid.cols; ++w) {
+        if (blocks_only && w != h) continue;
+        const auto members = block(corner, w, h);
+        if (members.empty()) break;
+        if (legal(members)) out.push_back(members);
       }
     }
-    if (block.size() == 4 && legal(block)) out.push_back(block);
   }
+  std::ranges::stable_sort(out, {}, &std::vector<std::string>::size);
   return out;
 }
 
@@ -430,28 +444,40 @@ std::vector<std::pair<size_t, size_t>> TurnFlow::MatchUnits(const TableSetup& no
                                                             const std::string& side) const {
   const auto& seen = now.setup.units;
   struct Pair {
-    double squares;
+    double squares;  // distance in squares, or minus the stand ids shared
     size_t game_index;
     size_t seen_index;
   };
-  std::vector<Pair> pairs;
+  // The stand tracker's ids survive moves: a unit is where most of its stands are now. Only
+  // units none of whose stands are seen fall back to the nearest unit of their type.
+  std::vector<Pair> by_ids, by_place;
   const auto& units = game_->units();
   for (size_t g = 0; g < units.size(); ++g) {
     const auto& u = units[g];
     if ((!side.empty() && u.side != side) || u.status != rules::UnitStatus::kOnTable) continue;
+    const auto held = stand_ids_.find(u.id);
     for (size_t k = 0; k < seen.size(); ++k) {
-      if (seen[k].side == u.side && seen[k].type == u.type) {
-        pairs.push_back({RangeSquares(u.square, seen[k].square), g, k});
+      if (seen[k].side != u.side || seen[k].type != u.type) continue;
+      double shared = 0;
+      if (held != stand_ids_.end()) {
+        for (const auto& id : now.stand_ids.at(seen[k].id)) {
+          shared += static_cast<double>(std::ranges::count(held->second, id));
+        }
       }
+      if (shared > 0) by_ids.push_back({-shared, g, k});
+      by_place.push_back({RangeSquares(u.square, seen[k].square), g, k});
     }
   }
-  std::ranges::stable_sort(pairs, {}, &Pair::squares);
+  std::ranges::stable_sort(by_ids, {}, &Pair::squares);
+  std::ranges::stable_sort(by_place, {}, &Pair::squares);
   std::vector<bool> game_done(units.size(), false), seen_done(seen.size(), false);
   std::vector<std::pair<size_t, size_t>> out;
-  for (const auto& p : pairs) {
-    if (game_done[p.game_index] || seen_done[p.seen_index]) continue;
-    game_done[p.game_index] = seen_done[p.seen_index] = true;
-    out.emplace_back(p.game_index, p.seen_index);
+  for (const auto* pairs : {&by_ids, &by_place}) {
+    for (const auto& p : *pairs) {
+      if (game_done[p.game_index] || seen_done[p.seen_index]) continue;
+      game_done[p.game_index] = seen_done[p.seen_index] = true;
+      out.emplace_back(p.game_index, p.seen_index);
+    }
   }
   return out;
 }
@@ -503,18 +529,31 @@ std::vector<rules::MoveUnit> TurnFlow::MovesSeenOnTable(const std::vector<Stand>
 
 int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindCatalog& catalog) {
   int applied = 0;
-  const auto moves = SeenMoves(stands, catalog);
+  auto moves = SeenMoves(stands, catalog);
   if (moves.empty()) return Refuse("no unit of the attacker has moved on the table"), 0;
-  std::string refusals;
-  for (const auto& m : moves) {
-    if (Run(m.move, Cause::kMove)) {
-      stand_ids_[m.move.unit] = m.stand_ids;
-      ++applied;
-    } else {
-      refusals += (refusals.empty() ? "" : "; ") + m.move.unit + ": " + notice_;
+  // The engine takes moves one at a time and refuses two units of a side in one square, so a
+  // unit stepping into a square another one leaves goes after it: retry the refused moves
+  // while any move gets through.
+  std::map<std::string, std::string> refusals;
+  for (bool progress = true; progress && !moves.empty();) {
+    progress = false;
+    std::vector<SeenMove> left;
+    for (auto& m : moves) {
+      if (Run(m.move, Cause::kMove)) {
+        stand_ids_[m.move.unit] = m.stand_ids;
+        refusals.erase(m.move.unit);
+        ++applied;
+        progress = true;
+      } else {
+        refusals[m.move.unit] = notice_;
+        left.push_back(std::move(m));
+      }
     }
+    moves = std::move(left);
   }
-  notice_ = refusals;
+  std::string why;
+  for (const auto& [unit, line] : refusals) why += (why.empty() ? "" : "; ") + unit + ": " + line;
+  notice_ = why;
   return applied;
 }
 
@@ -650,6 +689,66 @@ bool TurnFlow::OnShotCasualties(const std::string& gun_stand_id,
   return all;
 }
 
+std::pair<const rules::GameUnit*, std::string> TurnFlow::StandInGame(
+    const std::string& stand_id) const {
+  const std::string unit = UnitOfStand(stand_id);
+  const rules::GameUnit* u = game_ ? game_->FindUnit(unit) : nullptr;
+  if (!u) return {nullptr, ""};
+  const auto& ids = stand_ids_.at(unit);
+  const size_t at = static_cast<size_t>(std::ranges::find(ids, stand_id) - ids.begin());
+  return {u, at < u->stands.size() ? u->stands[at] : ""};
+}
+
+std::optional<std::string> TurnFlow::WhyCannotDeclareShot(const std::string& gun_stand_id,
+                                                          Square target) const {
+  if (!game_) return std::nullopt;  // shots before the start are not the engine's business
+  const auto [unit, kind] = StandInGame(gun_stand_id);
+  if (!unit) return "the gun " + gun_stand_id + " is in no unit of the game";
+  return game_->WhyCannotFireArtillery(rules::FireArtillery{unit->id, target, kind});
+}
+
+bool TurnFlow::DeclareShot(const std::string& gun_stand_id, Square target,
+                           const std::string& shot_id, const std::string& manned_by) {
+  if (!game_) return Refuse("start the game first");
+  const auto [unit, kind] = StandInGame(gun_stand_id);
+  if (!unit) return Refuse("the gun " + gun_stand_id + " is in no unit of the game");
+  declaring_shot_id_ = shot_id;
+  const bool ok = Run(rules::FireArtillery{unit->id, target, kind, manned_by}, Cause::kArtillery);
+  declaring_shot_id_.clear();
+  return ok;
+}
+
+bool TurnFlow::UndoDeclaredShot() {
+  for (size_t i = history_.size(); i-- > 0;) {
+    const auto* f = std::get_if<rules::FireArtillery>(&history_[i].action);
+    if (!f) continue;
+    for (size_t j = i + 1; j < history_.size(); ++j) {
+      const auto* hit = std::get_if<rules::ArtilleryCasualty>(&history_[j].action);
+      if (hit && hit->firer_unit == f->firer_unit) {
+        return Refuse("the shot of " + f->firer_unit + " has hit: undo its verdict instead");
+      }
+    }
+    return Undo(i);
+  }
+  return Refuse("no declared shot to take back");
+}
+
+std::vector<TurnFlow::AimOption> TurnFlow::AimOptions(const std::string& gun_stand_id) const {
+  std::vector<AimOption> out;
+  const auto [gun, kind] = StandInGame(gun_stand_id);
+  if (!gun) return out;
+  for (const auto& t : game_->units()) {
+    if (t.side == gun->side || t.status != rules::UnitStatus::kOnTable) continue;
+    const auto why = game_->WhyCannotFireArtillery(rules::FireArtillery{gun->id, t.square, kind});
+    out.push_back({t.id, t.square, why.value_or("")});
+  }
+  std::ranges::stable_sort(out, [&](const AimOption& a, const AimOption& b) {
+    if (a.refusal.empty() != b.refusal.empty()) return a.refusal.empty();
+    return RangeSquares(gun->square, a.square) < RangeSquares(gun->square, b.square);
+  });
+  return out;
+}
+
 // --- results ---
 
 void TurnFlow::RecordDice(const rules::ActionResult& result, const std::string& side) {
@@ -755,6 +854,16 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
     nlohmann::json r = outcome;
     r["canister"] = true;
     Emit(Musketry{acting_side, c->battery_unit, c->target_unit, r});
+  } else if (const auto* fa = std::get_if<rules::FireArtillery>(&action)) {
+    const rules::GameUnit* u = game_->FindUnit(fa->firer_unit);
+    Emit(FirerChoice{declaring_shot_id_,
+                     u ? u->side : "",
+                     "fire_artillery",
+                     {{"unit", fa->firer_unit},
+                      {"target", SquareName(fa->target)},
+                      {"gun_kind", fa->gun_kind},
+                      {"manned_by", fa->manned_by},
+                      {"entries", lines}}});
   } else if (const auto* sup = std::get_if<rules::DeclareSupport>(&action)) {
     const rules::GameUnit* u = game_->FindUnit(sup->unit);
     Emit(FirerChoice{

@@ -107,25 +107,30 @@ class TurnFlow {
   // choice (firer_choice "form_square") with the engine's line.
   bool FormSquare(const std::string& unit, const std::vector<std::string>& with = {});
   bool BreakSquare(const std::string& unit);
-  // Squares the engine would accept now: each entry lists the members, the first unit forms it
-  // (single units, and 2 x 2 blocks of adjacent units of one side).
+  // Squares the engine would accept now: each entry lists the members, the first unit (the
+  // block's top-left) forms it. Every block the ruleset allows: single units, and k x k blocks
+  // of the attacker's units, one per grid square (rectangles too where the ruleset's
+  // square_blocks_only is false). Smallest blocks first.
   std::vector<std::vector<std::string>> SquareOptions() const;
   // Units in a Square now (to offer breaking it).
   std::vector<std::string> UnitsInSquare() const;
 
   // The moves the table shows in the attacker's move phase: the table's stands are grouped
-  // into units again and each of the attacker's game units is matched to the nearest table
-  // unit of its side and type (nearest first, so units that stayed keep their square); matched
-  // units standing in another square moved there (straight path, facing as their stands face).
-  // Stand ids from vision are not stable between frames, so matching is by type and place.
+  // into units again and each of the attacker's game units is found by its stand ids (the
+  // stand tracker keeps them across snapshots, so two units that cross or swap squares are
+  // read as two moves); units none of whose ids are on the table are matched to the nearest
+  // table unit of their side and type. Matched units standing in another square moved there
+  // (straight path, facing as their stands face).
   std::vector<rules::MoveUnit> MovesSeenOnTable(const std::vector<Stand>& stands,
                                                 const StandKindCatalog& catalog) const;
-  // Applies them one by one; returns how many the engine accepted (refusals in notice()).
+  // Applies them, a move into a square another unit leaves after that unit's move; returns
+  // how many the engine accepted (refusals in notice()).
   int ApplyTableMoves(const std::vector<Stand>& stands, const StandKindCatalog& catalog);
 
-  // Vision numbers stands afresh in each frame: re-read which table stands make up each unit
-  // (units matched by side, type and nearest square; only units whose stand count agrees with
-  // the game and that stand in their game square are updated). Call with the current stands.
+  // Re-read which table stands make up each unit (units found by their stand ids, else by side,
+  // type and nearest square; only units whose stand count agrees with the game and that stand
+  // in their game square are updated, so a unit moved on the table but not yet read keeps its
+  // ids). Call with the current stands.
   void RefreshStandIds(const std::vector<Stand>& stands, const StandKindCatalog& catalog);
 
   // --- melee: MDI cards hidden until both are in ---
@@ -146,6 +151,28 @@ class TurnFlow {
   std::vector<std::string> SupportsDeclared(Square contact) const;
 
   // --- artillery (from the shot flow) ---
+  // A gun or catapult shot is declared to the engine when it is armed (rules::FireArtillery:
+  // arc, range, screening by adjacent friends (3E), shots left, limbered guns, a catapult's
+  // manning stand), before the projectile flies; its hit then follows as OnShotCasualties.
+  // Why the engine would refuse a shot of the table stand `gun_stand_id` aimed at `target`;
+  // nullopt when it may fire.
+  std::optional<std::string> WhyCannotDeclareShot(const std::string& gun_stand_id,
+                                                  Square target) const;
+  // Declares the shot; logged as firer_choice "fire_artillery" (with `shot_id`, the shot
+  // flow's id). A catapult is manned by `manned_by` (a unit id), or the rules pick one.
+  bool DeclareShot(const std::string& gun_stand_id, Square target, const std::string& shot_id = "",
+                   const std::string& manned_by = "");
+  // Takes back the last declared shot whose hit is not in yet (the players cancelled the shot
+  // before firing): the engine plays the game again without it.
+  bool UndoDeclaredShot();
+  // The enemy units the gun may be aimed at, those the engine allows first (nearest first),
+  // then the rest with the engine's reason.
+  struct AimOption {
+    std::string unit;
+    Square square;
+    std::string refusal;  // "" when the engine allows the shot
+  };
+  std::vector<AimOption> AimOptions(const std::string& gun_stand_id) const;
   // Stands removed after a shot verdict: each becomes an ArtilleryCasualty of the unit that
   // holds it, fired by the unit holding `gun_stand_id`. Not logged again (the shot flow logs
   // casualties_removed); refused outside the artillery phase.
@@ -203,11 +230,15 @@ class TurnFlow {
     rules::MoveUnit move;
     std::vector<std::string> stand_ids;  // the unit's table stands where it now stands
   };
-  // Game unit index -> seen unit index, nearest first, same side and type; `side` "" = both.
+  // Game unit index -> seen unit index, same side and type: by shared stand ids first (most
+  // shared first), then nearest first; `side` "" = both.
   std::vector<std::pair<size_t, size_t>> MatchUnits(const TableSetup& seen,
                                                     const std::string& side) const;
   std::vector<SeenMove> SeenMoves(const std::vector<Stand>& stands,
                                   const StandKindCatalog& catalog) const;
+
+  // The game unit holding the table stand and the stand's kind ({nullptr, ""} when none).
+  std::pair<const rules::GameUnit*, std::string> StandInGame(const std::string& stand_id) const;
 
   const rules::DeGreSweetRuleset& ruleset_;
   std::uint64_t seed_;
@@ -232,7 +263,8 @@ class TurnFlow {
   std::vector<TableChange> table_changes_;
   rules::GameSetup initial_;
   std::vector<Played> history_;
-  int recording_ = -1;  // history index whose events Record is emitting
+  int recording_ = -1;             // history index whose events Record is emitting
+  std::string declaring_shot_id_;  // the shot flow's id of the shot being declared
   std::vector<TurnEvent> events_;
 };
 

@@ -1,0 +1,296 @@
+// Gun and catapult shots declared to the rules engine when the shot flow arms them: the rules'
+// refusal (screening by adjacent friends 3E, no shot left, the artillery phase) keeps the shot
+// unarmed with the reason on screen until the players overrule it; a catapult's manning stand
+// is tied up for the turn; the declaration is logged and undone with a cancelled shot.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "engine/board_file.hpp"
+#include "engine/data_paths.hpp"
+#include "engine/rules/ruleset.hpp"
+#include "engine/rules/ruleset_loader.hpp"
+#include "engine/shot_adjudication.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "log_sample_game.hpp"
+#include "table_blocks.hpp"
+#include "ui/live/live_session.hpp"
+#include "ui/live/table_setup.hpp"
+#include "ui/live/turn_flow.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::Block;
+using testing::Concat;
+using testing::Gun;
+using testing::OfType;
+
+bool Mentions(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+// Red horse guns on row 8 facing north: "screened" at G8 has red line infantry right in front
+// of it (G7); "clear" at J8 has nobody beside it. Blue line infantry at H4 is in both arcs.
+// No terrain on these squares of the sample board.
+std::vector<Stand> GunLine(const Grid& grid) {
+  auto stands = Concat(Gun("screened", "red", "horse_gun", "mounted_crew", {6, 7}, 0, grid),
+                       Gun("clear", "red", "horse_gun", "mounted_crew", {9, 7}, 0, grid));
+  stands = Concat(stands, Block("r", "red", "line_infantry", {6, 6}, 0, 4, grid));
+  return Concat(stands, Block("b", "blue", "line_infantry", {7, 3}, 180, 4, grid));
+}
+constexpr Square kBlueSquare{7, 3};
+
+class TurnFlowShots : public ::testing::Test {
+ protected:
+  TurnFlowShots()
+      : ruleset_(rules::MakeRuleset("napoleonic")),
+        catalog_(LoadStandKinds()),
+        flow_(*ruleset_, 7) {}
+
+  std::unique_ptr<rules::DeGreSweetRuleset> ruleset_;
+  StandKindCatalog catalog_;
+  TurnFlow flow_;
+};
+
+TEST_F(TurnFlowShots, AScreenedGunIsRefusedWithTheReasonAndAClearOneDeclaresItsShot) {
+  ASSERT_TRUE(
+      flow_.Start(SetupFromTable(ruleset_->data(), Board(), GunLine(Grid()), catalog_, 8), 1))
+      << flow_.notice();
+  ASSERT_EQ(flow_.attacker(), "red");
+  ASSERT_EQ(flow_.PhaseName(), "artillery");
+  flow_.TakeEvents();
+
+  const auto why = flow_.WhyCannotDeclareShot("screened", kBlueSquare);
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(Mentions(*why, "screened") && Mentions(*why, "3E")) << *why;
+  const auto aims = flow_.AimOptions("screened");
+  ASSERT_EQ(aims.size(), 1u);
+  EXPECT_EQ(aims[0].square, kBlueSquare);
+  EXPECT_EQ(aims[0].refusal, *why);
+  EXPECT_FALSE(flow_.DeclareShot("screened", kBlueSquare));
+  EXPECT_TRUE(Mentions(flow_.notice(), "screened"));
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  EXPECT_TRUE(flow_.WhyCannotDeclareShot("b1", kBlueSquare)) << "not a gun";
+
+  ASSERT_FALSE(flow_.WhyCannotDeclareShot("clear", kBlueSquare));
+  ASSERT_TRUE(flow_.AimOptions("clear").at(0).refusal.empty());
+  ASSERT_TRUE(flow_.DeclareShot("clear", kBlueSquare, "shot-1")) << flow_.notice();
+  const auto events = flow_.TakeEvents();  // the choices point into it
+  const auto choices = OfType<FirerChoice>(events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0]->choice, "fire_artillery");
+  EXPECT_EQ(choices[0]->shot_id, "shot-1");
+  EXPECT_EQ(choices[0]->side, "red");
+  EXPECT_EQ(choices[0]->details["target"], SquareName(kBlueSquare));
+  EXPECT_EQ(choices[0]->details["gun_kind"], "horse_gun");
+  // A horse gun has one shot a turn: it is used.
+  const auto again = flow_.WhyCannotDeclareShot("clear", kBlueSquare);
+  ASSERT_TRUE(again);
+  EXPECT_TRUE(Mentions(*again, "no shot left")) << *again;
+
+  // The hit follows as the casualty of the declared shot (an undeclared one would need a shot).
+  ASSERT_TRUE(flow_.OnShotCasualties("clear", {"b2"})) << flow_.notice();
+  const std::string blue = flow_.UnitOfStand("b1");
+  EXPECT_EQ(flow_.game()->FindUnit(blue)->stands.size(), 3u);
+  // Undoing the verdict gives the stand back; the shot stays fired.
+  ASSERT_TRUE(flow_.UndoShotCasualties({"b2"})) << flow_.notice();
+  EXPECT_EQ(flow_.game()->FindUnit(blue)->stands.size(), 4u);
+  EXPECT_EQ(flow_.actions_played(), 1u);
+  EXPECT_TRUE(flow_.WhyCannotDeclareShot("clear", kBlueSquare));
+  // A shot cancelled before it flew gives the shot back.
+  ASSERT_TRUE(flow_.UndoDeclaredShot()) << flow_.notice();
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  EXPECT_FALSE(flow_.WhyCannotDeclareShot("clear", kBlueSquare));
+  EXPECT_FALSE(flow_.UndoDeclaredShot());
+
+  ASSERT_TRUE(flow_.EndPhase());
+  const auto late = flow_.WhyCannotDeclareShot("clear", kBlueSquare);
+  ASSERT_TRUE(late);
+  EXPECT_TRUE(Mentions(*late, "artillery phase")) << *late;
+}
+
+TEST_F(TurnFlowShots, TheStandMannningACatapultIsTiedUpForTheTurn) {
+  // Ancient: a light catapult at F7 manned by a light infantry unit of one stand in its square;
+  // blue heavy infantry at F5 in range of both.
+  const auto ancient = rules::MakeRuleset("ancient");
+  auto unit = [&](const std::string& id, const std::string& side, const std::string& type,
+                  Square sq, Facing f, size_t stands) {
+    rules::GameUnit u;
+    u.id = id;
+    u.side = side;
+    u.type = type;
+    u.square = sq;
+    u.facing = f;
+    for (const auto& [kind, n] : ancient->data().Unit(type).stands) {
+      for (int i = 0; i < n; ++i) u.stands.push_back(kind);
+    }
+    u.stands.resize(stands);
+    return u;
+  };
+  auto setup = [&] {
+    TableSetup t;
+    t.setup.sides[0] = {"blue", 0};
+    t.setup.sides[1] = {"red", 7};
+    t.setup.units = {unit("cat", "red", "light_catapult", {5, 6}, Facing::kN, 1),
+                     unit("li", "red", "light_infantry", {5, 6}, Facing::kN, 1),
+                     unit("hi", "blue", "heavy_infantry", {5, 4}, Facing::kS, 4)};
+    t.stand_ids = {{"cat", {"cat-1"}}, {"li", {"li-1"}}, {"hi", {"hi-1", "hi-2", "hi-3", "hi-4"}}};
+    return t;
+  };
+  auto shooters_after_artillery = [](TurnFlow& flow) {
+    EXPECT_TRUE(flow.EndPhase());
+    EXPECT_EQ(flow.PhaseName(), "musketry");
+    return flow.Shooters();
+  };
+  TurnFlow idle(*ancient, 7);
+  ASSERT_TRUE(idle.Start(setup(), 1)) << idle.notice();
+  const auto free = shooters_after_artillery(idle);
+  EXPECT_NE(std::ranges::find(free, "li"), free.end()) << "without a shot the infantry shoot";
+
+  TurnFlow firing(*ancient, 7);
+  ASSERT_TRUE(firing.Start(setup(), 1));
+  ASSERT_TRUE(firing.DeclareShot("cat-1", {5, 4})) << firing.notice();
+  const auto events = firing.TakeEvents();  // the choices point into it
+  const auto choices = OfType<FirerChoice>(events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_TRUE(Mentions(choices[0]->details["entries"].dump(), "manned by li"))
+      << choices[0]->details.dump();
+  // The shell missed (no casualty reported): the stand that manned it still may not shoot.
+  const auto tied = shooters_after_artillery(firing);
+  EXPECT_EQ(std::ranges::find(tied, "li"), tied.end());
+  EXPECT_FALSE(firing.FireMusketry("li", "hi"));
+  EXPECT_FALSE(firing.notice().empty());
+  // Undo the phase end and the shot: the infantry are free again.
+  ASSERT_TRUE(firing.UndoLast());
+  ASSERT_TRUE(firing.UndoDeclaredShot()) << firing.notice();
+  const auto untied = shooters_after_artillery(firing);
+  EXPECT_NE(std::ranges::find(untied, "li"), untied.end());
+}
+
+// The live session, as the window drives it: stands from the tracker, the game started from
+// them, the shot flow's Arm going through the rules.
+class LiveShots : public TurnFlowShots {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTestDir("turn_flow_shots");
+    SessionConfig c;
+    c.board = LoadBoardFile(DatasetsDir() / "sample" / "board.json");
+    c.catalog = catalog_;
+    c.shot = LoadShotOptions("napoleonic");
+    c.log_path = dir_ / "game.jsonl";
+    c.move_allowance = MoveAllowanceFromRuleset(rules::LoadRuleset("napoleonic"), c.catalog);
+    session_ = std::make_unique<LiveSession>(c);
+    auto& st = session_->state();
+    st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
+    ASSERT_TRUE(st.AcceptCalibration());
+    const Grid& grid = session_->board().board.grid;
+    std::vector<DetectedStand> seen;
+    for (const auto& s : GunLine(grid)) seen.push_back({s, grid.SquareOf(s.footprint.center)});
+    session_->OnStandsSeen(seen);
+    std::vector<Stand> on_table;
+    for (const auto& s : session_->stands()) on_table.push_back(s.stand);
+    ASSERT_TRUE(flow_.Start(
+        SetupFromTable(ruleset_->data(), session_->board().board, on_table, catalog_, 8), 1))
+        << flow_.notice();
+    session_->SetTurnFlow(&flow_);
+    // The tracker's ids of the two guns (by place).
+    for (const auto& s : session_->stands()) {
+      if (s.stand.kind != "horse_gun") continue;
+      (grid.SquareOf(s.stand.footprint.center) == Square{6, 7} ? screened_ : clear_) = s.stand.id;
+    }
+    ASSERT_FALSE(screened_.empty());
+    ASSERT_FALSE(clear_.empty());
+  }
+  void ChooseBattery(const std::string& id) {
+    auto& st = session_->state();
+    for (size_t i = 0; i < st.batteries().size() && st.battery() != id; ++i) st.NextBattery();
+    ASSERT_EQ(st.battery(), id);
+  }
+  // What the window does every frame: the session's events, then the turn flow's.
+  void Step() {
+    session_->Step();
+    for (const auto& e : flow_.TakeTurnEvents()) {
+      flow_.NoteLogged(e.action, session_->AppendEvent(e.payload));
+    }
+  }
+
+  fs::path dir_;
+  std::unique_ptr<LiveSession> session_;
+  std::string screened_, clear_;
+};
+
+TEST_F(LiveShots, ArmingAScreenedBatteryShowsTheReasonAndTheOverruleIsLogged) {
+  auto& st = session_->state();
+  ChooseBattery(screened_);
+  EXPECT_FALSE(st.Apply(Command::kArm));
+  EXPECT_EQ(st.phase(), Phase::kReady) << "not armed";
+  EXPECT_TRUE(Mentions(st.arm_refusal(), "screened")) << st.arm_refusal();
+  EXPECT_TRUE(Mentions(st.notice(), "screened")) << st.notice();
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  // The players overrule: armed, logged as a correction, nothing declared to the engine.
+  ASSERT_TRUE(st.ArmOverruled());
+  EXPECT_EQ(st.phase(), Phase::kArmed);
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  Step();
+  ASSERT_TRUE(st.CancelShot());
+  Step();
+
+  // The clear battery arms: its shot is declared, and taken back when the shot is cancelled.
+  ChooseBattery(clear_);
+  ASSERT_TRUE(st.Apply(Command::kArm)) << st.notice();
+  EXPECT_TRUE(st.arm_refusal().empty());
+  EXPECT_TRUE(session_->shot_declared());
+  EXPECT_EQ(flow_.actions_played(), 1u);
+  Step();
+  ASSERT_TRUE(st.CancelShot());
+  Step();
+  EXPECT_EQ(flow_.actions_played(), 0u) << "a cancelled shot was not fired";
+
+  const GameLog log = ReadGameLog(dir_ / "game.jsonl");
+  std::vector<std::string> armed;
+  int overrules = 0, declared = 0, undone = 0;
+  for (const auto& e : log.events) {
+    if (const auto* a = e.As<ShotArmed>()) armed.push_back(a->shot_id);
+    if (const auto* c = e.As<Correction>(); c && c->subject == "shot") {
+      ++overrules;
+      EXPECT_TRUE(Mentions(c->note, "screened")) << c->note;
+      EXPECT_EQ(c->value["battery"], screened_);
+    }
+    if (const auto* f = e.As<FirerChoice>(); f && f->choice == "fire_artillery") {
+      ++declared;
+      ASSERT_EQ(armed.size(), 2u) << "the declaration follows its shot_armed";
+      EXPECT_EQ(f->shot_id, armed.back());
+    }
+    if (const auto* u = e.As<Undo>(); u && Mentions(u->note, "fire_artillery")) ++undone;
+  }
+  EXPECT_EQ(armed.size(), 2u);
+  EXPECT_EQ(overrules, 1);
+  EXPECT_EQ(declared, 1);
+  EXPECT_EQ(undone, 1);
+}
+
+TEST_F(LiveShots, AnInferredScreenedGunsShotIsVoid) {
+  // No battery chosen: the gun is inferred at rest (the nearest facing the impact is the
+  // screened one), and the rules then refuse its shot: nothing is removed.
+  auto& st = session_->state();
+  ASSERT_EQ(st.battery(), "");
+  ASSERT_TRUE(st.Apply(Command::kArm)) << st.notice();
+  EXPECT_EQ(flow_.actions_played(), 0u) << "the gun is not known yet";
+  session_->OnProjectileAtRest(session_->board().board.grid.Center(kBlueSquare));
+  Step();
+  ASSERT_TRUE(st.verdict());
+  EXPECT_EQ(session_->firing_stand(), screened_);
+  EXPECT_TRUE(Mentions(st.verdict()->ruling, "NOT ALLOWED") &&
+              Mentions(st.verdict()->ruling, "screened"))
+      << st.verdict()->ruling;
+  EXPECT_TRUE(st.PendingRemovals().empty());
+  EXPECT_EQ(flow_.actions_played(), 0u);
+  ASSERT_TRUE(st.AcceptVerdict());
+  EXPECT_EQ(st.phase(), Phase::kReady);
+}
+
+}  // namespace
+}  // namespace referee::live
