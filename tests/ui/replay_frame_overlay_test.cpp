@@ -136,6 +136,21 @@ Placement PlacementOf(const nlohmann::json& frame, cv::Size image) {
   return p;
 }
 
+const Grid kGrid{12, 8, 4.0};
+
+// Within `margin_in` of a grid line on the board, or where the square names are written just
+// outside it: the overlay draws there.
+bool NearGridDrawing(Vec2 t, double margin_in = 0.4) {
+  const double s = kGrid.square_size_in;
+  const bool on_board = t.x >= 0 && t.y >= 0 && t.x <= kGrid.Width() && t.y <= kGrid.Height();
+  if (!on_board) return t.x > -s && t.y > -s && t.x < kGrid.Width() + s && t.y < kGrid.Height() + s;
+  const auto off_line = [&](double v) {
+    const double m = std::fmod(v, s);
+    return std::min(m, s - m);
+  };
+  return off_line(t.x) < margin_in || off_line(t.y) < margin_in;
+}
+
 // Fraction of probe points, away from everything drawn over the frame, where the screenshot
 // shows the expected picture's pixel (within `tol` per channel).
 double FrameVisible(const cv::Mat& shot, const cv::Mat& expected, const Placement& at,
@@ -144,7 +159,7 @@ double FrameVisible(const cv::Mat& shot, const cv::Mat& expected, const Placemen
   for (int y = 20; y < expected.rows - 20; y += 23) {
     for (int x = 20; x < expected.cols - 20; x += 29) {
       const Vec2 t = table_from_image({static_cast<double>(x), static_cast<double>(y)});
-      bool near_drawing = Distance(t, kImpact) < 3.0;
+      bool near_drawing = Distance(t, kImpact) < 3.0 || NearGridDrawing(t);
       for (const auto& s : kStands)
         near_drawing = near_drawing || Distance(t, s.footprint.center) < 3.0;
       if (near_drawing) continue;
@@ -174,6 +189,56 @@ void ExpectCircle(const cv::Mat& shot, const std::function<cv::Point2d(Vec2)>& s
   }
   EXPECT_GE(on, 22) << "the hit circle is not where the impact projects";
   EXPECT_EQ(outside, 0) << "magenta outside the circle";
+}
+
+// The lowest red value within `radius` px of p: the after frame is red 200 everywhere, and the
+// cyan grid (red 0, drawn antialiased, so a thin line may cover two pixels by half) pulls it down.
+int MinRedNear(const cv::Mat& bgr, cv::Point2d p, int radius) {
+  int lowest = 255;
+  for (int dy = -radius; dy <= radius; ++dy) {
+    for (int dx = -radius; dx <= radius; ++dx) {
+      const cv::Point q(static_cast<int>(std::lround(p.x)) + dx,
+                        static_cast<int>(std::lround(p.y)) + dy);
+      if (cv::Rect(0, 0, bgr.cols, bgr.rows).contains(q)) {
+        lowest = std::min(lowest, static_cast<int>(bgr.at<cv::Vec3b>(q)[2]));
+      }
+    }
+  }
+  return lowest;
+}
+
+// The grid drawn over the after frame: a line where each square's edges project (their
+// midpoints), none at the squares' centres; only where the view shows the frame (`seen`) and away
+// from the stands, their labels and the circle.
+void ExpectGridLines(const cv::Mat& shot, const std::function<cv::Point2d(Vec2)>& screen_from_table,
+                     const std::function<bool(Vec2)>& seen) {
+  const double s = kGrid.square_size_in;
+  int edges = 0, on_line = 0, centres = 0, in_square = 0;
+  std::string inside;  // squares whose centre shows the grid colour
+  for (int c = 0; c < kGrid.cols; ++c) {
+    for (int r = 0; r < kGrid.rows; ++r) {
+      const Vec2 centre{(c + 0.5) * s, (r + 0.5) * s};
+      bool near_drawing = Distance(centre, kImpact) < 3.0;
+      for (const auto& st : kStands)  // its unit label is written beside it
+        near_drawing = near_drawing || Distance(centre, st.footprint.center) < 5.0;
+      if (near_drawing) continue;
+      for (const Vec2 mid : {Vec2{c * s, (r + 0.5) * s}, Vec2{(c + 0.5) * s, r * s}}) {
+        if (!seen(mid)) continue;
+        ++edges;
+        on_line += MinRedNear(shot, screen_from_table(mid), 2) < 150;
+      }
+      if (!seen(centre)) continue;
+      ++centres;
+      if (MinRedNear(shot, screen_from_table(centre), 2) < 150) {
+        ++in_square;
+        inside += " " + std::string(1, static_cast<char>('A' + c)) + std::to_string(r + 1);
+      }
+    }
+  }
+  ASSERT_GT(edges, 100);
+  EXPECT_GE(on_line, edges * 95 / 100) << on_line << " of " << edges << " square edges";
+  EXPECT_EQ(in_square, 0) << "grid colour inside " << in_square << " of " << centres
+                          << " squares:" << inside;
 }
 
 // Each stand's four edge midpoints: its side colour on at least three.
@@ -243,6 +308,10 @@ TEST_F(ReplayFrameOverlay, CameraViewDrawsTheGameOverTheStoredAfterFrame) {
       0.05);
   ExpectCircle(shot, screen, 1.0);
   ExpectStandOutlines(shot, screen);
+  ExpectGridLines(shot, screen, [&](Vec2 p) {  // inside the camera's picture
+    const cv::Point2d px = cal.ImageFromTable(p);
+    return cv::Rect2d(3, 3, after.cols - 6, after.rows - 6).contains(px);
+  });
 
   // Before any frame was stored: the schematic map, said so.
   ASSERT_TRUE(index.contains("first"));
@@ -280,6 +349,12 @@ TEST_F(ReplayFrameOverlay, TopViewDrawsTheCircleToScaleOnTheRectifiedFrame) {
   // To scale: the circle's radius on screen is 1" of the top view.
   EXPECT_NEAR(table["circle_radius_px"].get<double>(), top.px_per_inch() * at.scale, 0.5);
   ExpectStandOutlines(shot, screen);
+  ExpectGridLines(shot, screen, [&](Vec2 p) {
+    const cv::Point2d px = top.RectifiedFromTable(p);
+    const cv::Point q(static_cast<int>(px.x), static_cast<int>(px.y));
+    return cv::Rect(0, 0, rectified.cols, rectified.rows).contains(q) &&
+           top.seen_mask().at<uchar>(q) != 0;
+  });
 }
 
 TEST_F(ReplayFrameOverlay, FrameWithoutCalibrationFallsBackToTheSchematicMapAndSaysWhy) {

@@ -57,7 +57,10 @@ int RunLive(const std::vector<std::string>& args) {
       "ui-scale", po::value(&opt.ui_scale)->default_value(0.0f),
       "font scale (default: from the window height and the monitor)")(
       "autoplay", po::bool_switch(&opt.autoplay),
-      "accept the grid, arm and confirm by itself (on for --demo and --frames)");
+      "accept the grid, arm and confirm by itself (on for --demo and --frames)")(
+      "input-script", po::value(&opt.input_script),
+      "play keys and clicks from FILE (key NAME, click WIDGET, click-stand ID, wait N, "
+      "wait-phase P, wait-grid, wait-stands, screenshot NAME); turns autoplay off");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (vm.count("camera")) opt.camera = camera;

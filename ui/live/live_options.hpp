@@ -41,6 +41,8 @@ struct LiveOptions {
   int height_px = 900;
   float ui_scale = 0;     // font scale; 0 = from the window height and monitor DPI
   bool autoplay = false;  // accept/arm/confirm by itself (always on for --demo, --frames)
+  // Keys and clicks played into the window (ui/live/input_script.hpp); turns autoplay off.
+  std::string input_script;
 
   // Throws InputError on a contradiction (two sources, --log with --resume, ...).
   void Check() const;

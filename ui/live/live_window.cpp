@@ -20,6 +20,7 @@
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/live/demo_data.hpp"
 #include "ui/live/gl_image.hpp"
+#include "ui/live/input_script.hpp"
 #include "ui/live/live_options.hpp"
 #include "ui/live/live_session.hpp"
 #include "ui/live/overlay.hpp"
@@ -69,7 +70,8 @@ class LiveApp {
         session_(std::move(config)),
         worker_(std::move(source), std::move(pipeline), options.frames > 0),
         shots_(options.screenshot_dir),
-        autoplay_(options.autoplay || options.demo || options.frames > 0) {
+        autoplay_(options.input_script.empty() &&
+                  (options.autoplay || options.demo || options.frames > 0)) {
     for (const auto& [side, rgb] : session_.board().side_colors_srgb) side_rgb_[side] = rgb;
     if (options.physical_dice) turn_.SetDiceMode(DiceMode::kPhysical);
     session_.SetTurnFlow(&turn_);  // shots are declared to the game's rules when armed
@@ -82,6 +84,7 @@ class LiveApp {
     scale_ = scale;
   }
   int Loop();
+  void UseScript(InputScript script) { script_.emplace(std::move(script)); }
   // A calibration from a file: accepted at once (the wizard stays available to recalibrate).
   void UseCalibration(const TableCalibration& cal) {
     FrameResult r;
@@ -106,6 +109,11 @@ class LiveApp {
   void DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& notes);
   void MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes);
   std::string StandAt(Vec2 p) const;
+  void ApplyScriptInput(ImGuiIO& io);
+  void NoteItem(const std::string& name);
+  void NoteHeader(const std::string& name);
+  // After the frame: the script's next step; false when the script failed.
+  bool AdvanceScript(int fb_w, int fb_h, const nlohmann::json& notes);
 
   const LiveOptions& opt_;
   OverlayWindow& window_;
@@ -145,6 +153,9 @@ class LiveApp {
   ImFont* big_font_ = nullptr;
   float scale_ = 1;
   OverlayStyle style_;
+  std::optional<InputScript> script_;
+  std::optional<int> script_key_;  // the GLFW key the script holds down this frame
+  ScriptView view_;                // what this frame drew, for the script to aim at
 };
 
 void LiveApp::TakeVisionResult() {
@@ -369,6 +380,57 @@ void LiveApp::SampleColourAt(cv::Point2d image_px, bool top) {
   worker_.SetSideColours(model);
 }
 
+// Scripted input goes where the GLFW backend puts the real mouse and keys, so every widget,
+// shortcut and table click sees it exactly as a player's.
+void LiveApp::ApplyScriptInput(ImGuiIO& io) {
+  if (!script_) return;
+  if (script_key_) io.KeysDown[*script_key_] = false;
+  script_key_.reset();
+  const ScriptInput in = script_->Input();
+  if (in.mouse) {
+    io.MousePos = ImVec2(static_cast<float>(in.mouse->x), static_cast<float>(in.mouse->y));
+    io.MouseDown[ImGuiMouseButton_Left] = in.mouse_down;
+  }
+  if (in.key_down) {
+    script_key_ = GlfwKeyOf(*in.key_down);
+    io.KeysDown[*script_key_] = true;
+  }
+}
+
+// Only items a player could click: drawn inside their window's visible area.
+void LiveApp::NoteItem(const std::string& name) {
+  if (!script_ || !ImGui::IsItemVisible()) return;
+  const ImVec2 lo = ImGui::GetItemRectMin();
+  const ImVec2 hi = ImGui::GetItemRectMax();
+  view_.items.try_emplace(name, ScreenPoint{lo.x, lo.y}, ScreenPoint{hi.x, hi.y});
+}
+
+// A panel's collapsing header is its first item: it is drawn at the cursor, one frame high.
+void LiveApp::NoteHeader(const std::string& name) {
+  if (!script_) return;
+  const ImVec2 lo = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float bottom = ImGui::GetWindowPos().y + ImGui::GetWindowHeight();
+  if (lo.y + ImGui::GetFrameHeight() > bottom) return;  // scrolled out of the panel
+  view_.items.try_emplace(name, ScreenPoint{lo.x, lo.y},
+                          ScreenPoint{lo.x + w, lo.y + ImGui::GetFrameHeight()});
+}
+
+bool LiveApp::AdvanceScript(int fb_w, int fb_h, const nlohmann::json& notes) {
+  if (!script_) return true;
+  const auto& st = session_.state();
+  view_.phase = PhaseName(st.phase());
+  view_.grid_found = st.phase() == Phase::kCalibrating && st.calibration().has_value();
+  if (const auto shot = script_->Advance(view_)) {
+    if (opt_.screenshot_dir.empty()) {
+      std::fprintf(stderr, "input script: screenshot %s needs --screenshot-dir\n", shot->c_str());
+    } else {
+      shots_.Save(*shot, fb_w, fb_h, notes);
+    }
+  }
+  return script_->failure().empty();
+}
+
 void LiveApp::HandleTableMouse(const ViewMapping* map) {
   const ImGuiIO& io = ImGui::GetIO();
   if (!map) return;
@@ -546,6 +608,9 @@ void LiveApp::DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& 
 void LiveApp::DrawUi(nlohmann::json& notes) {
   const ImGuiIO& io = ImGui::GetIO();
   auto& st = session_.state();
+  view_ = ScriptView{};
+  view_.display_w = io.DisplaySize.x;
+  view_.display_h = io.DisplaySize.y;
   const float panel_w = std::max(400.0f * scale_, io.DisplaySize.x * 0.27f);
   const float status_h = ImGui::GetFontSize() * 2.0f;
   const ScreenRect table_area{0, 0, io.DisplaySize.x - panel_w, io.DisplaySize.y - status_h};
@@ -570,6 +635,13 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
     if (cal) {
       map.emplace(*cal, top_view_ ? &*top_view_ : nullptr, top, tex.size(), table_area);
       DrawTable(dl, *map, notes);
+      if (st.phase() != Phase::kCalibrating) {
+        for (const auto& s : session_.stands()) {
+          if (s.removed) continue;
+          const cv::Point2d c = map->ScreenFromTable(s.stand.footprint.center);
+          view_.stands[s.stand.id] = ScreenPoint{c.x, c.y};
+        }
+      }
     }
   } else {
     dl->AddText(ImGui::GetFont(), style_.font_px, ImVec2(20, 20), IM_COL32(220, 220, 220, 255),
@@ -638,27 +710,40 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
                      sample_on_click_ = true;
                    },
                    camera_live_ ? &camera_choice_ : nullptr,
-                   [this](const CameraSettings& c) { worker_.RequestCameraSettings(c); }};
+                   [this](const CameraSettings& c) { worker_.RequestCameraSettings(c); },
+                   [this](const std::string& name) { NoteItem(name); }};
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
   ImGui::Begin("Referee", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings);
-  if (ImGui::Button(st.top_view() ? "Camera view  [V]" : "Top view  [V]")) Do(Command::kToggleView);
+  const bool toggle_view = ImGui::Button(st.top_view() ? "Camera view  [V]" : "Top view  [V]");
+  NoteItem(st.top_view() ? "Camera view" : "Top view");
+  if (toggle_view) Do(Command::kToggleView);
   ImGui::SameLine();
-  if (ImGui::Button("Help  [F1]")) Do(Command::kToggleHelp);
+  const bool help = ImGui::Button("Help  [F1]");
+  NoteItem("Help");
+  if (help) Do(Command::kToggleHelp);
+  NoteHeader("Calibration");
   DrawCalibrationPanel(ctx);
+  NoteHeader("Camera settings");
   DrawCameraPanel(ctx);
+  NoteHeader("Shot");
   DrawShotPanel(ctx);
+  NoteHeader("Turn");
   DrawTurnPanel(ctx);
+  NoteHeader("Overrule");
   DrawOverrulePanel(ctx);
   ImGui::End();
+  // A panel may have changed which id the selected stand goes by ("is really"): follow it.
+  selected_ = ctx.selected_stand;
   DrawMdiPicker(ctx);
   DrawHelpWindow(ctx);
   DrawStatusBar(ctx, ImVec2(0, io.DisplaySize.y - status_h), ImVec2(io.DisplaySize.x, status_h));
   notes["display"] = {io.DisplaySize.x, io.DisplaySize.y};
   notes["framebuffer_scale"] = {io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y};
   notes["phase"] = PhaseName(st.phase());
+  notes["selected"] = selected_;
 }
 
 void LiveApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
@@ -699,13 +784,15 @@ int LiveApp::Loop() {
     session_.Step();
     StepTurn();
 
-    const cv::Size fb = window_.NewFrame();
+    const cv::Size fb = window_.NewFrame([this](ImGuiIO& io) { ApplyScriptInput(io); });
     HandleKeys();
     nlohmann::json notes = nlohmann::json::object();
     DrawUi(notes);
     window_.Render();
     MaybeScreenshot(fb.width, fb.height, notes);
+    const bool script_ok = AdvanceScript(fb.width, fb.height, notes);
     window_.Swap();
+    if (!script_ok) break;
 
     ++rendered_;
     const auto now = std::chrono::steady_clock::now();
@@ -713,6 +800,15 @@ int LiveApp::Loop() {
     last = now;
     if (dt > 0) fps_ = fps_ == 0 ? 1 / dt : 0.9 * fps_ + 0.1 / dt;
     if (opt_.frames > 0 && rendered_ >= opt_.frames) break;
+  }
+  if (script_ && !script_->failure().empty()) {
+    std::fprintf(stderr, "%s\n", script_->failure().c_str());
+    return 1;
+  }
+  if (script_ && !script_->done()) {
+    std::fprintf(stderr, "%s: the script was not finished after %d frames\n",
+                 opt_.input_script.c_str(), rendered_);
+    return 1;
   }
   return 0;
 }
@@ -777,6 +873,10 @@ int RunLive(const LiveOptions& o) {
                        : !o.images.empty() ? FrameSource::OpenImages(o.images)
                                            : FrameSource::OpenImages(demo->frames_dir);
 
+  // Read before the window opens: a bad script is one line and exit 2 like any bad input.
+  std::optional<InputScript> script;
+  if (!o.input_script.empty()) script = InputScript::Load(o.input_script);
+
   OverlayWindowOptions window_options;
   window_options.width_px = o.width_px;
   window_options.height_px = o.height_px;
@@ -797,6 +897,7 @@ int RunLive(const LiveOptions& o) {
                 seed);
     app.SetScale(window.scale(), window.big_font());
     if (!o.calibration.empty()) app.UseCalibration(LoadCalibration(o.calibration));
+    if (script) app.UseScript(std::move(*script));
     rc = app.Loop();
   }
   return rc;

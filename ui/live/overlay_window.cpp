@@ -71,12 +71,13 @@ OverlayWindow::~OverlayWindow() {
 
 bool OverlayWindow::ShouldClose() const { return glfwWindowShouldClose(window_) != 0; }
 
-cv::Size OverlayWindow::NewFrame() {
+cv::Size OverlayWindow::NewFrame(const std::function<void(ImGuiIO&)>& override_input) {
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
   framebuffer_px_ = {w, h};
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (override_input) override_input(ImGui::GetIO());
   ImGui::NewFrame();
   return framebuffer_px_;
 }

@@ -3,12 +3,14 @@
 // the destructor, and the start and end of each rendered frame around the app's drawing.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include <opencv2/core.hpp>
 
 struct GLFWwindow;
 struct ImFont;
+struct ImGuiIO;
 
 namespace referee::live {
 
@@ -34,8 +36,10 @@ class OverlayWindow {
   ImFont* big_font() const { return big_font_; }  // banners; twice the body size
   bool ShouldClose() const;
 
-  // Starts an ImGui frame; returns the framebuffer size in px.
-  cv::Size NewFrame();
+  // Starts an ImGui frame; returns the framebuffer size in px. `override_input` runs after the
+  // GLFW backend has written this frame's mouse and keys into ImGuiIO and before ImGui reads
+  // them: scripted input replaces them there.
+  cv::Size NewFrame(const std::function<void(ImGuiIO&)>& override_input = {});
   // Draws the frame's ImGui data over a cleared framebuffer; a screenshot may read it back
   // before Swap().
   void Render();

@@ -298,6 +298,11 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
     verdict = v;
   }
   nlohmann::json overlay = nlohmann::json::object();
+  // The grid as the live overlay draws it, so a replayed ruling can be checked square by square.
+  const ReplayBoard& b = controller_.board();
+  nlohmann::json grid_notes = nlohmann::json::object();
+  DrawGridOverlay(dl, map, Grid{b.cols, b.rows, b.square_in}, style_, &grid_notes);
+  overlay["grid"] = grid_notes;
   DrawStandsOverlay(dl, map, shown, side_rgb_, verdict, "", style_, &overlay);
   if (verdict) DrawImpact(dl, map, verdict->impact_in, verdict->circle_radius_in, style_, &overlay);
   dl->PopClipRect();
