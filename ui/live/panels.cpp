@@ -1,5 +1,6 @@
 #include "ui/live/panels.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <optional>
@@ -143,6 +144,37 @@ void DrawCameraPanel(PanelContext& ctx) {
   for (const auto& line : ctx.camera_settings) ImGui::BulletText("%s", line.c_str());
 }
 
+namespace {
+
+// What the chosen battery aims at, once the game has started: the rules check arc, range and
+// screening against it when the shot is armed.
+void DrawAim(PanelContext& ctx, bool ready) {
+  const std::string& gun = ctx.session.state().battery();
+  if (!ctx.turn || !ctx.turn->started() || gun.empty()) return;
+  const auto options = ctx.turn->AimOptions(gun);
+  if (options.empty()) {
+    ImGui::TextDisabled("Aim: no enemy unit to aim %s at", gun.c_str());
+    return;
+  }
+  auto label = [](const TurnFlow::AimOption& o) {
+    return o.unit + " (" + SquareName(o.square) + ")" + (o.refusal.empty() ? "" : " - refused");
+  };
+  const auto chosen = std::ranges::find(options, ctx.session.aim(), &TurnFlow::AimOption::unit);
+  const auto& current = chosen != options.end() ? *chosen : options.front();
+  ImGui::BeginDisabled(!ready);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::BeginCombo("aim at##shot", label(current).c_str())) {
+    for (const auto& o : options) {
+      if (ImGui::Selectable(label(o).c_str(), o.unit == current.unit)) ctx.session.SetAim(o.unit);
+      if (!o.refusal.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.refusal.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::EndDisabled();
+}
+
+}  // namespace
+
 void DrawShotPanel(PanelContext& ctx) {
   auto& st = ctx.session.state();
   ImGui::SetNextItemOpen(true, ImGuiCond_Once);
@@ -155,10 +187,19 @@ void DrawShotPanel(PanelContext& ctx) {
   ImGui::Text("Shot type: %s", st.shot_type().c_str());
   ImGui::SameLine();
   if (ImGui::SmallButton("next##type")) ctx.run(Command::kNextShotType);
+  DrawAim(ctx, ready);
   CommandButton(ctx, "Arm", Command::kArm, ready && !st.paused() && !st.camera_bumped());
   ImGui::SameLine();
   CommandButton(ctx, "Cancel", Command::kCancelShot,
                 st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest);
+  if (!st.arm_refusal().empty() && ready) {
+    // The rules engine refused the shot (3E screening, arc, range, shots left, limbered,
+    // catapult manning): it is not armed unless the players overrule.
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 100, 255));
+    ImGui::TextWrapped("Not allowed: %s", st.arm_refusal().c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::Button("Arm anyway (overrule, logged)")) st.ArmOverruled();
+  }
   if (st.phase() == Phase::kArmed) ImGui::TextWrapped("Armed: fire when ready.");
   if ((st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest) &&
       !ctx.session.shot_refusal().empty()) {
