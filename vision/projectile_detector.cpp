@@ -8,6 +8,8 @@
 
 #include "vision/qtip_model.hpp"
 #include "vision/qtip_support.hpp"
+#include "vision/shell_model.hpp"
+#include "vision/shell_support.hpp"
 
 namespace referee {
 
@@ -47,16 +49,6 @@ double Percentile(std::vector<double> v, double q) {
   return v[k];
 }
 
-// A stand whose (slightly grown) footprint holds the point once raised to the base top.
-const DetectedStand* StandUnder(Vec2 on_mat, const TopView& view,
-                                const std::vector<DetectedStand>& stands, double height_in) {
-  const Vec2 p = view.TableAtHeight(on_mat, height_in);
-  for (const auto& s : stands) {
-    if (DistanceToRect(p, s.stand.footprint) < MmToInches(0.5)) return &s;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
@@ -76,17 +68,32 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
   const cv::Mat after = GainCorrected(top_before, top_after);
   cv::Mat before;
   top_before.convertTo(before, CV_32FC3);
+  // The range of `before` within a pixel of each pixel, per channel. Only what leaves it is
+  // counted: at a sharp edge (a base border, a grid line) a resampling shift, a little more
+  // blur or JPEG's halved colour resolution mixes the two sides, which stays inside that
+  // range, while a new object brings a colour that was not there. Real webcams send JPEG or
+  // MJPEG, and `before` and `after` need not be compressed alike.
+  cv::Mat lo, hi;
+  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
+  cv::erode(before, lo, k3);
+  cv::dilate(before, hi, k3);
   cv::Mat mag(before.size(), CV_32F), mask(before.size(), CV_8U, cv::Scalar(0));
   cv::Mat object(before.size(), CV_32F);
   for (int y = 0; y < before.rows; ++y) {
     const auto* b = before.ptr<cv::Vec3f>(y);
     const auto* a = after.ptr<cv::Vec3f>(y);
+    const auto* bl = lo.ptr<cv::Vec3f>(y);
+    const auto* bh = hi.ptr<cv::Vec3f>(y);
     auto* m = mag.ptr<float>(y);
     auto* o = object.ptr<float>(y);
     auto* k = mask.ptr<uchar>(y);
     for (int x = 0; x < before.cols; ++x) {
       const cv::Vec3f d = a[x] - b[x];
       const float v = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
+      float outside = 0.0f;
+      for (int c = 0; c < 3; ++c) {
+        outside = std::max({outside, a[x][c] - bh[x][c], bl[x][c] - a[x][c]});
+      }
       m[x] = v;
       o[x] = v;
       // A shadow darkens all channels by about the same ratio: not an object.
@@ -95,11 +102,10 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
       const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
       const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
       if (shadow) o[x] = 0.0f;
-      if (v >= min_change && !shadow) k[x] = 255;
+      if (outside >= min_change && !shadow) k[x] = 255;
     }
   }
   if (object_change) *object_change = object;
-  const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
   cv::morphologyEx(mask, mask, cv::MORPH_OPEN, k3);
   if (magnitude) *magnitude = mag;
   return mask;
@@ -201,13 +207,12 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
           ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
           : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
   const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
-  const bool shell_shape =
+  // A shell's change: about its square (its top, the sides toward the camera and what the
+  // shadow test keeps of its shadow); FitShell then judges its silhouette by colour.
+  const bool shell_extent =
       !blob.cut_off &&
       blob.area_mm2 >= opt.shell_min_fill * opt.shell_side_mm * opt.shell_side_mm &&
-      std::abs(length_mm - opt.shell_side_mm * std::sqrt(2.0)) <=
-          (tol + 0.42) * opt.shell_side_mm &&
-      width_mm >= (1 - tol) * opt.shell_side_mm &&
-      width_mm <= (1 + tol) * opt.shell_side_mm * std::sqrt(2.0);
+      length_mm <= 2.5 * opt.shell_side_mm && width_mm >= (1 - tol) * opt.shell_side_mm;
   ProjectileObservation obs;
   obs.change_area_mm2 = blob.area_mm2;
   obs.region_px = blob.box;
@@ -237,66 +242,34 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
     return obs;
   }
-  if (shell_shape && opt.expect != "qtip") {
-    // The dot: a small spot darker than the shell's own top around it. It is ~3 mm, a few
-    // pixels, blurred by the lens and JPEG, so it is judged by its contrast with the top's
-    // surface (not by a fixed share of it), then located by the weighted centroid of what is
-    // darker than half way between the spot and the surface.
-    std::vector<cv::Point> hull;
-    cv::convexHull(blob.pts, hull);
-    const cv::Rect box = blob.box & cv::Rect(0, 0, mask.cols, mask.rows);
-    cv::Mat gray;
-    cv::cvtColor(top_after(box), gray, cv::COLOR_BGR2GRAY);
-    cv::Mat smooth;
-    cv::GaussianBlur(gray, smooth, {3, 3}, 0);
-    // Only near the middle: the dot marks the centre, while the blob's outline also holds the
-    // shell's darker sides and what the shadow test kept of its shadow (a few mm to one side).
-    const cv::Moments hm = cv::moments(hull);
-    const cv::Point2d mid = hm.m00 > 0 ? cv::Point2d(hm.m10 / hm.m00, hm.m01 / hm.m00) : c;
-    std::vector<cv::Point> inner;
-    std::vector<double> g;
-    cv::Point darkest;
-    double darkest_v = 256;
-    for (int y = 0; y < box.height; ++y) {
-      for (int x = 0; x < box.width; ++x) {
-        const cv::Point p(x + box.x, y + box.y);
-        if (cv::pointPolygonTest(hull, p, true) < 1.5 / mm) continue;
-        if (cv::norm(cv::Point2d(p) - mid) * mm > 0.35 * opt.shell_side_mm) continue;
-        inner.push_back(p);
-        g.push_back(gray.at<uchar>(y, x));
-        if (smooth.at<uchar>(y, x) < darkest_v) darkest_v = smooth.at<uchar>(y, x), darkest = p;
-      }
-    }
-    const double surface = Percentile(g, 0.75);
-    const double contrast = surface - darkest_v;
-    const double level = darkest_v + 0.5 * contrast;
-    double sw = 0, sx = 0, sy = 0;
-    for (const cv::Point& p : inner) {
-      if (cv::norm(p - darkest) * mm > 0.5 * opt.shell_dot_diameter_mm + 1.5) continue;
-      const double w = level - gray.at<uchar>(p - box.tl());
-      if (w <= 0) continue;
-      sw += w;
-      sx += w * p.x;
-      sy += w * p.y;
-    }
+  if (shell_extent && opt.expect != "qtip") {
+    // Where a point of the shell's bottom and the point above it on its top are seen.
+    const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
+    const Vec2 c_mat = view.TableFromRectified(c_px);
+    const Vec2 raised = view.TableAtHeight(c_mat, MmToInches(opt.shell_thickness_mm));
+    const cv::Point2d sweep_px = c_px - view.RectifiedFromTable(raised);
+    ShellModelOptions model;
+    model.side_mm = opt.shell_side_mm;
+    model.thickness_mm = opt.shell_thickness_mm;
+    model.dot_diameter_mm = opt.shell_dot_diameter_mm;
+    model.min_dot_contrast = opt.min_dot_contrast;
+    model.size_tolerance = tol;
+    const auto fit = FitShell(top_before, top_after, mask, blob.pts, mm, sweep_px, model);
+    if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
+    const ShellFit& f = std::get<ShellFit>(fit);
+    ShellSupportOptions support_opt;
+    support_opt.base_height_mm = opt.base_height_mm;
+    support_opt.figure_height_mm = opt.figure_height_mm;
+    support_opt.side_mm = opt.shell_side_mm;
+    support_opt.thickness_mm = opt.shell_thickness_mm;
+    const ShellSupport support =
+        ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands, support_opt);
     obs.kind = "shell";
-    const cv::Moments m = cv::moments(hull);
-    const cv::Point2d centre = m.m00 > 0 ? cv::Point2d(m.m10 / m.m00, m.m01 / m.m00) : c;
-    if (inner.empty() || contrast < opt.min_dot_contrast * std::max(1.0, surface) || sw <= 0) {
-      return Refusal{"shell-sized change found but no centre dot on it: not adjudicated"};
-    }
-    obs.point_px = {sx / sw, sy / sw};
-    // The dot must be near the middle of the square, else it is not a shell.
-    if (cv::norm(obs.point_px - centre) * mm > 0.3 * opt.shell_side_mm) {
-      return Refusal{"shell-sized change whose dark mark is off-centre: not adjudicated"};
-    }
-    const Vec2 on_mat = view.TableFromRectified(obs.point_px);
-    const double top_h = MmToInches(opt.shell_thickness_mm);
-    const double base_h = MmToInches(opt.base_height_mm);
-    const DetectedStand* under = StandUnder(on_mat, view, stands, base_h + top_h);
-    obs.height_in = top_h + (under ? base_h : 0.0);
-    if (under) obs.resting_on = under->stand.id;
-    obs.point = view.TableAtHeight(on_mat, obs.height_in);
+    obs.point_px = f.centre_px;
+    obs.dot_seen = f.dot_seen;
+    obs.resting_on = support.stand_id;
+    obs.height_in = support.bottom_in + MmToInches(f.centre_height_mm);
+    obs.point = view.TableAtHeight(view.TableFromRectified(obs.point_px), obs.height_in);
     obs.other_end = obs.point;
     return obs;
   }

@@ -68,6 +68,9 @@ struct ProjectileObservation {
   // Q-tip: false when the painted head could not be told from the mat and the tip was put one
   // head length past the end of the white stick (less precise; shown in the evidence).
   bool tip_from_edge = true;
+  // Shell: false when its dot could not be seen and `point` is the centre of its silhouette
+  // (a clean square of the right size; the dot marks that centre).
+  bool dot_seen = true;
   double change_area_mm2 = 0;
   cv::Rect region_px;  // bounding box of the change in the top view
 };

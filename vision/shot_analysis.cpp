@@ -20,6 +20,11 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
   return a;
 }
 
+std::vector<std::string> KindPreference(const std::string& ruleset) {
+  if (ruleset == "ancient") return {"heavy_infantry", "heavy_cavalry", "chariot", "light_catapult"};
+  return StandDetectorOptions{}.kind_preference;
+}
+
 std::vector<Stand> StandsOf(const StandDetection& detection) {
   std::vector<Stand> out;
   for (const auto& d : detection.stands) out.push_back(d.stand);

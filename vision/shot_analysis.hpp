@@ -30,6 +30,12 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
                          const Board* board, const StandDetectorOptions& stand_options = {},
                          const ProjectileOptions& projectile_options = {});
 
+// The stand kinds a ruleset's armies hold first when several catalogue kinds share a base size
+// (StandDetectorOptions::kind_preference): "ancient" -> heavy infantry, heavy cavalry, chariot
+// (a 40 x 40 base, measured from its front edge like the elephant and catapult of the same
+// size), light catapult; anything else -> the Napoleonic default.
+std::vector<std::string> KindPreference(const std::string& ruleset);
+
 // Stands as the engine takes them.
 std::vector<Stand> StandsOf(const StandDetection& detection);
 

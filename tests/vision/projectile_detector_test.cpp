@@ -225,13 +225,29 @@ TEST_F(ProjectileDetectorTest, FindsAFaintBlurredShellDot) {
             0.5);
 }
 
-TEST_F(ProjectileDetectorTest, RefusesAShellWithoutADot) {
+TEST_F(ProjectileDetectorTest, AShellWithoutAVisibleDotIsMeasuredFromItsSquare) {
+  // The dot marks the centre; when blur or glare hides it, a clean 12 mm square still gives
+  // that centre: its silhouette's centroid, taken at half the shell's thickness.
   const Vec2 c{20.4, 12.7};
   DrawShell(c, 25, std::nullopt);
   cv::GaussianBlur(after, after, {5, 5}, 1.2);
   const ProjectileResult r = DetectProjectile(before, after, *view_, {});
-  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
-  EXPECT_NE(std::get<Refusal>(r).reason.find("no centre dot"), std::string::npos)
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.kind, "shell");
+  EXPECT_FALSE(o.dot_seen);
+  EXPECT_LT(InchesToMm(Distance(o.point, view_->TableAtHeight(c, MmToInches(2.5)))), 0.5);
+}
+
+TEST_F(ProjectileDetectorTest, RefusesAShellColouredChangeThatIsNotASquare) {
+  // Plasticine-yellow and about a shell's extent, but 9 x 24 mm: no 12 mm square.
+  std::vector<cv::Point> outline;
+  for (const Vec2& k : OrientedRect{{20.4, 12.7}, MmToInches(24), MmToInches(9), 25}.Corners())
+    outline.push_back(S(k));
+  cv::fillConvexPoly(after, outline, cv::Scalar(40, 200, 235), cv::LINE_AA, 4);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r)) << std::get<ProjectileObservation>(r).kind;
+  EXPECT_NE(std::get<Refusal>(r).reason.find("not a 12 mm shell"), std::string::npos)
       << std::get<Refusal>(r).reason;
 }
 

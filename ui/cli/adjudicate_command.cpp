@@ -153,9 +153,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                                            static_cast<uchar>(rgb[2])));
   }
   StandDetectorOptions stand_opt;
-  if (opt.ruleset == "ancient") {
-    stand_opt.kind_preference = {"heavy_infantry", "heavy_cavalry", "chariot", "light_catapult"};
-  }
+  stand_opt.kind_preference = KindPreference(opt.ruleset);
   ProjectileOptions proj_opt;
   proj_opt.figure_height_mm = opt.figure_height_mm;
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";

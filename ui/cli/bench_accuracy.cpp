@@ -23,6 +23,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
+#include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/command_line.hpp"
@@ -48,6 +49,14 @@ struct Stats {
                       static_cast<size_t>(q * static_cast<double>(s.size() - 1) + 0.5))];
   }
 };
+
+// Whether the ruleset measures shots at stands of `category` from their front edge.
+bool FrontEdgeMeasured(StandCategory category, const ShotOptions& rules) {
+  for (const auto& [c, ref] : rules.target_reference) {
+    if (c == category) return ref == TargetReference::kFrontEdge;
+  }
+  return false;
+}
 
 double AngleErrorDeg(double a, double b, double period) {
   double d = std::fmod(std::abs(a - b), period);
@@ -106,7 +115,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   Stats impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
-  int empty_pairs = 0, empty_adjudicated = 0;
+  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0;
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -156,7 +165,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     }
     const auto t0 = std::chrono::steady_clock::now();
     const TopView view(cal);
-    const ShotAnalysis a = AnalyseShot(view, before, after, colors, catalog, &board);
+    StandDetectorOptions stand_opt;
+    stand_opt.kind_preference =
+        KindPreference(t.value("verdict", Json::object()).value("ruleset", std::string()));
+    const ShotAnalysis a = AnalyseShot(view, before, after, colors, catalog, &board, stand_opt);
     seconds.Add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
 
     // Stands: greedy nearest match on the same side within 0.5".
@@ -203,28 +215,72 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         const double err_mm = InchesToMm(Distance(a.projectile->point, truth_pt));
         impact_mm.Add(err_mm);
         char buf[160];
-        std::snprintf(buf, sizeof buf, "%s found as %s, error %.2f mm%s%s", truth_kind.c_str(),
+        std::snprintf(buf, sizeof buf, "%s found as %s, error %.2f mm%s%s%s", truth_kind.c_str(),
                       a.projectile->kind.c_str(), err_mm,
                       tp_json.value("resting_on", Json()).is_string() ? " (truth on a base)" : "",
-                      a.projectile->resting_on.empty() ? "" : " (found on a base)");
+                      a.projectile->resting_on.empty() ? "" : " (found on a base)",
+                      a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
         line = buf;
         const Json& tv = t.at("verdict");
         if (tv.value("decisive", false)) {
           ++decisive;
+          // The truth's hits are measured the ruleset's way (a chariot, elephant or catapult
+          // from its front edge in the ancient rules), so ours are too, on the stands we found.
+          const ShotOptions rules = LoadShotOptions(tv.value("ruleset", std::string("napoleonic")));
           const double r = tv.at("hit_radius_in").get<double>();
-          bool same = true;
+          bool same = true, confirmed = false;
+          std::string differs;
           for (size_t i = 0; i < ts.size(); ++i) {
             const std::string id = ts[i].at("id").get<std::string>();
             const auto& hits = tv.at("hit_ids");
             const bool truth_hit = std::find(hits.begin(), hits.end(), id) != hits.end();
-            const bool our_hit =
-                match[i] >= 0 &&
-                DistanceToRect(a.projectile->point,
-                               a.stands.stands[static_cast<size_t>(match[i])].stand.footprint) <= r;
-            same &= truth_hit == our_hit;
+            bool our_hit = false;
+            if (match[i] >= 0) {
+              Stand found = a.stands.stands[static_cast<size_t>(match[i])].stand;
+              const StandKind* kind = catalog.Find(found.kind);
+              const StandCategory category = kind ? kind->category : StandCategory::kInfantry;
+              our_hit = TargetDistance(a.projectile->point, found, category, rules) <= r;
+              if (!found.facing_known && FrontEdgeMeasured(category, rules)) {
+                // No front stripe: the referee asks the player which way the stand faces
+                // (counted when the answer changes the verdict).
+                // A square base may face any of its four sides.
+                const double truth_deg = ts[i].at("angle_deg").get<double>();
+                const double step =
+                    std::abs(found.footprint.width_in - found.footprint.depth_in) < 0.05 ? 90.0
+                                                                                         : 180.0;
+                double best = found.footprint.angle_deg;
+                for (double k = step; k < 360.0; k += step) {
+                  const double turned = found.footprint.angle_deg + k;
+                  if (AngleErrorDeg(turned, truth_deg, 360.0) <
+                      AngleErrorDeg(best, truth_deg, 360.0))
+                    best = turned;
+                }
+                found.footprint.angle_deg = best;
+                const bool hit = TargetDistance(a.projectile->point, found, category, rules) <= r;
+                confirmed |= hit != our_hit;
+                our_hit = hit;
+              }
+            }
+            if (truth_hit != our_hit) {
+              same = false;
+              differs += " " + id + (truth_hit ? " (hit missed" : " (miss called a hit");
+              if (match[i] < 0) {
+                differs += ", not found)";
+              } else {
+                const Stand& d = a.stands.stands[static_cast<size_t>(match[i])].stand;
+                char buf[160];
+                std::snprintf(buf, sizeof buf, ", found as %s at %.0f deg%s, truth %s at %.0f)",
+                              d.kind.c_str(), d.footprint.angle_deg,
+                              d.facing_known ? "" : " facing unknown",
+                              ts[i].at("kind").get<std::string>().c_str(),
+                              ts[i].at("angle_deg").get<double>());
+                differs += buf;
+              }
+            }
           }
           agree += same ? 1 : 0;
-          if (!same) line += "; DECISIVE VERDICT DIFFERS";
+          facing_asked += confirmed ? 1 : 0;
+          if (!same) line += "; DECISIVE VERDICT DIFFERS:" + differs;
         }
       }
     }
@@ -281,7 +337,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               centre_mm.Q(0.95), centre_mm.Q(1.0));
   std::printf("stand angle error deg: median %.2f  p95 %.2f  max %.2f\n", angle_deg.Q(0.5),
               angle_deg.Q(0.95), angle_deg.Q(1.0));
-  std::printf("verdict agreement on decisive adjudicated shots: %d/%d\n", agree, decisive);
+  std::printf(
+      "verdict agreement on decisive adjudicated shots: %d/%d (%d needed a facing the player "
+      "confirms: a front-edge target without a front stripe)\n",
+      agree, decisive, facing_asked);
   std::printf("hand frames refused: %d/%d (%.1f%%)\n", hands_refused, hands,
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,

@@ -1,0 +1,99 @@
+#include "vision/shell_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/qtip_support.hpp"
+
+namespace referee {
+
+namespace {
+
+// Share of the `before` pixels under `outline` that show the mat's colour, taken as the median
+// of a ring around the shell outside every stand; -1 when too little mat is seen around it.
+double MatShare(const std::vector<cv::Point>& outline, const TopView& view, const cv::Mat& before,
+                const std::vector<DetectedStand>& stands, double ring_px) {
+  const cv::Rect all({0, 0}, before.size());
+  const cv::Rect hull = cv::boundingRect(outline);
+  const int r = static_cast<int>(std::ceil(ring_px));
+  const cv::Rect box = (hull + cv::Size(2 * r, 2 * r) - cv::Point(r, r)) & all;
+  if (box.empty()) return -1;
+  cv::Mat under(box.size(), CV_8U, cv::Scalar(0)), ring;
+  std::vector<cv::Point> local;
+  for (const cv::Point& p : outline) local.push_back(p - box.tl());
+  cv::fillConvexPoly(under, local, cv::Scalar(255));
+  cv::dilate(under, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
+  ring &= ~under;
+  for (const auto& s : stands) {  // bases (grown 2 mm for their blurred edges) are not mat
+    OrientedRect fp = s.stand.footprint;
+    fp.width_in += 2 * MmToInches(2.0);
+    fp.depth_in += 2 * MmToInches(2.0);
+    std::vector<cv::Point> poly;
+    for (const Vec2 c : fp.Corners())
+      poly.emplace_back(view.RectifiedFromTable(c) - cv::Point2d(box.tl()));
+    cv::fillConvexPoly(ring, poly, cv::Scalar(0));
+  }
+  std::vector<float> ch[3];
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      if (!ring.at<uchar>(y, x)) continue;
+      const cv::Vec3b v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      for (int c = 0; c < 3; ++c) ch[c].push_back(v[c]);
+    }
+  }
+  if (ch[0].size() < 20) return -1;
+  cv::Vec3d mat;
+  for (int c = 0; c < 3; ++c) {
+    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
+    std::nth_element(ch[c].begin(), mid, ch[c].end());
+    mat[c] = *mid;
+  }
+  const double near = std::max(25.0, 0.15 * cv::norm(mat));
+  int n = 0, like = 0;
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      if (!under.at<uchar>(y, x)) continue;
+      const cv::Vec3b v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      ++n;
+      like += cv::norm(cv::Vec3d(v[0], v[1], v[2]) - mat) < near ? 1 : 0;
+    }
+  }
+  return n ? static_cast<double>(like) / n : -1;
+}
+
+}  // namespace
+
+ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Point>& outline_px,
+                             const TopView& view, const cv::Mat& top_before,
+                             const std::vector<DetectedStand>& stands,
+                             const ShellSupportOptions& opt) {
+  const Vec2 seen = view.TableFromRectified(silhouette_px);
+  const double half_thick = MmToInches(0.5 * opt.thickness_mm);
+  const double base_in = MmToInches(opt.base_height_mm);
+  const double figures_in = base_in + MmToInches(opt.figure_height_mm);
+  ShellSupport out;
+  out.what = "mat";
+  const Vec2 on_mat = view.TableAtHeight(seen, half_thick);
+  for (const auto& s : stands) {
+    const OrientedRect& fp = s.stand.footprint;
+    const bool figures = FigureCover(s, view, top_before, opt.border_mm) >= opt.min_figure_cover;
+    const double bottom = figures ? figures_in : base_in;
+    if (!fp.Contains(view.TableAtHeight(seen, bottom + half_thick))) continue;
+    // On the mat its centre would be within 0.4 side of the base: it would overlap the base.
+    const bool mat_possible = DistanceToRect(on_mat, fp) > MmToInches(0.4 * opt.side_mm);
+    if (mat_possible) {
+      const double share =
+          MatShare(outline_px, view, top_before, stands, 0.5 * opt.side_mm / view.MmPerPx());
+      if (share >= opt.min_mat_share) continue;
+    }
+    out.bottom_in = bottom;
+    out.stand_id = s.stand.id;
+    out.what = figures ? "figures" : "base";
+    return out;
+  }
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,52 @@
+// What a shell rests on, and so how high its bottom is above the mat: the mat, a bare base top,
+// or the figures on a base (plasticine landing on figures stays on them). One camera cannot
+// measure the height; it comes from where the shell would be at each height and from what the
+// `before` view showed under it:
+//  - a shell that would overlap a base if it lay on the mat cannot lie on the mat;
+//  - otherwise, when it could also lie on a stand, the surface seen under its silhouette before
+//    the shot decides: the mat's own colour there means the mat.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "engine/geometry.hpp"
+#include "vision/stand_detector.hpp"
+#include "vision/top_view.hpp"
+
+namespace referee {
+
+struct ShellSupportOptions {
+  // Base thickness, mm (TABLE_KIT: 2-3). Default 2.5.
+  double base_height_mm = 2.5;
+  // Height of the figures' tops above the base top, mm. Default 20 (TABLE_KIT: up to ~25 mm).
+  // Set it to your miniatures' height.
+  double figure_height_mm = 20.0;
+  // Shell side and thickness, mm (TABLE_KIT: 12 x 5).
+  double side_mm = 12.0;
+  double thickness_mm = 5.0;
+  // Width of a base's side-colour border, mm, and the share of its interior that must differ
+  // from it for the base to carry figures (see FigureCover). Defaults 3 and 0.08.
+  double border_mm = 3.0;
+  double min_figure_cover = 0.08;
+  // Share of the silhouette that must show the mat's colour in `before` for a shell that could
+  // lie either on the mat or on a stand to be taken as on the mat. Default 0.6.
+  double min_mat_share = 0.6;
+};
+
+struct ShellSupport {
+  double bottom_in = 0;  // height of the shell's bottom above the mat
+  std::string stand_id;  // the stand it rests on, empty on the mat
+  std::string what;      // "mat", "base" or "figures"
+};
+
+// `silhouette_px`: the centroid of the shell's silhouette in the top view (seen at half its
+// thickness); `outline_px`: its outline there. `top_before`: the rectified view before the shot.
+ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Point>& outline_px,
+                             const TopView& view, const cv::Mat& top_before,
+                             const std::vector<DetectedStand>& stands,
+                             const ShellSupportOptions& options = {});
+
+}  // namespace referee
