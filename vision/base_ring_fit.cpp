@@ -167,7 +167,7 @@ std::vector<RingFit> FitBasesToBorderEvidence(const cv::Mat& evidence, double mm
   // Pieces of one border separated by an occluder join into one cluster.
   cv::Mat joined;
   const int r = std::max(1, static_cast<int>(0.5 * options.join_gap_mm / mm_per_px));
-  cv::dilate(work, joined, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
+  cv::dilate(work, joined, cv::getStructuringElement(cv::MORPH_RECT, {2 * r + 1, 2 * r + 1}));
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
   for (int l = 1; l < n; ++l) {
