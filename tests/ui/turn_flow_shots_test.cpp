@@ -112,6 +112,59 @@ TEST_F(TurnFlowShots, AScreenedGunIsRefusedWithTheReasonAndAClearOneDeclaresItsS
   EXPECT_TRUE(Mentions(*late, "artillery phase")) << *late;
 }
 
+TEST_F(TurnFlowShots, GunsFireCanisterHoldItAndLimberFromThePanel) {
+  // Red horse guns at F7 facing north with blue line infantry right in front (F6).
+  const auto stands = Concat(Gun("g", "red", "horse_gun", "mounted_crew", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 5}, 180));
+  const auto setup = SetupFromTable(ruleset_->data(), Board(), stands, catalog_, 8);
+  ASSERT_TRUE(flow_.Start(setup, 1)) << flow_.notice();
+  const std::string gun = flow_.UnitOfStand("g");
+  const std::string blue = flow_.UnitOfStand("b1");
+  // Canister in the artillery phase: the battery is offered as a firer of the adjacent enemy.
+  EXPECT_EQ(flow_.Shooters(), (std::vector<std::string>{gun}));
+  EXPECT_EQ(flow_.TargetsOf(gun), (std::vector<std::string>{blue}));
+  EXPECT_EQ(flow_.CanHoldCanister(), (std::vector<std::string>{gun}));
+  flow_.TakeEvents();
+  ASSERT_TRUE(flow_.FireMusketry(gun, blue)) << flow_.notice();
+  const auto fired = flow_.TakeEvents();
+  const auto volleys = OfType<Musketry>(fired);
+  ASSERT_EQ(volleys.size(), 1u);
+  EXPECT_TRUE(volleys[0]->result.value("canister", false));
+  ASSERT_EQ(OfType<DiceRoll>(fired).size(), 1u);
+  EXPECT_EQ(OfType<DiceRoll>(fired)[0]->results.size(), 2u) << "2 dice per horse gun shot";
+  EXPECT_TRUE(flow_.Shooters().empty()) << "its one shot is used";
+  EXPECT_TRUE(flow_.CanHoldCanister().empty());
+
+  // Held instead: fired in the held-canister phase, after the moves.
+  TurnFlow held(*ruleset_, 7);
+  ASSERT_TRUE(held.Start(setup, 1));
+  held.TakeEvents();
+  ASSERT_TRUE(held.HoldCanister(gun)) << held.notice();
+  const auto hold_events = held.TakeEvents();
+  const auto choices = OfType<FirerChoice>(hold_events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0]->choice, "hold_canister");
+  EXPECT_TRUE(held.Shooters().empty()) << "no other shot while canister is held";
+  for (int i = 0; i < 8 && held.PhaseName() != "held_canister"; ++i) ASSERT_TRUE(held.EndPhase());
+  ASSERT_EQ(held.PhaseName(), "held_canister");
+  EXPECT_EQ(held.TargetsOf(gun), (std::vector<std::string>{blue}));
+  ASSERT_TRUE(held.FireMusketry(gun, blue)) << held.notice();
+
+  // Limbering (2G): a limbered gun cannot fire; unlimbering is offered back.
+  TurnFlow limber(*ruleset_, 7);
+  ASSERT_TRUE(limber.Start(setup, 1));
+  EXPECT_EQ(limber.CanLimber(true), (std::vector<std::string>{gun}));
+  EXPECT_TRUE(limber.CanLimber(false).empty());
+  ASSERT_TRUE(limber.Limber(gun, true)) << limber.notice();
+  EXPECT_EQ(limber.CanLimber(false), (std::vector<std::string>{gun}));
+  const auto why = limber.WhyCannotDeclareShot("g", {5, 3});
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(Mentions(*why, "limbered")) << *why;
+  EXPECT_TRUE(limber.Shooters().empty());
+  ASSERT_TRUE(limber.UndoLast());
+  EXPECT_FALSE(limber.WhyCannotDeclareShot("g", {5, 3}));
+}
+
 TEST_F(TurnFlowShots, TheStandMannningACatapultIsTiedUpForTheTurn) {
   // Ancient: a light catapult at F7 manned by a light infantry unit of one stand in its square;
   // blue heavy infantry at F5 in range of both.

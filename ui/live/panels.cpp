@@ -234,7 +234,11 @@ void DrawShotPanel(PanelContext& ctx) {
       ImGui::EndTable();
     }
     if (const auto* ev = ctx.session.engine_verdict() ? &*ctx.session.engine_verdict() : nullptr) {
-      for (const auto& line : ev->explanation) ImGui::BulletText("%s", line.c_str());
+      // Wrapped: the rule lines are longer than the panel is wide on a laptop or at 1080p.
+      for (const auto& line : ev->explanation) {
+        ImGui::Bullet();
+        ImGui::TextWrapped("%s", line.c_str());
+      }
     }
     CommandButton(ctx, "Accept verdict", Command::kAcceptVerdict, st.phase() == Phase::kVerdict);
     if (st.phase() == Phase::kChooseCasualty) {
@@ -308,6 +312,13 @@ void BigText(PanelContext& ctx, const std::string& text,
   if (ctx.big_font) ImGui::PopFont();
 }
 
+// A game unit as the players find it on the table: its id and the square it stands in.
+std::string UnitLabel(const TurnFlow& turn, const std::string& unit) {
+  const rules::GameUnit* u = turn.game() ? turn.game()->FindUnit(unit) : nullptr;
+  if (!u || u->status != rules::UnitStatus::kOnTable) return unit;
+  return unit + " (" + SquareName(u->square) + ")";
+}
+
 void DrawStartGame(PanelContext& ctx) {
   TurnFlow& turn = *ctx.turn;
   if (!ctx.preview) {
@@ -363,16 +374,17 @@ void DrawFire(PanelContext& ctx) {
     ImGui::TextWrapped("No unit can fire now. End the phase when done.");
     return;
   }
-  if (ImGui::BeginCombo("firer##turn", turn.firer().empty() ? "(choose)" : turn.firer().c_str())) {
+  const std::string firer = turn.firer().empty() ? "(choose)" : UnitLabel(turn, turn.firer());
+  if (ImGui::BeginCombo("firer##turn", firer.c_str())) {
     for (const auto& u : shooters) {
-      if (ImGui::Selectable(u.c_str(), u == turn.firer())) turn.SelectFirer(u);
+      if (ImGui::Selectable(UnitLabel(turn, u).c_str(), u == turn.firer())) turn.SelectFirer(u);
     }
     ImGui::EndCombo();
   }
-  if (ImGui::BeginCombo("target##turn",
-                        turn.target().empty() ? "(choose)" : turn.target().c_str())) {
+  const std::string target = turn.target().empty() ? "(choose)" : UnitLabel(turn, turn.target());
+  if (ImGui::BeginCombo("target##turn", target.c_str())) {
     for (const auto& u : turn.TargetsOf(turn.firer())) {
-      if (ImGui::Selectable(u.c_str(), u == turn.target())) turn.SelectTarget(u);
+      if (ImGui::Selectable(UnitLabel(turn, u).c_str(), u == turn.target())) turn.SelectTarget(u);
     }
     ImGui::EndCombo();
   }
@@ -396,10 +408,34 @@ void MeleeSelector(TurnFlow& turn, const std::vector<Square>& melees) {
   }
 }
 
-std::string Joined(const std::vector<std::string>& names) {
+std::string Joined(const TurnFlow& turn, const std::vector<std::string>& names) {
   std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : " + ") + n;
+  for (const auto& n : names) out += (out.empty() ? "" : " + ") + UnitLabel(turn, n);
   return out;
+}
+
+// Guns besides Q-tip shots: canister at adjacent enemies, holding canister (2H), limbering
+// (2G). Each button only when the engine accepts it now.
+void DrawGuns(PanelContext& ctx, bool artillery_phase) {
+  TurnFlow& turn = *ctx.turn;
+  if (artillery_phase && !turn.Shooters().empty()) {
+    ImGui::TextUnformatted("Canister at adjacent enemies:");
+    DrawFire(ctx);
+  }
+  if (artillery_phase) {
+    for (const auto& u : turn.CanHoldCanister()) {
+      if (ImGui::Button(("Hold canister: " + UnitLabel(turn, u) + "##hold" + u).c_str())) {
+        turn.HoldCanister(u);
+      }
+    }
+  }
+  for (const bool limber : {true, false}) {
+    for (const auto& u : turn.CanLimber(limber)) {
+      const std::string label =
+          (limber ? "Limber: " : "Unlimber: ") + UnitLabel(turn, u) + "##limber" + u;
+      if (ImGui::Button(label.c_str())) turn.Limber(u, limber);
+    }
+  }
 }
 
 // Supports of the selected melee (5A): the attacker's after its move, the defender's after.
@@ -409,9 +445,11 @@ void DrawSupports(TurnFlow& turn) {
   const auto candidates = turn.SupportCandidates();
   if (declared.empty() && candidates.empty()) return;
   ImGui::TextUnformatted("Supports (5A: attacker first, all before any melee):");
-  for (const auto& u : declared) ImGui::BulletText("%s supports", u.c_str());
+  for (const auto& u : declared) ImGui::BulletText("%s supports", UnitLabel(turn, u).c_str());
   for (const auto& u : candidates) {
-    if (ImGui::Button(("Support with " + u + "##sup").c_str())) turn.DeclareSupport(u);
+    if (ImGui::Button(("Support with " + UnitLabel(turn, u) + "##sup" + u).c_str())) {
+      turn.DeclareSupport(u);
+    }
   }
 }
 
@@ -423,12 +461,14 @@ void DrawSquares(TurnFlow& turn) {
   ImGui::TextUnformatted("Squares (8A: takes the whole move):");
   for (size_t i = 0; i < options.size(); ++i) {
     const auto& o = options[i];
-    if (ImGui::Button(("Form square: " + Joined(o) + "##sq" + std::to_string(i)).c_str())) {
+    if (ImGui::Button(("Form square: " + Joined(turn, o) + "##sq" + std::to_string(i)).c_str())) {
       turn.FormSquare(o.front(), {o.begin() + 1, o.end()});
     }
   }
   for (const auto& u : in_square) {
-    if (ImGui::Button(("Break square: " + u + "##brk").c_str())) turn.BreakSquare(u);
+    if (ImGui::Button(("Break square: " + UnitLabel(turn, u) + "##brk" + u).c_str())) {
+      turn.BreakSquare(u);
+    }
   }
 }
 
@@ -490,6 +530,7 @@ void DrawTurnPanel(PanelContext& ctx) {
     case rules::Phase::kArtillery:
       ImGui::TextWrapped(
           "Artillery: fire each gun with the shot flow (Space); removed stands count here.");
+      DrawGuns(ctx, true);
       break;
     case rules::Phase::kMusketry:
     case rules::Phase::kHeldCanister:
@@ -500,6 +541,7 @@ void DrawTurnPanel(PanelContext& ctx) {
                          turn.attacker().c_str());
       CommandButton(ctx, "Read moves from the table", Command::kReadMoves);
       DrawSquares(turn);
+      DrawGuns(ctx, false);
       if (const auto melees = turn.PendingMelees(); !melees.empty()) {
         MeleeSelector(turn, melees);
         DrawSupports(turn);
@@ -521,13 +563,17 @@ void DrawTurnPanel(PanelContext& ctx) {
   }
   if (!turn.last_results().empty()) {
     ImGui::Separator();
-    for (const auto& line : turn.last_results()) ImGui::BulletText("%s", line.c_str());
+    // Wrapped: the engine's lines are long and the panel narrow on a laptop.
+    for (const auto& line : turn.last_results()) {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", line.c_str());
+    }
   }
   if (!turn.table_changes().empty()) {
     ImGui::Separator();
     BigText(ctx, "On the table:", IM_COL32(255, 120, 120, 255));
     for (const auto& c : turn.table_changes()) {
-      std::string line = c.unit + ":";
+      std::string line = UnitLabel(turn, c.unit) + ":";
       if (!c.remove_stand_ids.empty()) {
         line += " remove";
         for (const auto& id : c.remove_stand_ids) line += " " + id;

@@ -280,6 +280,11 @@ std::vector<std::string> TurnFlow::TargetsOf(const std::string& firer) const {
     if (t.side == f->side || t.status != rules::UnitStatus::kOnTable) continue;
     if (game_->phase() == rules::Phase::kMusketry) {
       if (!game_->WhyCannotFire(rules::FireMusketry{f->id, t.id})) out.push_back(t.id);
+    } else if (game_->phase() == rules::Phase::kArtillery) {
+      if (!ruleset_.data().Unit(f->type).battery.empty() && AreAdjacent(f->square, t.square) &&
+          EngineAccepts(rules::FireCanister{f->id, t.square, t.id})) {
+        out.push_back(t.id);
+      }
     } else if (game_->phase() == rules::Phase::kHeldCanister && f->holding_canister &&
                AreAdjacent(f->square, t.square)) {
       out.push_back(t.id);
@@ -290,7 +295,7 @@ std::vector<std::string> TurnFlow::TargetsOf(const std::string& firer) const {
 
 bool TurnFlow::FireMusketry(const std::string& firer, const std::string& target) {
   if (!game_) return Refuse("start the game first");
-  if (game_->phase() == rules::Phase::kHeldCanister) {
+  if (game_->phase() == rules::Phase::kHeldCanister || game_->phase() == rules::Phase::kArtillery) {
     const rules::GameUnit* t = game_->FindUnit(target);
     if (!t) return Refuse("no such target " + target);
     return Run(rules::FireCanister{firer, t->square, target}, Cause::kCanister);
@@ -358,6 +363,52 @@ bool TurnFlow::Resolve() {
     if (!shooters.empty()) SelectFirer(shooters.front());
   }
   return ok;
+}
+
+// --- guns besides Q-tip shots ---
+
+bool TurnFlow::EngineAccepts(const rules::Action& action) const {
+  if (!game_) return false;
+  rules::Game probe = *game_;
+  rules::PhysicalDice none;
+  try {
+    return probe.Apply(action, none).ok;
+  } catch (const rules::DiceExhausted&) {
+    return true;  // every check passed; only the dice are missing
+  }
+}
+
+std::vector<std::string> TurnFlow::CanHoldCanister() const {
+  std::vector<std::string> out;
+  if (!game_ || game_->phase() != rules::Phase::kArtillery) return out;
+  for (const auto& u : game_->units()) {
+    if (u.side == game_->attacker() && u.status == rules::UnitStatus::kOnTable &&
+        !ruleset_.data().Unit(u.type).battery.empty() && !u.holding_canister &&
+        EngineAccepts(rules::HoldCanister{u.id})) {
+      out.push_back(u.id);
+    }
+  }
+  return out;
+}
+
+bool TurnFlow::HoldCanister(const std::string& battery) {
+  return Run(rules::HoldCanister{battery}, Cause::kCanister);
+}
+
+std::vector<std::string> TurnFlow::CanLimber(bool limber) const {
+  std::vector<std::string> out;
+  if (!game_) return out;
+  for (const auto& u : game_->units()) {
+    if (u.side == game_->attacker() && u.status == rules::UnitStatus::kOnTable &&
+        !game_->WhyCannotLimber(rules::Limber{u.id, limber})) {
+      out.push_back(u.id);
+    }
+  }
+  return out;
+}
+
+bool TurnFlow::Limber(const std::string& battery, bool limber) {
+  return Run(rules::Limber{battery, limber}, Cause::kMove);
 }
 
 // --- moves ---
@@ -864,6 +915,16 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
                       {"gun_kind", fa->gun_kind},
                       {"manned_by", fa->manned_by},
                       {"entries", lines}}});
+  } else if (const auto* h = std::get_if<rules::HoldCanister>(&action)) {
+    const rules::GameUnit* u = game_->FindUnit(h->battery_unit);
+    Emit(FirerChoice{
+        "", u ? u->side : "", "hold_canister", {{"unit", h->battery_unit}, {"entries", lines}}});
+  } else if (const auto* l = std::get_if<rules::Limber>(&action)) {
+    const rules::GameUnit* u = game_->FindUnit(l->battery_unit);
+    Emit(FirerChoice{"",
+                     u ? u->side : "",
+                     l->limber ? "limber" : "unlimber",
+                     {{"unit", l->battery_unit}, {"entries", lines}}});
   } else if (const auto* sup = std::get_if<rules::DeclareSupport>(&action)) {
     const rules::GameUnit* u = game_->FindUnit(sup->unit);
     Emit(FirerChoice{

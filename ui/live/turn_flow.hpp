@@ -99,6 +99,17 @@ class TurnFlow {
   // D: fire the chosen firer at the chosen target, or fight the chosen melee.
   bool Resolve();
 
+  // --- guns in the artillery phase besides Q-tip shots ---
+  // Canister at an adjacent enemy (3 dice per field gun or howitzer shot, 2 per horse gun):
+  // in the artillery phase FireMusketry / Resolve fire canister, and Shooters / TargetsOf list
+  // the batteries and the targets the engine accepts.
+  // Batteries of the attacker that may hold canister for the held-canister phase (2H) now.
+  std::vector<std::string> CanHoldCanister() const;
+  bool HoldCanister(const std::string& battery);
+  // Batteries of the attacker the engine lets limber (limber = true) or unlimber now (2G).
+  std::vector<std::string> CanLimber(bool limber) const;
+  bool Limber(const std::string& battery, bool limber);
+
   // --- moves ---
   // Move `unit` to `to` along the straight king-step path, ending with `facing`.
   bool MoveUnit(const std::string& unit, Square to, Facing facing);
@@ -237,6 +248,9 @@ class TurnFlow {
   std::vector<SeenMove> SeenMoves(const std::vector<Stand>& stands,
                                   const StandKindCatalog& catalog) const;
 
+  // Whether the engine would accept `action` now: played on a copy of the game with no dice
+  // (running out of dice means every check passed). For actions without a WhyCannot check.
+  bool EngineAccepts(const rules::Action& action) const;
   // The game unit holding the table stand and the stand's kind ({nullptr, ""} when none).
   std::pair<const rules::GameUnit*, std::string> StandInGame(const std::string& stand_id) const;
 
