@@ -70,7 +70,8 @@ Score Evaluate(const cv::Mat& m, const Template& t, cv::Point c) {
   int in = 0, out = 0, total = 0;
   for (size_t k = 0; k < 4; ++k) {
     const int h = Hits(m, t.inner[k], c);
-    s.side[k] = static_cast<double>(h) / std::max<size_t>(1, t.inner[k].size());
+    s.side[k] =
+        static_cast<double>(h) / static_cast<double>(std::max<size_t>(1, t.inner[k].size()));
     in += h;
     out += Hits(m, t.outer[k], c);
     total += static_cast<int>(t.inner[k].size());

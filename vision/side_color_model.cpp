@@ -187,7 +187,7 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const
 
 std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
                                                          const cv::Mat& valid,
-                                                         cv::Vec2f mat_chroma) const {
+                                                         const cv::Vec2f& mat_chroma) const {
   std::vector<cv::Mat> masks;
   std::vector<cv::Vec2f> dir;
   std::vector<float> len2;

@@ -82,7 +82,7 @@ class SideColorModel {
   // border blurred into the mat or desaturated by pale terrain beside it does. Brown roads and
   // figures pass too: use it only where the base's shape is checked.
   std::vector<cv::Mat> ClassifyTowardSides(const cv::Mat& chroma, const cv::Mat& valid,
-                                           cv::Vec2f mat_chroma) const;
+                                           const cv::Vec2f& mat_chroma) const;
   // Re-estimate side i from the pixels under mask (e.g. the borders of detected bases).
   void Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask);
 

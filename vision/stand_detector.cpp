@@ -620,7 +620,7 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
 
 // Bases the colour blobs missed, fitted as rings to the border evidence that is left once the
 // found bases (grown 1 mm for their blurred edges) are taken away.
-void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, cv::Vec2f mat_chroma,
+void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                  const StandDetection& det, double mm, const std::vector<BaseSize>& sizes,
                  const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
   cv::Mat smooth;
