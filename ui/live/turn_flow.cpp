@@ -603,7 +603,12 @@ int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindC
     moves = std::move(left);
   }
   std::string why;
-  for (const auto& [unit, line] : refusals) why += (why.empty() ? "" : "; ") + unit + ": " + line;
+  for (const auto& [unit, line] : refusals) {
+    if (!why.empty()) why += "; ";
+    why += unit;
+    why += ": ";
+    why += line;
+  }
   notice_ = why;
   return applied;
 }
@@ -786,7 +791,10 @@ bool TurnFlow::UndoDeclaredShot() {
 
 std::vector<TurnFlow::AimOption> TurnFlow::AimOptions(const std::string& gun_stand_id) const {
   std::vector<AimOption> out;
-  const auto [gun, kind] = StandInGame(gun_stand_id);
+  // Not a structured binding: clang (clang-tidy) cannot capture one in a lambda.
+  const auto held = StandInGame(gun_stand_id);
+  const rules::GameUnit* gun = held.first;
+  const std::string& kind = held.second;
   if (!gun) return out;
   for (const auto& t : game_->units()) {
     if (t.side == gun->side || t.status != rules::UnitStatus::kOnTable) continue;
