@@ -46,6 +46,22 @@ float SignedDistanceIn(cv::Point2f p, double w, double h) {
       std::min({static_cast<double>(p.x), w - p.x, static_cast<double>(p.y), h - p.y}));
 }
 
+// Brightest channel of each cell.
+cv::Mat MaxChannel(const cv::Mat& bgr) {
+  std::vector<cv::Mat> ch;
+  cv::split(bgr, ch);
+  cv::Mat m = cv::max(ch[0], ch[1]);
+  return cv::max(m, ch[2]);
+}
+
+// Cells whose change says nothing: clipped in one picture where the other is bright too (auto
+// exposure pushing a light mat or a marker into saturation is not an object coming in).
+cv::Mat Unreliable(const cv::Mat& before, const cv::Mat& after) {
+  constexpr double kClipped = 250, kBright = 190;
+  const cv::Mat b = MaxChannel(before), a = MaxChannel(after);
+  return ((b >= kClipped) & (a >= kBright)) | ((a >= kClipped) & (b >= kBright));
+}
+
 }  // namespace
 
 // One connected changed region, as the hand test sees it.
@@ -159,7 +175,8 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
   }
   previous_ = small;
   if (reference_.empty()) reference_ = small;  // the first frame, until a settled one
-  const Crossing r = Largest(ChangedCells(reference_, small, options_.level) & watched_);
+  const Crossing r = Largest(ChangedCells(reference_, small, options_.level) & watched_ &
+                             ~Unreliable(reference_, small));
   if (r.from_outside) {
     report.hand = r.hand;
     report.area_mm2 = r.area_mm2;

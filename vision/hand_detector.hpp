@@ -25,9 +25,10 @@ struct HandOptions {
   // cells. Raise for a camera that sees far more than the board; lower to save time.
   int work_width = 320;
   // Change counted, 8-bit levels in the channel that changed most after the global lighting
-  // correction. Default 24: JPEG and sensor noise averaged over a cell stay below it, skin and
-  // sleeves over the mat or the table are far above. Raise for noisy cameras or flicker.
-  double level = 24.0;
+  // correction. Default 14: JPEG and sensor noise averaged over a cell (16-36 pixels) stay well
+  // below it, and dark skin over a brown mat (often only ~15 levels apart in one channel) is
+  // still seen. Raise for noisy cameras in dim light or flicker the global gain cannot follow.
+  double level = 14.0;
   // A region must cover at least this much table to be a hand, mm^2 (on the mat plane). Default
   // 1500: a hand seen from above is ~15000, the arm just over the board's edge a few thousand;
   // a Q-tip is ~400, a shell ~150. Lower if hands at the very edge of the picture are missed.
@@ -40,10 +41,10 @@ struct HandOptions {
   // outside it), inches. Default 1.0: more than a stand or a projectile overhanging the edge.
   double reach_out_in = 1.0;
   // ...and at least this far inside the outline, inches; negative: to within that distance
-  // outside it. Default -0.5: a hand over the mat just short of the board (reaching for a
+  // outside it. Default -1.5: a hand over the mat just short of the board (reaching for a
   // projectile at the edge) is a hand too. Raise (e.g. 0.1) if players' arms resting on the
   // mat's margin keep pausing the referee.
-  double reach_in_in = -0.5;
+  double reach_in_in = -1.5;
   // Consecutive frames whose largest connected change is below this are still, mm^2. Default
   // 60 (noise stays below it; a moving hand does not).
   double still_area_mm2 = 60.0;

@@ -116,6 +116,8 @@ struct StreamFigures {
   std::vector<double> frame_ms;
   live::StageTimes stage_sum;
   int stand_runs = 0, bump_checks = 0, hand_frames = 0, hand_flagged = 0;
+  int other_frames = 0, false_hands = 0;  // frames without a hand, and those flagged anyway
+  bool rest_on_hand = false;  // a rest declared or a new scene taken with a hand in frame
   double rest_frame_ms = -1, projectile_ms = -1, ruling_ms = 0;
   std::string outcome;  // what the pipeline said at rest
   double setup_ms = 0;  // SetCalibration: the top-view maps
@@ -152,6 +154,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
     f.total_ms += ms;
     f.stage_sum.rectify_ms += r.stage_ms.rectify_ms;
     f.stage_sum.change_ms += r.stage_ms.change_ms;
+    f.stage_sum.hand_ms += r.stage_ms.hand_ms;
     f.stage_sum.stands_ms += r.stage_ms.stands_ms;
     f.stage_sum.bump_ms += r.stage_ms.bump_ms;
     f.stage_sum.projectile_ms += r.stage_ms.projectile_ms;
@@ -160,6 +163,10 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
     if (script[i] == &s.after_hand) {
       ++f.hand_frames;
       f.hand_flagged += r.hand_in_frame;
+      f.rest_on_hand = f.rest_on_hand || r.shot.rest.has_value() || r.stands_fresh;
+    } else {
+      ++f.other_frames;
+      f.false_hands += r.hand_in_frame;
     }
     if (index == lead - 5) {
       for (const auto& d : r.stands) stands.push_back(d.stand);
@@ -244,15 +251,17 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
           f.projectile_ms, f.ruling_ms, f.outcome.c_str(), view.size().width, view.size().height);
       const auto per = [&](double sum) { return sum / f.frames; };
       std::printf(
-          "      per frame: rectify %.1f, change %.1f, stands %.1f (%d runs), bump %.1f (%d "
-          "checks), projectile %.2f ms; hand flagged %d/%d; MJPEG decode %.1f ms; map setup %.0f "
-          "ms\n",
-          per(f.stage_sum.rectify_ms), per(f.stage_sum.change_ms), per(f.stage_sum.stands_ms),
-          f.stand_runs, per(f.stage_sum.bump_ms), f.bump_checks, per(f.stage_sum.projectile_ms),
-          f.hand_flagged, f.hand_frames, decode_ms, f.setup_ms);
-      char part[96];
-      std::snprintf(part, sizeof part, " %dp/%dc %.1ffps %.0fms", size.height, threads, fps,
-                    rest_to_verdict);
+          "      per frame: rectify %.1f, change %.1f, hand %.2f, stands %.1f (%d runs), bump %.1f "
+          "(%d checks), projectile %.2f ms; hand frames flagged %d/%d, false hand flags %d/%d%s; "
+          "MJPEG decode %.1f ms; map setup %.0f ms\n",
+          per(f.stage_sum.rectify_ms), per(f.stage_sum.change_ms), per(f.stage_sum.hand_ms),
+          per(f.stage_sum.stands_ms), f.stand_runs, per(f.stage_sum.bump_ms), f.bump_checks,
+          per(f.stage_sum.projectile_ms), f.hand_flagged, f.hand_frames, f.false_hands,
+          f.other_frames, f.rest_on_hand ? " (RE-SCENED OR RESTED DURING THE HAND)" : "", decode_ms,
+          f.setup_ms);
+      char part[128];
+      std::snprintf(part, sizeof part, " %dp/%dc %.1ffps %.0fms hands %d/%d false %d", size.height,
+                    threads, fps, rest_to_verdict, f.hand_flagged, f.hand_frames, f.false_hands);
       summary += part;
       if (one_core) {
         // Session 1's worker, for comparison: full stand detection on every frame, and the

@@ -23,7 +23,7 @@ constexpr double kRecalibrateRetryS = 2.0;
 struct LivePipeline::Scene {
   bool moving = false;         // changed since the previous frame
   double still_s = 0;          // how long nothing has moved, seconds
-  bool hand = false;           // a large region reaching in over the edge of the table
+  bool hand = false;           // a hand or arm over the table (top view or camera frame)
   double since_scene_mm2 = 0;  // changed since the still view the stands were found on
 };
 
@@ -34,6 +34,7 @@ void LivePipeline::RequestCalibration() { calibrate_next_ = true; }
 void LivePipeline::SetCalibration(const TableCalibration& cal) {
   view_ = std::make_shared<const TopView>(cal, config_.top_view);
   meter_ = ChangeMeter(*view_, config_.change);
+  hands_ = HandDetector(cal, config_.hand);
   bump_.emplace(cal, config_.bump);
   calibrate_next_ = false;
   prev_coarse_.release();
@@ -83,8 +84,11 @@ FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
     view_->Rectify(r.frame, r.top_view);
     r.stage_ms.rectify_ms = MsSince(t0);
     t0 = Clock::now();
+    r.hand = hands_.Update(r.frame, t_s);
+    r.stage_ms.hand_ms = MsSince(t0);
+    t0 = Clock::now();
     const cv::Mat coarse = meter_.Shrink(r.top_view);
-    const Scene scene = Look(coarse, t_s);
+    const Scene scene = Look(coarse, r.hand, t_s);
     r.hand_in_frame = scene.hand;
     r.stage_ms.change_ms = MsSince(t0);
     if (arm_pending_ || watch_.armed) {
@@ -102,7 +106,8 @@ FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
   return r;
 }
 
-LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, double t_s) {
+LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, const HandReport& camera_hand,
+                                       double t_s) {
   Scene s;
   if (prev_coarse_.size() != coarse.size()) {
     last_motion_t_ = t_s;  // nothing to compare with yet: not still
@@ -133,6 +138,14 @@ LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, double t_s) {
     if (t_s - hand_still_since_ >= config_.scenery_after_s) s.hand = false;
   } else if (s.moving || !s.hand) {
     hand_still_since_ = -1;
+  }
+  // The arm carrying a hand is mostly outside the top view: the camera frame sees it (its
+  // detector has its own rule for things put down at the edge).
+  s.hand = s.hand || camera_hand.hand;
+  if (s.hand) {
+    // Everything waits for the hand: stillness counts from when it has left.
+    last_motion_t_ = t_s;
+    s.still_s = 0;
   }
   return s;
 }
@@ -166,18 +179,19 @@ void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene&
   }
   watch_.moving = scene.moving;
   watch_.still_frames = scene.moving ? 0 : watch_.still_frames + 1;
-  if (scene.moving) {
+  if (scene.moving || scene.hand) {
+    // A new picture, judged once it is still and no hand is over the table.
     armed_motion_t_ = t_s;
-    judged_ = false;  // a new picture: judge it once it is still
+    judged_ = false;
     detector_saw_hand_ = false;
   }
   watch_.hand_in_frame = scene.hand || detector_saw_hand_;
-  if (judged_ || t_s - armed_motion_t_ < config_.rest_seconds) return;
   if (scene.hand) {
-    // Judged when the hand has left and the view is still again.
-    watch_.refusal = "hand or arm over the table: waiting for it to leave";
+    watch_.refusal = kHandPaused;
     return;
   }
+  if (watch_.refusal == kHandPaused) watch_.refusal.clear();
+  if (judged_ || t_s - armed_motion_t_ < config_.rest_seconds) return;
   judged_ = true;
   const auto t0 = Clock::now();
   // Only the region that changed since arming can hold the projectile: the detector gets
@@ -215,6 +229,8 @@ void LivePipeline::CheckBump(FrameResult& r, const Scene& scene, double t_s) {
   r.bump = bump_->Check(r.frame);
   const BumpReport& rep = *r.bump;
   const bool new_shift = !recalibrated_at_ || cv::norm(rep.median_vector - *recalibrated_at_) > 1.0;
+  // The whole picture moved: the hand test's reference is taken again from the moved view.
+  if (rep.bumped && !bumped_) hands_.Reset();
   bumped_ = rep.bumped;
   // The bump detector's own visibility test decides whether the grid is visible enough; a
   // hand covering part of it is the calibration's business (it refuses when too much is hidden).

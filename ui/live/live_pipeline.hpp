@@ -4,7 +4,11 @@
 // Per frame, once calibrated: rectify into the top view (cached fixed-point maps), shrink it to
 // ~1.6 mm cells and compare with the previous frame (motion) and with the last still view the
 // stands were found on (what changed since, and whether a hand or arm reaches in over the
-// edge). The expensive detectors run only when their answer can have changed:
+// edge). The camera frame itself is checked for an arm crossing the board's outline
+// (vision/hand_detector: the arm is outside the top view, often only fingertips are inside).
+// While a hand is in frame everything waits: no rest is declared, nothing is adjudicated, the
+// stands are not looked for and no new still view is taken; stillness counts from when the
+// hand has left. The expensive detectors run only when their answer can have changed:
 // - stands: when the view has been still for stand_still_s after something changed, with no
 //   hand in frame (and never while a shot is armed: stands do not move during a shot);
 // - projectile: once, when an armed shot has come to rest, on a crop around what changed since
@@ -24,6 +28,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "engine/stand.hpp"
 #include "vision/change_meter.hpp"
+#include "vision/hand_detector.hpp"
 #include "vision/projectile_detector.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/stand_detector.hpp"
@@ -40,6 +45,7 @@ struct PipelineConfig {
   std::optional<LensModel> lens;
   ProjectileOptions projectile;
   ChangeOptions change;
+  HandOptions hand;  // the camera-frame hand and arm test
   BumpOptions bump;
   // Stillness before a shot is adjudicated, seconds of source time. Default 0.5; raise for
   // bouncy tables or projectiles that roll slowly.
@@ -81,7 +87,8 @@ struct ShotWatch {
 struct StageTimes {
   double calibrate_ms = 0;
   double rectify_ms = 0;
-  double change_ms = 0;  // coarse view, motion, hand and "changed since" tests
+  double change_ms = 0;  // coarse view, motion, top-view hand and "changed since" tests
+  double hand_ms = 0;    // the camera-frame hand and arm test
   double stands_ms = 0;
   double bump_ms = 0;  // bump check and any re-calibration
   double projectile_ms = 0;
@@ -107,7 +114,12 @@ struct FrameResult {
   std::optional<TableCalibration> recalibrated;
   // A hand or arm over the table in this frame (armed or not): the overlay pauses and says so.
   bool hand_in_frame = false;
+  // The camera-frame hand test on this frame (where the arm is, how far it reaches in).
+  HandReport hand;
 };
+
+// What ShotWatch::refusal says while a hand or arm is over the table.
+inline constexpr const char* kHandPaused = "hand in frame: paused until it leaves the table";
 
 class LivePipeline {
  public:
@@ -130,7 +142,7 @@ class LivePipeline {
 
  private:
   struct Scene;  // what the change tests found on this frame
-  Scene Look(const cv::Mat& coarse, double t_s);
+  Scene Look(const cv::Mat& coarse, const HandReport& camera_hand, double t_s);
   void TrackStands(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void CheckBump(FrameResult& r, const Scene& scene, double t_s);
@@ -139,6 +151,7 @@ class LivePipeline {
   bool calibrate_next_ = true;
   std::shared_ptr<const TopView> view_;
   ChangeMeter meter_;
+  HandDetector hands_;
   std::optional<BumpDetector> bump_;
   // Motion and scene state.
   cv::Mat prev_coarse_;  // previous frame
