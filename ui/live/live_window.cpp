@@ -454,6 +454,10 @@ void LiveApp::HandleTableMouse(const ViewMapping* map) {
     switch (st.overrule_mode()) {
       case OverruleMode::kNone:
         selected_ = StandAt(p);
+        // The firer picks a casualty by clicking it (a stand that was not hit is refused).
+        if (st.phase() == Phase::kChooseCasualty && !selected_.empty()) {
+          st.ChooseCasualty(selected_);
+        }
         break;
       case OverruleMode::kChangeImpact:
         session_.SetImpact(p);
@@ -730,10 +734,12 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
   DrawCameraPanel(ctx);
   NoteHeader("Shot");
   DrawShotPanel(ctx);
-  NoteHeader("Turn");
-  DrawTurnPanel(ctx);
+  // Overrule right under the shot it corrects: below the turn panel it was pushed off a 900 px
+  // screen while a verdict was shown.
   NoteHeader("Overrule");
   DrawOverrulePanel(ctx);
+  NoteHeader("Turn");
+  DrawTurnPanel(ctx);
   ImGui::End();
   // A panel may have changed which id the selected stand goes by ("is really"): follow it.
   selected_ = ctx.selected_stand;

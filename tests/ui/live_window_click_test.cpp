@@ -1,0 +1,259 @@
+// The live window driven like a player drives it: `referee live --demo --input-script FILE`
+// under Xvfb presses shortcut keys and clicks buttons, panel headers, list entries and stands at
+// the rects the window drew them at (ui/live/input_script.hpp). Each test asserts on the game
+// log the clicks produced and on the screenshots' pixels and notes.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "engine/game_log.hpp"
+#include "pixel_checks.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+std::string ReadAll(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct DemoRun {
+  int rc = -1;
+  std::string output;
+  fs::path dir;
+  nlohmann::json shots;  // screenshots.json
+  GameLog log;
+};
+
+// Plays the bundled demo game for `frames` frames with `script` as the player's input.
+DemoRun PlayDemo(const std::string& name, const std::string& script, int frames) {
+  DemoRun r;
+  r.dir = fs::path(REFEREE_TEST_TMP) / ("live_click_" + name);
+  fs::remove_all(r.dir);
+  fs::create_directories(r.dir);
+  std::ofstream(r.dir / "script.txt") << script;
+  const std::string cmd = std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") +
+                          REFEREE_BINARY + " live --demo --frames " + std::to_string(frames) +
+                          " --width 1600 --height 900 --input-script " +
+                          (r.dir / "script.txt").string() + " --screenshot-dir " +
+                          (r.dir / "shots").string() + " --log " + (r.dir / "game.jsonl").string() +
+                          " >" + (r.dir / "out.txt").string() + " 2>&1";
+  const int rc = std::system(cmd.c_str());
+  r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.output = ReadAll(r.dir / "out.txt");
+  if (fs::exists(r.dir / "shots" / "screenshots.json")) {
+    r.shots = nlohmann::json::parse(ReadAll(r.dir / "shots" / "screenshots.json"));
+  }
+  if (fs::exists(r.dir / "game.jsonl")) r.log = ReadGameLog(r.dir / "game.jsonl");
+  return r;
+}
+
+template <typename T>
+int Count(const GameLog& log) {
+  int n = 0;
+  for (const auto& e : log.events) n += e.As<T>() != nullptr;
+  return n;
+}
+
+cv::Mat Png(const DemoRun& r, const std::string& name) {
+  return cv::imread((r.dir / "shots" / (name + ".png")).string());
+}
+
+// Grid colour at most crossings the notes say the grid was drawn at.
+double GridDrawnAtCrossings(const cv::Mat& png, const nlohmann::json& notes) {
+  const auto& grid = notes["grid"];
+  const auto rgb = grid["grid_rgb"].get<std::array<int, 3>>();
+  int on = 0, total = 0;
+  for (const auto& c : grid["grid_crossings"]) {
+    const double x = c["px"][0], y = c["px"][1];
+    if (x < 0 || y < 0 || x >= png.cols || y >= png.rows) continue;
+    ++total;
+    on += testing::ColourNear(png, x, y, 2, rgb, 80);
+  }
+  return total > 0 ? static_cast<double>(on) / total : 0.0;
+}
+
+class LiveWindowClicks : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!HaveXvfb()) GTEST_SKIP() << "xvfb-run is not installed";
+  }
+};
+
+// Space arms (a key), the Overrule header and its "Undo last verdict" button are clicked, V and
+// the "Camera view" button switch the view.
+TEST_F(LiveWindowClicks, KeyArmsClickUndoesTheVerdictAndTheViewToggles) {
+  const DemoRun r = PlayDemo("keys", R"(wait-grid
+key Enter
+wait-stands
+key Space
+wait-phase verdict
+wait 2
+screenshot verdict
+click Overrule
+click Undo last verdict
+wait 2
+screenshot undone
+key V
+wait 2
+screenshot top
+click Camera view
+wait 2
+screenshot camera
+)",
+                             60);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  // The log: armed by the key, ruled, and the ruling undone by the click.
+  EXPECT_EQ(Count<ShotArmed>(r.log), 1);
+  const GameEvent* verdict = nullptr;
+  const Undo* undo = nullptr;
+  for (const auto& e : r.log.events) {
+    if (e.As<ShotVerdict>()) verdict = &e;
+    if (const auto* u = e.As<Undo>()) undo = u;
+  }
+  ASSERT_TRUE(verdict != nullptr);
+  ASSERT_TRUE(undo != nullptr) << "the click on Undo last verdict did not undo";
+  EXPECT_EQ(undo->target_seq, verdict->seq);
+
+  // The circle on screen at the verdict, gone after the undo.
+  const auto& v = r.shots["verdict"];
+  ASSERT_TRUE(v.contains("impact")) << v.dump(1);
+  const auto circle_rgb = v["impact"]["circle_rgb"].get<std::array<int, 3>>();
+  const cv::Mat v_png = Png(r, "verdict"), u_png = Png(r, "undone");
+  ASSERT_FALSE(v_png.empty());
+  ASSERT_FALSE(u_png.empty());
+  int rim_before = 0, rim_after = 0;
+  for (const auto& p : v["impact"]["circle_px"]) {
+    rim_before += testing::ColourNear(v_png, p[0], p[1], 2, circle_rgb, 30);
+    rim_after += testing::ColourNear(u_png, p[0], p[1], 2, circle_rgb, 30);
+  }
+  EXPECT_GE(rim_before, static_cast<int>(v["impact"]["circle_px"].size()) * 9 / 10);
+  EXPECT_EQ(rim_after, 0) << "the circle is still drawn after the undo";
+  EXPECT_FALSE(r.shots["undone"].contains("impact"));
+  EXPECT_EQ(r.shots["undone"]["phase"], "ready");
+
+  // V: the rectified top view (a different picture rect, the grid drawn on it); the button:
+  // back to the camera.
+  ASSERT_EQ(r.shots["top"]["view"], "top");
+  ASSERT_EQ(r.shots["camera"]["view"], "camera");
+  EXPECT_NE(r.shots["top"]["image_rect"], r.shots["camera"]["image_rect"]);
+  EXPECT_GE(GridDrawnAtCrossings(Png(r, "top"), r.shots["top"]), 0.9);
+  EXPECT_GE(GridDrawnAtCrossings(Png(r, "camera"), r.shots["camera"]), 0.9);
+  // In the top view the grid is square: a column's crossings share one x.
+  const auto& top_crossings = r.shots["top"]["grid"]["grid_crossings"];
+  EXPECT_NEAR(top_crossings[0]["px"][0].get<double>(), top_crossings[1]["px"][0].get<double>(),
+              1.0);
+}
+
+// The Arm button (a click, not its key), a verdict, the impact moved by clicking onto a stand,
+// accepted by its button, and the firer's casualty chosen by clicking the stand.
+TEST_F(LiveWindowClicks, ButtonArmsAndTheFirerChoosesTheCasualtyByClickingIt) {
+  const DemoRun r = PlayDemo("casualty", R"(wait-grid
+key Enter
+wait-stands
+click Arm
+wait-phase verdict
+click Overrule
+click Change impact (click)
+click-stand red-7
+key Esc
+wait 30                        # the demo's hand reaches in; everything waits for it
+click Accept verdict
+wait-phase choose-casualty
+screenshot choose
+click-stand red-7
+wait-phase confirm-removal
+screenshot chosen
+key R
+wait 2
+)",
+                             110);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  EXPECT_EQ(Count<ShotArmed>(r.log), 1) << "the Arm button did not arm";
+  EXPECT_EQ(Count<Correction>(r.log), 1) << "the moved impact is not logged as a correction";
+  const CasualtiesRemoved* removed = nullptr;
+  for (const auto& e : r.log.events) {
+    if (const auto* c = e.As<CasualtiesRemoved>()) removed = c;
+  }
+  ASSERT_TRUE(removed != nullptr) << ReadAll(r.dir / "game.jsonl");
+  EXPECT_EQ(removed->stand_ids, std::vector<std::string>{"red-7"});
+  // On screen: the circle around the moved impact, on the stand that was clicked.
+  const auto& c = r.shots["choose"];
+  ASSERT_TRUE(c.contains("impact"));
+  bool on_stand = false;
+  for (const auto& s : c["stands"]) {
+    if (s["id"] == "red-7") {
+      on_stand =
+          std::hypot(s["center_px"][0].get<double>() - c["impact"]["impact_px"][0].get<double>(),
+                     s["center_px"][1].get<double>() - c["impact"]["impact_px"][1].get<double>()) <
+          4;
+    }
+  }
+  EXPECT_TRUE(on_stand) << c.dump(1);
+}
+
+// Bug: after "is really" in the Overrule panel the window kept the old id as its selection,
+// which then named the other stand. The selection must stay on the stand that was clicked.
+TEST_F(LiveWindowClicks, SelectionFollowsTheClickedStandThroughAnIdentitySwap) {
+  const DemoRun r = PlayDemo("swap", R"(wait-grid
+key Enter
+wait-stands
+wait 2
+click-stand red-2
+wait 1
+screenshot selected
+click Overrule
+click is really
+click is really red-5
+wait 2
+screenshot swapped
+)",
+                             40);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  const auto centre_of = [](const nlohmann::json& notes, const std::string& id) {
+    for (const auto& s : notes["stands"]) {
+      if (s["id"] == id) return std::array<double, 2>{s["center_px"][0], s["center_px"][1]};
+    }
+    ADD_FAILURE() << id << " is not drawn";
+    return std::array<double, 2>{-1e9, -1e9};
+  };
+  const auto& before = r.shots["selected"];
+  const auto& after = r.shots["swapped"];
+  ASSERT_EQ(before["selected"], "red-2");
+  const auto clicked = centre_of(before, "red-2");
+  // The stand that was clicked is now called red-5, and it is still the selection.
+  EXPECT_EQ(after["selected"], "red-5");
+  const auto now = centre_of(after, after["selected"].get<std::string>());
+  EXPECT_NEAR(now[0], clicked[0], 3.0);
+  EXPECT_NEAR(now[1], clicked[1], 3.0);
+  int identity = 0;
+  for (const auto& e : r.log.events) {
+    if (const auto* c = e.As<Correction>(); c && c->subject == "stand_identity") ++identity;
+  }
+  EXPECT_EQ(identity, 1);
+}
+
+TEST_F(LiveWindowClicks, AScriptThatCannotBePlayedExitsOne) {
+  const DemoRun r = PlayDemo("missing", "wait-grid\nclick No such button\n", 8);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_NE(r.output.find("script.txt: the script was not finished after 8 frames"),
+            std::string::npos)
+      << r.output;
+}
+
+}  // namespace
+}  // namespace referee::live
