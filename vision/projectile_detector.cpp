@@ -73,15 +73,19 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
   // blur or JPEG's halved colour resolution mixes the two sides, which stays inside that
   // range, while a new object brings a colour that was not there. Real webcams send JPEG or
   // MJPEG, and `before` and `after` need not be compressed alike.
-  cv::Mat lo, hi;
+  // Both are smoothed a little first: sensor noise would widen that range as much as an edge.
+  cv::Mat lo, hi, before_s, after_s;
+  cv::GaussianBlur(before, before_s, {3, 3}, 0);
+  cv::GaussianBlur(after, after_s, {3, 3}, 0);
   const cv::Mat k3 = cv::getStructuringElement(cv::MORPH_RECT, {3, 3});
-  cv::erode(before, lo, k3);
-  cv::dilate(before, hi, k3);
+  cv::erode(before_s, lo, k3);
+  cv::dilate(before_s, hi, k3);
   cv::Mat mag(before.size(), CV_32F), mask(before.size(), CV_8U, cv::Scalar(0));
   cv::Mat object(before.size(), CV_32F);
   for (int y = 0; y < before.rows; ++y) {
     const auto* b = before.ptr<cv::Vec3f>(y);
     const auto* a = after.ptr<cv::Vec3f>(y);
+    const auto* as = after_s.ptr<cv::Vec3f>(y);
     const auto* bl = lo.ptr<cv::Vec3f>(y);
     const auto* bh = hi.ptr<cv::Vec3f>(y);
     auto* m = mag.ptr<float>(y);
@@ -92,7 +96,7 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
       const float v = std::max({std::abs(d[0]), std::abs(d[1]), std::abs(d[2])});
       float outside = 0.0f;
       for (int c = 0; c < 3; ++c) {
-        outside = std::max({outside, a[x][c] - bh[x][c], bl[x][c] - a[x][c]});
+        outside = std::max({outside, as[x][c] - bh[x][c], bl[x][c] - as[x][c]});
       }
       m[x] = v;
       o[x] = v;
@@ -264,6 +268,11 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     support_opt.thickness_mm = opt.shell_thickness_mm;
     const ShellSupport support =
         ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands, support_opt);
+    if (support.what == "unknown") {
+      return Refusal{
+          "shell rests on something that is neither the mat nor a stand found (a base not "
+          "detected? terrain?): its height, and so its place, is unknown: not adjudicated"};
+    }
     obs.kind = "shell";
     obs.point_px = f.centre_px;
     obs.dot_seen = f.dot_seen;

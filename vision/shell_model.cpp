@@ -58,22 +58,28 @@ std::variant<ShellFit, ShellRefusal> FitShell(const cv::Mat& top_before, const c
   cv::minMaxLoc(dist, nullptr, &max_dist);
   const double core_px = std::min(1.5 / mm, 0.5 * max_dist);
   std::vector<cv::Vec3f> core;
-  std::vector<double> core_v;
+  std::vector<double> core_v, core_d;  // brightness, change from `before`
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (dist.at<float>(y, x) >= core_px && dist.at<float>(y, x) > 0) {
         core.push_back(after.at<cv::Vec3f>(y, x));
         core_v.push_back(Brightness(core.back()));
+        core_d.push_back(cv::norm(core.back() - before.at<cv::Vec3f>(y, x)));
       }
     }
   }
   if (core.size() < 4) return ShellRefusal{"shell-sized change too thin to be a shell"};
+  // Blur mixes the middle with the surface around it too: of the rest, the half that changed
+  // most from what was there is nearest the shell's own colour.
   const double dark_cut = Percentile(core_v, 0.3);
+  std::vector<double> core_change;
+  for (size_t i = 0; i < core.size(); ++i) core_change.push_back(core_d[i]);
+  const double change_cut = Percentile(core_change, 0.5);
   cv::Vec3f top(0, 0, 0);
   {
     std::vector<float> ch[3];
     for (size_t i = 0; i < core.size(); ++i) {
-      if (core_v[i] < dark_cut) continue;
+      if (core_v[i] < dark_cut || core_d[i] < change_cut) continue;
       for (int c = 0; c < 3; ++c) ch[c].push_back(core[i][c]);
     }
     for (int c = 0; c < 3; ++c) {

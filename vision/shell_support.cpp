@@ -22,6 +22,7 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
   if (box.empty()) return -1;
   cv::Mat under(box.size(), CV_8U, cv::Scalar(0)), ring;
   std::vector<cv::Point> local;
+  local.reserve(outline.size());
   for (const cv::Point& p : outline) local.push_back(p - box.tl());
   cv::fillConvexPoly(under, local, cv::Scalar(255));
   cv::dilate(under, ring, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
@@ -39,7 +40,7 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (!ring.at<uchar>(y, x)) continue;
-      const cv::Vec3b v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      const cv::Vec3b& v = before.at<cv::Vec3b>(y + box.y, x + box.x);
       for (int c = 0; c < 3; ++c) ch[c].push_back(v[c]);
     }
   }
@@ -55,7 +56,7 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (!under.at<uchar>(y, x)) continue;
-      const cv::Vec3b v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      const cv::Vec3b& v = before.at<cv::Vec3b>(y + box.y, x + box.x);
       ++n;
       like += cv::norm(cv::Vec3d(v[0], v[1], v[2]) - mat) < near ? 1 : 0;
     }
@@ -93,6 +94,12 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.what = figures ? "figures" : "base";
     return out;
   }
+  // On no stand that was found: it must lie on the mat, and the mat must show under it (a
+  // grid line may take a quarter of it); else it rests on something of unknown height (a base
+  // the stand detector missed, a terrain piece) and its height cannot be guessed.
+  const double share =
+      MatShare(outline_px, view, top_before, stands, 0.5 * opt.side_mm / view.MmPerPx());
+  if (share >= 0 && share < opt.min_mat_share_alone) out.what = "unknown";
   return out;
 }
 

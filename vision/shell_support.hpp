@@ -34,6 +34,10 @@ struct ShellSupportOptions {
   // Share of the silhouette that must show the mat's colour in `before` for a shell that could
   // lie either on the mat or on a stand to be taken as on the mat. Default 0.6.
   double min_mat_share = 0.6;
+  // Share of the silhouette that must show the mat's colour in `before` for a shell on no
+  // found stand to be taken as on the mat; below it the support is "unknown". Default 0.4
+  // (a grid line under the shell takes up to a quarter); lower it for a busy, printed mat.
+  double min_mat_share_alone = 0.4;
 };
 
 struct ShellSupport {
