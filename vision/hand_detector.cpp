@@ -97,7 +97,9 @@ HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
   area_mm2_ = cv::Mat(cells_, CV_32F, cv::Scalar(0));
   watched_ = cv::Mat(cells_, CV_8U, cv::Scalar(0));
   border_ = cv::Mat(cells_, CV_8U, cv::Scalar(0));
-  const auto at = [&](int x, int y) { return table[static_cast<size_t>(y * cw + x)]; };
+  const auto at = [&](int x, int y) {
+    return table[static_cast<size_t>(y) * static_cast<size_t>(cw) + static_cast<size_t>(x)];
+  };
   for (int y = 0; y < cells_.height; ++y) {
     for (int x = 0; x < cells_.width; ++x) {
       const cv::Point2f a = at(x, y), b = at(x + 1, y), c = at(x + 1, y + 1), d = at(x, y + 1);
