@@ -12,7 +12,8 @@ namespace referee {
 namespace {
 
 // Share of the `before` pixels under `outline` that show the mat's colour, taken as the median
-// of a ring around the shell outside every stand; -1 when too little mat is seen around it.
+// of a ring around the shell outside every stand found, wide enough (two shell sides) that the
+// mat outweighs a base the detector missed; -1 when too little mat is seen around it.
 double MatShare(const std::vector<cv::Point>& outline, const TopView& view, const cv::Mat& before,
                 const std::vector<DetectedStand>& stands, double ring_px) {
   const cv::Rect all({0, 0}, before.size());
@@ -86,7 +87,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     const bool mat_possible = DistanceToRect(on_mat, fp) > MmToInches(0.4 * opt.side_mm);
     if (mat_possible) {
       const double share =
-          MatShare(outline_px, view, top_before, stands, 0.5 * opt.side_mm / view.MmPerPx());
+          MatShare(outline_px, view, top_before, stands, 2.0 * opt.side_mm / view.MmPerPx());
       if (share >= opt.min_mat_share) continue;
     }
     out.bottom_in = bottom;
@@ -98,7 +99,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   // grid line may take a quarter of it); else it rests on something of unknown height (a base
   // the stand detector missed, a terrain piece) and its height cannot be guessed.
   const double share =
-      MatShare(outline_px, view, top_before, stands, 0.5 * opt.side_mm / view.MmPerPx());
+      MatShare(outline_px, view, top_before, stands, 2.0 * opt.side_mm / view.MmPerPx());
   if (share >= 0 && share < opt.min_mat_share_alone) out.what = "unknown";
   return out;
 }

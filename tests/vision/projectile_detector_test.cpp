@@ -276,6 +276,22 @@ TEST_F(ProjectileDetectorTest, RefusesASparseChangeOfAShellsExtent) {
       << std::get<ProjectileObservation>(r).change_area_mm2 << " mm^2";
 }
 
+TEST_F(ProjectileDetectorTest, RefusesAShellOnSomethingNoStandExplains) {
+  // A base the stand detector missed (no stand given): the shell lies on its grey top, not on
+  // the mat, at a height nobody measured. Placing it at mat height moved hard-set shells 11 mm.
+  const Vec2 c{20.4, 12.7};
+  std::vector<cv::Point> top;
+  for (const Vec2& k : OrientedRect{c, MmToInches(40), MmToInches(40), 10}.Corners())
+    top.push_back(S(k));
+  cv::fillConvexPoly(before, top, cv::Scalar(150, 150, 150), cv::LINE_AA, 4);
+  after = before.clone();
+  DrawShell(c, 25, cv::Scalar(20, 20, 20));
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r)) << std::get<ProjectileObservation>(r).kind;
+  EXPECT_NE(std::get<Refusal>(r).reason.find("neither the mat nor a stand"), std::string::npos)
+      << std::get<Refusal>(r).reason;
+}
+
 TEST_F(ProjectileDetectorTest, ShellOnTheMatIsNotRaisedByAStandNearby) {
   const Vec2 c{20.4, 12.7};
   DrawShell(c, 10, cv::Scalar(20, 20, 20));
