@@ -46,7 +46,7 @@ struct Stats {
     std::vector<double> s = v;
     std::sort(s.begin(), s.end());
     return s[std::min(s.size() - 1,
-                      static_cast<size_t>(q * static_cast<double>(s.size() - 1) + 0.5))];
+                      static_cast<size_t>(std::lround(q * static_cast<double>(s.size() - 1))))];
   }
 };
 
