@@ -21,10 +21,12 @@ constexpr double kRecalibrateRetryS = 2.0;
 }  // namespace
 
 struct LivePipeline::Scene {
-  bool moving = false;         // changed since the previous frame
-  double still_s = 0;          // how long nothing has moved, seconds
-  bool hand = false;           // a hand or arm over the table (top view or camera frame)
-  double since_scene_mm2 = 0;  // changed since the still view the stands were found on
+  bool moving = false;  // changed since the previous frame
+  double still_s = 0;   // how long nothing has moved, seconds
+  bool hand = false;    // a hand or arm over the table (top view or camera frame)
+  // Largest connected change since the still view the stands were found on: scattered sensor
+  // and JPEG noise cells never add up to a moved stand.
+  double since_scene_mm2 = 0;
 };
 
 LivePipeline::LivePipeline(PipelineConfig config) : config_(std::move(config)) {}
@@ -125,9 +127,9 @@ LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, const HandReport& 
   const bool use_scene = !scene_coarse_.empty() && !bumped_;
   const cv::Mat& reference = use_scene ? scene_coarse_ : prev_coarse_;
   if (reference.size() == coarse.size()) {
-    const cv::Mat changed = meter_.Changed(reference, coarse);
-    if (use_scene) s.since_scene_mm2 = meter_.AreaMm2(changed);
-    for (const ChangeRegion& region : meter_.Regions(changed)) {
+    const std::vector<ChangeRegion> regions = meter_.Regions(meter_.Changed(reference, coarse));
+    if (use_scene && !regions.empty()) s.since_scene_mm2 = regions.front().area_mm2;
+    for (const ChangeRegion& region : regions) {
       if (region.area_mm2 < config_.hand_area_mm2) break;  // largest first
       if (region.touches_edge) s.hand = true;
     }
