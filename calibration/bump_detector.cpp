@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "calibration/intersection_refine.hpp"
+#include "engine/order_statistics.hpp"
 
 namespace referee {
 
@@ -19,12 +20,6 @@ cv::Mat EdgeMap(const cv::Mat& thumb) {
   cv::Sobel(f, gy, CV_32F, 0, 1);
   cv::magnitude(gx, gy, mag);
   return mag;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace

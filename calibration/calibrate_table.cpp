@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "calibration/marker_detection.hpp"
+#include "engine/order_statistics.hpp"
 
 namespace referee {
 
@@ -40,12 +41,6 @@ std::vector<cv::Point2d> ProjectAll(const CameraModel& cam, const std::vector<cv
 
 bool Inside(cv::Point2d p, cv::Size s, double margin) {
   return p.x >= margin && p.y >= margin && p.x < s.width - margin && p.y < s.height - margin;
-}
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
 }
 
 std::string NowUtc() {

@@ -6,6 +6,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "engine/order_statistics.hpp"
 #include "vision/qtip_model.hpp"
 #include "vision/qtip_support.hpp"
 #include "vision/shell_model.hpp"
@@ -40,13 +41,6 @@ cv::Mat GainCorrected(const cv::Mat& before, const cv::Mat& after) {
   after.convertTo(out, CV_32FC3);
   cv::multiply(out, gain_full, out);
   return out;
-}
-
-double Percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
-  return v[k];
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "vision/qtip_model.hpp"
+#include "engine/order_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,13 +10,6 @@
 namespace referee {
 
 namespace {
-
-double Median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const auto mid = v.begin() + static_cast<long>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  return *mid;
-}
 
 // Profiles sampled along the fitted axis: column i is at u = u0 + i * step (px along the axis
 // from the centre), row j at v = v0 + j * step across it.

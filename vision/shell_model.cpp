@@ -1,4 +1,5 @@
 #include "vision/shell_model.hpp"
+#include "engine/order_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,13 +18,6 @@ cv::Vec2f Chroma(const cv::Vec3f& bgr) {
 }
 
 float Brightness(const cv::Vec3f& bgr) { return (bgr[0] + bgr[1] + bgr[2]) / 3.0f; }
-
-double Percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  const size_t k = std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())));
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
-  return v[k];
-}
 
 }  // namespace
 

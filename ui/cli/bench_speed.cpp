@@ -32,6 +32,7 @@
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/input_error.hpp"
+#include "engine/order_statistics.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_scene_set.hpp"
@@ -82,12 +83,6 @@ double PeakMemoryMb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
-}
-
-double Percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(q * static_cast<double>(v.size())))];
 }
 
 // The calibration the pipeline works with: the generator's exact camera, with every grid
