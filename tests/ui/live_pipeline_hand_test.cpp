@@ -16,6 +16,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "tests/vision/scenario_side_colors.hpp"
 #include "ui/live/live_pipeline.hpp"
 #include "vision/frame_source.hpp"
 
@@ -27,21 +28,11 @@ constexpr double kFps = 30.0;
 
 Scenario Napoleonic() { return LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json"); }
 
-SideColorModel SideColours(const Scenario& sc) {
-  SideColorModel colors;
-  for (const auto& side : sc.sides) {
-    colors.AddSideFromSrgb(
-        side.name, cv::Vec3b(static_cast<uchar>(side.colour[0]), static_cast<uchar>(side.colour[1]),
-                             static_cast<uchar>(side.colour[2])));
-  }
-  return colors;
-}
-
 LivePipeline Calibrated(const Scenario& sc, const Grid& board, const CameraModel& camera) {
   PipelineConfig c;
   c.board = board;
   c.catalog = LoadStandKinds();
-  c.colors = SideColours(sc);
+  c.colors = ScenarioSideColors(sc);
   LivePipeline p(c);
   TableCalibration cal;
   cal.board = board;
