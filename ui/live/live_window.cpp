@@ -179,7 +179,7 @@ void LiveApp::TakeVisionResult() {
   if (std::getenv("REFEREE_LIVE_TRACE")) {
     std::fprintf(stderr, "frame %d phase %s armed %d moving %d still %d hand %d rest %d %s\n",
                  r->index, PhaseName(session_.state().phase()).c_str(), r->shot.armed,
-                 r->shot.moving, r->shot.still_frames, r->shot.hand_in_frame,
+                 r->shot.moving, r->shot.still_frames, r->hand_in_frame || r->shot.hand_in_frame,
                  r->shot.rest.has_value(), r->shot.refusal.c_str());
     if (r->calibration) {
       const auto* ref = std::get_if<CalibrationRefusal>(&*r->calibration);
