@@ -168,8 +168,7 @@ std::optional<std::string> LiveSession::DeclareArmedShot() {
 }
 
 std::optional<std::string> LiveSession::DeclareInferredShot(const Shot& shot) {
-  if (!turn_ || !turn_->started() || shot_declared_ || !state_.battery().empty() ||
-      !shot.gun_id) {
+  if (!turn_ || !turn_->started() || shot_declared_ || !state_.battery().empty() || !shot.gun_id) {
     return std::nullopt;
   }
   const auto square = config_.board.board.grid.SquareOf(shot.point);
