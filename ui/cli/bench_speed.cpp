@@ -130,6 +130,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
   const int hand = s.after_hand.empty() ? 0 : 15;
   const int tail = std::max(20, frames - lead - flight - rest_wait - hand);
   std::vector<const cv::Mat*> script;
+  script.reserve(static_cast<size_t>(lead) + flight + rest_wait + hand + tail);
   for (int i = 0; i < lead; ++i) script.push_back(&s.before);
   for (int i = 0; i < flight; ++i) script.push_back(i % 2 ? &s.before : &s.after);
   for (int i = 0; i < rest_wait; ++i) script.push_back(&s.after);
@@ -144,7 +145,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
     // The frame is copied outside the timing, as a capture would deliver a new buffer.
     cv::Mat frame = script[i]->clone();
     const double ms =
-        TimeMs(one_core, [&] { r = pipeline.Process(std::move(frame), index, i / fps); });
+        TimeMs(one_core, [&] { r = pipeline.Process(std::move(frame), index, index / fps); });
     f.frame_ms.push_back(ms);
     f.total_ms += ms;
     f.stage_sum.rectify_ms += r.stage_ms.rectify_ms;
