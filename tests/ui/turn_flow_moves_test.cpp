@@ -6,6 +6,7 @@
 
 #include "engine/rules/ruleset.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "napoleonic_turn_flow.hpp"
 #include "table_blocks.hpp"
 #include "ui/live/table_setup.hpp"
 #include "ui/live/turn_flow.hpp"
@@ -18,13 +19,8 @@ using testing::Concat;
 using testing::OfType;
 using testing::UnitAt;
 
-class TurnFlowMoves : public ::testing::Test {
+class TurnFlowMoves : public NapoleonicTurnFlow {
  protected:
-  TurnFlowMoves()
-      : ruleset_(rules::MakeRuleset("napoleonic")),
-        catalog_(LoadStandKinds()),
-        flow_(*ruleset_, 7) {}
-
   // Starts with red (side 1) attacking and ends phases until red moves.
   void StartAndReachMoves(const std::vector<Stand>& stands) {
     ASSERT_TRUE(flow_.Start(SetupFromTable(ruleset_->data(), Board(), stands, catalog_, 8), 1))
@@ -35,10 +31,6 @@ class TurnFlowMoves : public ::testing::Test {
     }
     ASSERT_EQ(flow_.PhaseName(), "attacker_moves");
   }
-
-  std::unique_ptr<rules::DeGreSweetRuleset> ruleset_;
-  StandKindCatalog catalog_;
-  TurnFlow flow_;
 };
 
 TEST_F(TurnFlowMoves, TwoUnitsSwappingSquaresAreReadAsTwoMoves) {

@@ -14,6 +14,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "log_sample_game.hpp"
+#include "napoleonic_turn_flow.hpp"
 #include "table_blocks.hpp"
 #include "ui/live/live_session.hpp"
 #include "ui/live/table_setup.hpp"
@@ -43,17 +44,7 @@ std::vector<Stand> GunLine(const Grid& grid) {
 }
 constexpr Square kBlueSquare{7, 3};
 
-class TurnFlowShots : public ::testing::Test {
- protected:
-  TurnFlowShots()
-      : ruleset_(rules::MakeRuleset("napoleonic")),
-        catalog_(LoadStandKinds()),
-        flow_(*ruleset_, 7) {}
-
-  std::unique_ptr<rules::DeGreSweetRuleset> ruleset_;
-  StandKindCatalog catalog_;
-  TurnFlow flow_;
-};
+class TurnFlowShots : public NapoleonicTurnFlow {};
 
 TEST_F(TurnFlowShots, AScreenedGunIsRefusedWithTheReasonAndAClearOneDeclaresItsShot) {
   ASSERT_TRUE(

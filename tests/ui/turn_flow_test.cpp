@@ -9,6 +9,7 @@
 #include "engine/rules/fire.hpp"
 #include "engine/rules/ruleset.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "napoleonic_turn_flow.hpp"
 #include "table_blocks.hpp"
 #include "ui/live/table_setup.hpp"
 #include "ui/live/turn_flow.hpp"
@@ -21,13 +22,8 @@ using testing::Concat;
 using testing::OfType;
 using testing::UnitAt;
 
-class TurnFlowTest : public ::testing::Test {
+class TurnFlowTest : public NapoleonicTurnFlow {
  protected:
-  TurnFlowTest()
-      : ruleset_(rules::MakeRuleset("napoleonic")),
-        catalog_(LoadStandKinds()),
-        flow_(*ruleset_, 7) {}
-
   TableSetup Setup(const std::vector<Stand>& stands) {
     Board board;
     return SetupFromTable(ruleset_->data(), board, stands, catalog_, 8);
@@ -36,10 +32,6 @@ class TurnFlowTest : public ::testing::Test {
     for (int i = 0; i < 8 && flow_.PhaseName() != phase; ++i) ASSERT_TRUE(flow_.EndPhase());
     ASSERT_EQ(flow_.PhaseName(), phase);
   }
-
-  std::unique_ptr<rules::DeGreSweetRuleset> ruleset_;
-  StandKindCatalog catalog_;
-  TurnFlow flow_;
 };
 
 TEST_F(TurnFlowTest, TableStandsBecomeUnitsOfTheRuleset) {
