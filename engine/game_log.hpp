@@ -157,7 +157,8 @@ struct TurnChange {
 // type "correction": a human overrides what the referee saw or decided.
 // subject "stand": value = SnapshotStand JSON (moved/added); "remove_stand": value = {"id"};
 // "shot": value = {"shot_id", "hit_stand_ids"[, "impact_in"]}; "points": value =
-// {"side", "delta"}. Other subjects are kept in the log and shown in reports.
+// {"side", "delta"}; "stand_kind": value = {"stand", "kind", "from"} (the players said what a
+// base is). Other subjects are kept in the log and shown in reports.
 struct Correction {
   std::string subject;
   int64_t target_seq = 0;  // event being corrected, 0 if none

@@ -22,6 +22,11 @@ void ApplyCorrection(GameState& state, const Correction& c) {
     } catch (const std::exception&) {
       // A malformed correction value is kept in the log but changes nothing.
     }
+  } else if (c.subject == "stand_kind" && v.is_object() && v.contains("stand") &&
+             v["stand"].is_string() && v.contains("kind") && v["kind"].is_string()) {
+    // The players said what a base is (the camera cannot tell kinds of one base size apart).
+    if (auto it = state.stands.find(v["stand"].get<std::string>()); it != state.stands.end())
+      it->second.kind = v["kind"].get<std::string>();
   } else if (c.subject == "remove_stand" && v.is_object() && v.contains("id") &&
              v["id"].is_string()) {
     state.stands.erase(v["id"].get<std::string>());

@@ -57,13 +57,21 @@ bool StandTracker::SameBase(const std::string& kind_a, const std::string& kind_b
   return a != nullptr && b != nullptr && SameBaseSize(*a, *b);
 }
 
-bool StandTracker::SetKind(const std::string& id, const std::string& kind) {
+bool StandTracker::SetKind(const std::string& id, const std::string& kind, KindSource source) {
   for (auto& t : tracks_) {
     if (t.id != id) continue;
     t.stand.kind = kind;
+    t.kind_source = source;
     return true;
   }
   return false;
+}
+
+KindSource StandTracker::KindSourceOf(const std::string& id) const {
+  for (const auto& t : tracks_) {
+    if (t.id == id) return t.kind_source;
+  }
+  return KindSource::kSize;
 }
 
 double StandTracker::MoveSquares(Vec2 from, Vec2 to) const {
@@ -130,8 +138,13 @@ TrackingUpdate StandTracker::Update(const std::vector<Stand>& observed) {
     const std::string kept_kind = t.stand.kind;
     t.stand = observed[static_cast<size_t>(j)];
     t.stand.id = t.id;
-    // Same base size: the kind given before (army file, user) beats the size-based guess.
-    if (SameBase(kept_kind, t.stand.kind)) t.stand.kind = kept_kind;
+    // Same base size: the kind given before (army file, organisation, user) beats the
+    // size-based guess; a base of another size is a new guess.
+    if (SameBase(kept_kind, t.stand.kind)) {
+      t.stand.kind = kept_kind;
+    } else {
+      t.kind_source = KindSource::kSize;
+    }
     u.stands[static_cast<size_t>(j)].kind = t.stand.kind;
     t.missed = 0;
     ++t.seen;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/grid.hpp"
+#include "engine/kind_resolution.hpp"
 #include "engine/rules/ruleset_data.hpp"
 #include "engine/stand.hpp"
 
@@ -54,6 +55,9 @@ struct StandTrackerOptions {
 struct Track {
   std::string id;  // "<side>-<n>", stable; or what the user named it
   Stand stand;     // last seen footprint and kind (stand.id == id)
+  // Where stand.kind came from: the detector's size guess, the ruleset's organisations
+  // (ResolveKindsByOrganisation) or the players. Kept with the kind while the base size agrees.
+  KindSource kind_source = KindSource::kSize;
   int missed = 0;  // snapshots in a row it was not seen
   int seen = 0;    // snapshots it was seen in
 };
@@ -78,9 +82,13 @@ class StandTracker {
   // unknown or the two are on different sides.
   bool Reassign(const std::string& current_id, const std::string& true_id);
 
-  // User correction of a kind (e.g. "that 40 x 20 base is light infantry"). The track keeps it
-  // while the camera sees a base of the same size. False when id is unknown.
-  bool SetKind(const std::string& id, const std::string& kind);
+  // Correction of a kind (e.g. "that 40 x 20 base is light infantry"), by the players (kUser)
+  // or from the organisations (kOrganisation). The track keeps it while the camera sees a base
+  // of the same size; a re-detection never changes it. False when id is unknown.
+  bool SetKind(const std::string& id, const std::string& kind,
+               KindSource source = KindSource::kUser);
+  // The source of the track's kind (kSize when id is unknown).
+  KindSource KindSourceOf(const std::string& id) const;
 
   // Every kept track, seen or missing, sorted by id.
   const std::vector<Track>& tracks() const { return tracks_; }

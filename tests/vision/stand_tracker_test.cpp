@@ -199,6 +199,24 @@ TEST_F(Tracker, AKindGivenByTheUserSurvivesTheSizeGuess) {
   EXPECT_FALSE(tracker.SetKind("red-404", "light_infantry"));
 }
 
+TEST_F(Tracker, AKindsSourceStaysWithItsKindUntilTheBaseSizeChanges) {
+  StandTracker tracker(grid_, catalog_, MoveAllowanceFromRuleset(ruleset_, catalog_));
+  Stand s = Line("red", "line_infantry", {6.0, 6.0}, 1, 0.0)[0];
+  s.kind = "field_gun";  // a 40 x 40 base, as the detector guesses it
+  s.footprint.depth_in = s.footprint.width_in;
+  const std::string id = tracker.Update({s}).stands[0].id;
+  EXPECT_EQ(tracker.KindSourceOf(id), KindSource::kSize);
+  ASSERT_TRUE(tracker.SetKind(id, "supply_wagon", KindSource::kOrganisation));
+  EXPECT_EQ(tracker.Update({s}).stands[0].kind, "supply_wagon");
+  EXPECT_EQ(tracker.KindSourceOf(id), KindSource::kOrganisation);
+  // Another base size where that stand was (a crew put down in its place): a new size guess.
+  Stand crew = Line("red", "foot_crew", {6.0, 6.0}, 1, 0.0)[0];
+  const TrackingUpdate u = tracker.Update({crew});
+  EXPECT_EQ(u.stands[0].id, id);
+  EXPECT_EQ(u.stands[0].kind, "foot_crew");
+  EXPECT_EQ(tracker.KindSourceOf(id), KindSource::kSize);
+}
+
 TEST_F(Tracker, TwoUnitsPassingEachOtherKeepTheirIds) {
   // Ancient ruleset: light cavalry (move 5) overtakes heavy infantry (move 2) along a row.
   const rules::RulesetData ancient = rules::LoadRuleset("ancient");

@@ -16,6 +16,7 @@
 #include "calibration/calibration_file.hpp"
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
+#include "engine/kind_resolution.hpp"
 #include "engine/scene.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
@@ -158,12 +159,18 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   proj_opt.figure_height_mm = opt.figure_height_mm;
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";
   const TopView view(cal);
-  const ShotAnalysis a =
+  ShotAnalysis a =
       AnalyseShot(view, before, after, colors, catalog, &board.board, stand_opt, proj_opt);
-
+  // Kinds one base size cannot tell apart, read as the ruleset's unit organisations.
+  const KindResolution kinds = ResolveKindsByOrganisation(g, StandsOf(a.stands), catalog,
+                                                          opt.ruleset, stand_opt.kind_preference);
   nlohmann::json j;
   j["stands"] = nlohmann::json::array();
-  for (const auto& d : a.stands.stands) j["stands"].push_back(StandJson(d));
+  for (size_t i = 0; i < a.stands.stands.size(); ++i) {
+    a.stands.stands[i].stand.kind = kinds.stands[i].kind;
+    j["stands"].push_back(StandJson(a.stands.stands[i]));
+    j["stands"].back()["kind_source"] = KindSourceName(kinds.sources[i]);
+  }
   j["candidates"] = nlohmann::json::array();
   j["verdict"] = nullptr;
   if (!a.projectile) {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/gun_shot_kind.hpp"
 #include "engine/input_error.hpp"
+#include "vision/shot_analysis.hpp"
 
 namespace referee::live {
 
@@ -105,8 +107,90 @@ void LiveSession::OnStandsSeen(const std::vector<DetectedStand>& seen) {
   last_tracking_ = tracker_.Update(observed);
   detected_ = seen;
   for (size_t i = 0; i < detected_.size(); ++i) detected_[i].stand = last_tracking_.stands[i];
+  ResolveKinds();
   RebuildShown();
   RefreshBatteries();
+}
+
+void LiveSession::ResolveKinds() {
+  if (!turn_ || detected_.empty()) return;
+  const rules::RulesetData& rules = turn_->ruleset().data();
+  if (!stacking_ || stacking_->ruleset != rules.name) {
+    try {
+      stacking_ = LoadSquareStacking(rules.name);
+    } catch (const InputError&) {
+      return;  // no stacking rules for this ruleset: kinds stay as the sizes say
+    }
+  }
+  const bool started = turn_->started();
+  std::vector<Stand> stands;
+  std::vector<KindSource> sources, given;
+  std::vector<size_t> at;  // index into detected_
+  for (size_t i = 0; i < detected_.size(); ++i) {
+    Stand s = detected_[i].stand;
+    if (state_.removed_stands().contains(s.id)) continue;
+    if (auto it = state_.moved_stands().find(s.id); it != state_.moved_stands().end()) {
+      s.footprint = it->second;
+    }
+    const KindSource source = tracker_.KindSourceOf(s.id);
+    given.push_back(source);
+    // The game was set up with the kinds of the stands in it: only the players change them now.
+    const bool in_game = started && !turn_->UnitOfStand(s.id).empty();
+    sources.push_back(in_game ? KindSource::kUser : source);
+    stands.push_back(std::move(s));
+    at.push_back(i);
+  }
+  const KindResolution r =
+      ResolveKindsByOrganisation(config_.board.board.grid, stands, sources, config_.catalog, rules,
+                                 *stacking_, KindPreference(rules.name));
+  for (size_t k = 0; k < stands.size(); ++k) {
+    const KindSource source = sources[k] == KindSource::kUser ? given[k] : r.sources[k];
+    if (r.stands[k].kind == stands[k].kind && source == given[k]) continue;
+    tracker_.SetKind(stands[k].id, r.stands[k].kind, source);
+    detected_[at[k]].stand.kind = r.stands[k].kind;
+  }
+}
+
+std::vector<std::string> LiveSession::KindsFor(const std::string& id) const {
+  const ShownStand* s = FindStand(id);
+  if (!s) return {};
+  if (turn_) return KindsOfSameBase(s->stand.kind, config_.catalog, turn_->ruleset().data());
+  std::vector<std::string> out;
+  const StandKind* k = config_.catalog.Find(s->stand.kind);
+  for (const auto& [name, other] : config_.catalog.kinds) {
+    if (k && std::abs(other.width_mm - k->width_mm) < 0.5 &&
+        std::abs(other.depth_mm - k->depth_mm) < 0.5) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
+bool LiveSession::SetStandKind(const std::string& id, const std::string& kind) {
+  const ShownStand* s = FindStand(id);
+  if (!s) return false;
+  const std::string from = s->stand.kind;
+  const auto kinds = KindsFor(id);
+  if (std::ranges::find(kinds, kind) == kinds.end()) {
+    return state_.RefuseKind(id + " cannot be a " + kind + ": its base is the size of " + [&] {
+      std::string list;
+      for (const auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
+      return list;
+    }());
+  }
+  if (from == kind && s->kind_source == KindSource::kUser) return false;
+  if (turn_ && turn_->started() && from != kind && !turn_->CorrectStandKind(id, kind)) {
+    return state_.RefuseKind(turn_->notice());
+  }
+  tracker_.SetKind(id, kind, KindSource::kUser);
+  for (auto& d : detected_) {
+    if (d.stand.id == id) d.stand.kind = kind;
+  }
+  state_.SetStandKind(id, from, kind);
+  ResolveKinds();  // the other bases of its square follow (those not in a started game)
+  RebuildShown();
+  RefreshBatteries();
+  return true;
 }
 
 bool LiveSession::ReassignStandId(const std::string& current_id, const std::string& true_id) {
@@ -257,10 +341,21 @@ void LiveSession::RebuildShown() {
     }
     v.corrected = v.corrected || state_.moved_stands().contains(s.id);
     v.removed = state_.removed_stands().contains(s.id);
+    v.kind_source = tracker_.KindSourceOf(s.id);
     v.stand = std::move(s);
     shown.push_back(std::move(v));
   }
   shown_ = std::move(shown);
+}
+
+void LiveSession::FollowBatteryShotType() {
+  const ShownStand* gun = state_.battery().empty() ? nullptr : FindStand(state_.battery());
+  const StandKind* kind = gun ? config_.catalog.Find(gun->stand.kind) : nullptr;
+  const std::pair<std::string, std::string> now = {state_.battery(), gun ? gun->stand.kind : ""};
+  if (now == battery_kind_) return;  // only a new choice or a new kind; T still cycles freely
+  battery_kind_ = now;
+  if (!kind) return;
+  if (const auto shot = ShotKindOfGun(*kind)) state_.SelectShotType(ShotKindName(*shot));
 }
 
 void LiveSession::RefreshBatteries() {
@@ -273,6 +368,7 @@ void LiveSession::RefreshBatteries() {
     state_.SetBatteries(guns);
     for (size_t i = 0; i < guns.size() && state_.battery() != keep; ++i) state_.NextBattery();
   }
+  FollowBatteryShotType();
 }
 
 std::optional<std::string> LiveSession::firing_stand() const {
@@ -334,6 +430,7 @@ VerdictView LiveSession::MakeView(const Verdict& v) const {
 }
 
 void LiveSession::Step() {
+  FollowBatteryShotType();
   if (state_.needs_ruling() && state_.impact() && !state_.paused()) {
     std::vector<Stand> stands;
     for (const auto& s : shown_) {
@@ -548,6 +645,11 @@ void LiveSession::Append(const LiveEvent& e) {
     if (const ShownStand* s = FindStand(to))
       value["footprint"] = StandToJson(SnapshotStandFrom(s->stand, s->unit));
     write(Correction{"stand_identity", 0, value, "stand identity re-assigned by hand"});
+  } else if (e.type == "stand_kind_set") {
+    write(Correction{"stand_kind",
+                     0,
+                     {{"stand", d["stand"]}, {"kind", d["to"]}, {"from", d["from"]}},
+                     "stand kind set by hand"});
   } else if (e.type == "impact_changed") {
     const int verdict_seq = d["verdict_seq"].get<int>();
     write(Correction{"shot",

@@ -15,6 +15,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "engine/board_file.hpp"
 #include "engine/game_log.hpp"
+#include "engine/kind_resolution.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand.hpp"
 #include "engine/unit_grouping.hpp"
@@ -32,6 +33,9 @@ struct ShownStand {
   std::string unit;  // unit label (from the engine's grouping, or a correction)
   bool corrected = false;
   bool removed = false;  // taken off after a verdict (kept greyed until it leaves the view)
+  // Where the kind came from: the base size alone, the ruleset's organisations (inferred: the
+  // camera cannot tell which of a square's 40 x 40 bases is the gun) or the players.
+  KindSource kind_source = KindSource::kSize;
 };
 
 struct SessionConfig {
@@ -109,6 +113,14 @@ class LiveSession {
   bool ReassignStandId(const std::string& current_id, const std::string& true_id);
   // Ids a stand may be re-assigned to: the other tracks of its side, seen or missing.
   std::vector<std::string> IdsOfSide(const std::string& side) const;
+  // "<id> is a <kind>": the players say what a base is, among KindsFor(id). The tracker keeps
+  // it across re-detections, the other stands of its square are read again around it, a
+  // started game plays on with it (TurnFlow::CorrectStandKind); logged as a correction of
+  // subject "stand_kind". False (with the reason in state().notice()) when refused.
+  bool SetStandKind(const std::string& id, const std::string& kind);
+  // The kinds a stand's base size fits in the ruleset (the turn flow's; without one, the
+  // catalogue's kinds of that size).
+  std::vector<std::string> KindsFor(const std::string& id) const;
   bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
 
   // Camera bump and automatic recalibration (the status bar shows them; Enter accepts).
@@ -134,6 +146,13 @@ class LiveSession {
   std::optional<std::string> DeclareInferredShot(const Shot& shot);
   void RebuildShown();
   void RefreshBatteries();
+  // Kinds of one base size chosen by the ruleset's organisations, per side and square
+  // (engine/kind_resolution.hpp); written to the tracker so re-detections keep them. Kinds
+  // chosen before the game started are not changed once it has.
+  void ResolveKinds();
+  // A newly chosen battery (or a new kind of its gun) sets the shot type its gun fires: a
+  // field gun a Q-tip ("field"), a howitzer a shell ("howitzer").
+  void FollowBatteryShotType();
   VerdictView MakeView(const Verdict& v) const;
   void WriteEvents();
   void Append(const LiveEvent& e);
@@ -152,6 +171,8 @@ class LiveSession {
   std::string shot_refusal_;
   std::string verdict_firer_side_;
   TurnFlow* turn_ = nullptr;
+  std::optional<SquareStacking> stacking_;            // the turn flow's ruleset's, loaded once
+  std::pair<std::string, std::string> battery_kind_;  // chosen battery and its kind, last seen
   std::string aim_;
   bool shot_declared_ = false;   // the shot on screen is declared to the engine
   std::string verdict_refusal_;  // the rules' refusal that voided the verdict on screen

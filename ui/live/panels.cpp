@@ -273,30 +273,53 @@ void DrawOverrulePanel(PanelContext& ctx) {
   mode_button("Re-assign unit (click)", Command::kReassignUnitMode, OverruleMode::kReassignUnit);
   mode_button("Change impact (click)", Command::kChangeImpactMode, OverruleMode::kChangeImpact);
   CommandButton(ctx, "Undo last verdict", Command::kUndoVerdict);
-  if (!ctx.selected_stand.empty()) {
-    if (const ShownStand* s = ctx.session.FindStand(ctx.selected_stand)) {
-      ImGui::Text("Selected: %s (%s, %s)", s->stand.id.c_str(), s->stand.kind.c_str(),
-                  s->unit.c_str());
-      // The tracker's identity of this stand, corrected by hand (logged as stand_identity).
-      const std::string id = s->stand.id;
-      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-      const bool open = ImGui::BeginCombo("is really", id.c_str());
-      if (!open && ctx.note_item) ctx.note_item("is really");
-      if (open) {
-        for (const auto& other : ctx.session.IdsOfSide(s->stand.side)) {
-          if (other == id) continue;
-          const bool picked = ImGui::Selectable(other.c_str());
-          if (ctx.note_item) ctx.note_item("is really " + other);
-          if (picked) {
-            // The physical stand the user selected is now called `other`: the selection
-            // follows it (the window reads selected_stand back).
-            if (ctx.session.ReassignStandId(id, other)) ctx.selected_stand = other;
-            break;  // the stands were rebuilt: `s` is gone
-          }
-        }
-        ImGui::EndCombo();
+  if (ctx.selected_stand.empty()) return;
+  const ShownStand* s = ctx.session.FindStand(ctx.selected_stand);
+  if (!s) return;
+  // Copies: a correction rebuilds the session's stands, and `s` with them.
+  const std::string id = s->stand.id;
+  const std::string kind = s->stand.kind;
+  const std::string side = s->stand.side;
+  const KindSource source = s->kind_source;
+  ImGui::TextWrapped("Selected: %s (%s, %s)", id.c_str(), kind.c_str(), s->unit.c_str());
+  if (source == KindSource::kOrganisation) {
+    // Bases of one size look alike: which one is the gun is a guess the players should check.
+    ImGui::TextWrapped("kind inferred from its unit's organisation: check it");
+  } else if (source == KindSource::kUser) {
+    ImGui::TextWrapped("kind set by the players");
+  }
+  // The tracker's identity of this stand, corrected by hand (logged as stand_identity).
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  const bool open = ImGui::BeginCombo("is really", id.c_str());
+  if (!open && ctx.note_item) ctx.note_item("is really");
+  if (open) {
+    for (const auto& other : ctx.session.IdsOfSide(side)) {
+      if (other == id) continue;
+      const bool picked = ImGui::Selectable(other.c_str());
+      if (ctx.note_item) ctx.note_item("is really " + other);
+      if (picked) {
+        // The physical stand the user selected is now called `other`: the selection
+        // follows it (the window reads selected_stand back).
+        if (ctx.session.ReassignStandId(id, other)) ctx.selected_stand = other;
+        break;
       }
     }
+    ImGui::EndCombo();
+  }
+  // What the base is, among the kinds its size fits (logged as stand_kind).
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  const bool kinds_open = ImGui::BeginCombo("is a", kind.c_str());
+  if (!kinds_open && ctx.note_item) ctx.note_item("is a");
+  if (kinds_open) {
+    for (const auto& k : ctx.session.KindsFor(id)) {
+      const bool picked = ImGui::Selectable(k.c_str(), k == kind);
+      if (ctx.note_item) ctx.note_item("is a " + k);
+      if (picked) {
+        ctx.session.SetStandKind(id, k);
+        break;
+      }
+    }
+    ImGui::EndCombo();
   }
 }
 

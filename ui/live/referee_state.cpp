@@ -216,6 +216,14 @@ void RefereeState::NextBattery() {
   arm_refusal_.clear();
 }
 
+bool RefereeState::SelectShotType(const std::string& shot_type) {
+  if (phase_ != Phase::kReady) return false;
+  const auto it = std::ranges::find(shot_types_, shot_type);
+  if (it == shot_types_.end()) return false;
+  shot_type_index_ = static_cast<size_t>(it - shot_types_.begin());
+  return true;
+}
+
 void RefereeState::NextShotType() {
   if (phase_ != Phase::kReady) return;
   shot_type_index_ = (shot_type_index_ + 1) % shot_types_.size();
@@ -427,6 +435,15 @@ bool RefereeState::RenameStand(const std::string& current_id, const std::string&
   if (a_removed) removed_.insert(true_id);
   if (b_removed) removed_.insert(current_id);
   Emit("stand_renamed", {{"stand", current_id}, {"to", true_id}}, true);
+  Accept();
+  return true;
+}
+
+bool RefereeState::SetStandKind(const std::string& stand_id, const std::string& from_kind,
+                                const std::string& to_kind) {
+  if (phase_ == Phase::kCalibrating) return Refuse("accept the calibration first");
+  if (to_kind.empty()) return Refuse("no kind given");
+  Emit("stand_kind_set", {{"stand", stand_id}, {"from", from_kind}, {"to", to_kind}}, true);
   Accept();
   return true;
 }

@@ -127,6 +127,8 @@ class RefereeState {
   const std::vector<std::string>& shot_types() const { return shot_types_; }
   void NextBattery();
   void NextShotType();
+  // Selects a shot type by name; false (nothing changes) when it is not offered.
+  bool SelectShotType(const std::string& shot_type);
   bool Arm();
   // The rules' say on arming, installed by the controller (LiveSession): called by Arm once
   // the table is ready, it declares the shot to the rules engine and returns nullopt, or
@@ -160,6 +162,12 @@ class RefereeState {
   // The stand tracked as `current_id` is really `true_id` (ids swap when both exist): the
   // overrules kept per stand follow the stand to its new id.
   bool RenameStand(const std::string& current_id, const std::string& true_id);
+  // The players say what a base is ("<id> is a <kind>": the camera cannot tell kinds of one
+  // base size apart); the controller checks the kind fits the base.
+  bool SetStandKind(const std::string& stand_id, const std::string& from_kind,
+                    const std::string& to_kind);
+  // A correction the controller refused, with why (shown in the status bar).
+  bool RefuseKind(std::string why) { return Refuse(std::move(why)); }
   const std::map<std::string, OrientedRect>& moved_stands() const { return moved_; }
   const std::map<std::string, std::string>& unit_overrides() const { return unit_of_; }
 

@@ -83,6 +83,7 @@ bool TurnFlow::Start(TableSetup setup, int first_attacker) {
   if (first_attacker != 0 && first_attacker != 1) return Refuse("first attacker is side 0 or 1");
   setup.setup.first_attacker = first_attacker;
   stand_ids_ = std::move(setup.stand_ids);
+  initial_stand_ids_ = stand_ids_;
   initial_ = setup.setup;
   history_.clear();
   game_ = std::make_unique<rules::Game>(ruleset_.data(), std::move(setup.setup));
@@ -212,6 +213,52 @@ bool TurnFlow::Undo(size_t index) {
   firer_.clear();
   target_.clear();
   last_results_ = {"undone: " + rules::ActionName(undone.action)};
+  notice_.clear();
+  return true;
+}
+
+bool TurnFlow::CorrectStandKind(const std::string& stand_id, const std::string& kind) {
+  if (!game_) return Refuse("start the game first");
+  if (waiting_) return Refuse("finish or cancel the waiting action first");
+  const auto held = StandInGame(stand_id);
+  if (!held.first) return Refuse(stand_id + " is in no unit of the game");
+  const std::string unit_id = held.first->id;
+  const std::string type = held.first->type;
+  const std::string old_kind = held.second;
+  if (old_kind == kind) return true;
+  if (!ruleset_.data().Unit(type).stands.contains(kind)) {
+    return Refuse(unit_id + " has no " + kind + " in its organisation (" + type + ")");
+  }
+  rules::GameSetup fixed = initial_;
+  bool found = false;
+  for (auto& u : fixed.units) {
+    if (u.id != unit_id || !initial_stand_ids_.contains(u.id)) continue;
+    const auto& ids = initial_stand_ids_.at(u.id);
+    for (size_t i = 0; i < ids.size() && i < u.stands.size(); ++i) {
+      if (ids[i] == stand_id) {
+        u.stands[i] = kind;
+        found = true;
+      }
+    }
+  }
+  if (!found) return Refuse(stand_id + " was not on the table when the game started");
+  // Like Undo: the engine has no edit, so the game is played again with the corrected kind.
+  auto replay = std::make_unique<rules::Game>(ruleset_.data(), fixed);
+  for (const auto& played : history_) {
+    TypedDice dice(played.dice, played.coins);
+    try {
+      if (!replay->Apply(played.action, dice).ok) {
+        return Refuse("cannot make " + stand_id + " a " + kind +
+                      ": the game's actions no longer play the same way");
+      }
+    } catch (const rules::DiceExhausted&) {
+      return Refuse("cannot make " + stand_id + " a " + kind +
+                    ": the game's actions no longer play the same way");
+    }
+  }
+  initial_ = std::move(fixed);
+  game_ = std::move(replay);
+  last_results_ = {stand_id + " is a " + kind + " (was " + old_kind + "), " + unit_id};
   notice_.clear();
   return true;
 }

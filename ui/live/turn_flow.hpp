@@ -194,6 +194,12 @@ class TurnFlow {
   const std::vector<TableChange>& table_changes() const { return table_changes_; }
   bool ConfirmTableMatches();  // the players made every change; the list is cleared
 
+  // The players say the table stand is a `kind` (the camera cannot tell kinds of one base size
+  // apart): the game is played again from its set-up with that stand's kind changed, each
+  // action with the dice it drew. Refused when the kind is not in its unit's organisation, the
+  // stand was not in the set-up, or an action no longer plays the same way.
+  bool CorrectStandKind(const std::string& stand_id, const std::string& kind);
+
   // The unit holding a table stand ("" if none).
   std::string UnitOfStand(const std::string& stand_id) const;
   const std::map<std::string, std::vector<std::string>>& stand_ids() const { return stand_ids_; }
@@ -276,6 +282,7 @@ class TurnFlow {
   std::vector<std::string> last_results_;
   std::vector<TableChange> table_changes_;
   rules::GameSetup initial_;
+  std::map<std::string, std::vector<std::string>> initial_stand_ids_;  // parallel to initial_
   std::vector<Played> history_;
   int recording_ = -1;             // history index whose events Record is emitting
   std::string declaring_shot_id_;  // the shot flow's id of the shot being declared

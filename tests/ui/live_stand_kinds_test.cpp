@@ -1,0 +1,219 @@
+// Stand kinds the camera cannot tell apart (one 40 x 40 mm base for field gun, howitzer and
+// supply wagon) in the live referee: the session reads a square's bases as the ruleset's unit
+// organisation, keeps the kinds by tracker id across re-detections, takes the players'
+// "<id> is a <kind>" (logged as a stand_kind correction, followed by the battery's shot type
+// and the game set-up), and a started game is played on with the corrected kind.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "engine/board_file.hpp"
+#include "engine/data_paths.hpp"
+#include "engine/game_log.hpp"
+#include "engine/rules/ruleset_loader.hpp"
+#include "engine/shot_adjudication.hpp"
+#include "log_sample_game.hpp"
+#include "napoleonic_turn_flow.hpp"
+#include "table_blocks.hpp"
+#include "ui/live/live_session.hpp"
+#include "ui/live/table_setup.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr Square kBattery{2, 6};  // red foot battery (no terrain there on the sample board)
+constexpr Square kBlue{2, 4};     // blue line infantry two squares in front of it
+constexpr Square kTarget = kBlue;
+
+// One detection of the table as GuessKind (Napoleonic preference) names the bases: a foot
+// battery's four crews as line infantry, its mounted crew as line cavalry, its gun, howitzer
+// and wagon as three field guns; a blue line regiment. `nudge_in` shifts every base (players
+// touch the table between detections); ids are the detector's fresh numbering.
+std::vector<DetectedStand> Detection(const Grid& grid, double nudge_in) {
+  const StandKindCatalog catalog = LoadStandKinds();
+  std::vector<DetectedStand> out;
+  int n = 0;
+  auto add = [&](const std::string& side, const std::string& kind, Vec2 c, double angle) {
+    const StandKind* k = catalog.Find(kind);
+    DetectedStand d;
+    d.stand = {
+        "det-" + std::to_string(++n),
+        side,
+        kind,
+        {c + Vec2{nudge_in, -nudge_in}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle},
+        true};
+    d.square = grid.SquareOf(d.stand.footprint.center);
+    out.push_back(d);
+  };
+  const Vec2 o = grid.Center(kBattery) - Vec2{2.0, 2.0};  // the square's top-left corner
+  for (int i = 0; i < 4; ++i) add("red", "line_infantry", o + Vec2{0.5 + 0.9 * i, 3.5}, 0);
+  add("red", "line_cavalry", o + Vec2{3.2, 2.5}, 0);
+  for (int i = 0; i < 3; ++i) add("red", "field_gun", o + Vec2{0.9 + 1.1 * i, 1.0}, 0);
+  for (const auto& s : testing::Block("b", "blue", "line_infantry", kBlue, 180, 4, grid)) {
+    add("blue", "line_infantry", s.footprint.center, 180);
+  }
+  return out;
+}
+
+class LiveStandKinds : public NapoleonicTurnFlow {
+ protected:
+  void SetUp() override {
+    dir_ = testing::FreshTestDir("live_stand_kinds");
+    SessionConfig c;
+    c.board = LoadBoardFile(DatasetsDir() / "sample" / "board.json");
+    c.catalog = catalog_;
+    c.shot = LoadShotOptions("napoleonic");
+    c.log_path = dir_ / "game.jsonl";
+    c.move_allowance = MoveAllowanceFromRuleset(ruleset_->data(), c.catalog);
+    session_ = std::make_unique<LiveSession>(c);
+    session_->SetTurnFlow(&flow_);
+    auto& st = session_->state();
+    st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
+    ASSERT_TRUE(st.AcceptCalibration());
+  }
+  const Grid& grid() const { return session_->board().board.grid; }
+  // The red 40 x 40 bases, left to right.
+  std::vector<const ShownStand*> BigBases() const {
+    std::vector<const ShownStand*> out;
+    for (const auto& s : session_->stands()) {
+      const StandKind* k = catalog_.Find(s.stand.kind);
+      if (s.stand.side == "red" && k && k->depth_mm > 35) out.push_back(&s);
+    }
+    std::ranges::sort(out, {}, [](const ShownStand* s) { return s->stand.footprint.center.x; });
+    return out;
+  }
+  std::map<std::string, int> RedKinds() const {
+    std::map<std::string, int> out;
+    for (const auto& s : session_->stands()) {
+      if (s.stand.side == "red") ++out[s.stand.kind];
+    }
+    return out;
+  }
+  void ChooseBattery(const std::string& id) {
+    auto& st = session_->state();
+    for (size_t i = 0; i < st.batteries().size() && st.battery() != id; ++i) st.NextBattery();
+    ASSERT_EQ(st.battery(), id);
+    session_->Step();
+  }
+  std::vector<Stand> OnTable() const {
+    std::vector<Stand> out;
+    for (const auto& s : session_->stands()) out.push_back(s.stand);
+    return out;
+  }
+
+  fs::path dir_;
+  std::unique_ptr<LiveSession> session_;
+};
+
+TEST_F(LiveStandKinds, BatteryReadByItsOrganisationKeptAndCorrectedAcrossReDetection) {
+  session_->OnStandsSeen(Detection(grid(), 0.0));
+  const std::map<std::string, int> battery = {{"foot_crew", 4},
+                                              {"mounted_crew", 1},
+                                              {"field_gun", 1},
+                                              {"howitzer", 1},
+                                              {"supply_wagon", 1}};
+  EXPECT_EQ(RedKinds(), battery);
+  auto big = BigBases();
+  ASSERT_EQ(big.size(), 3u);
+  const std::string a = big[0]->stand.id, b = big[1]->stand.id, c = big[2]->stand.id;
+  EXPECT_EQ(big[0]->stand.kind, "field_gun");
+  EXPECT_EQ(big[1]->stand.kind, "howitzer");
+  EXPECT_EQ(big[2]->stand.kind, "supply_wagon");
+  EXPECT_EQ(big[1]->kind_source, KindSource::kOrganisation);
+  // The howitzer battery fires shells, the field gun Q-tips.
+  ChooseBattery(b);
+  EXPECT_EQ(session_->state().shot_type(), "howitzer");
+  ChooseBattery(a);
+  EXPECT_EQ(session_->state().shot_type(), "field");
+
+  // A re-detection (bases nudged, detector ids afresh, all guessed field guns again) changes
+  // no kind.
+  session_->OnStandsSeen(Detection(grid(), 0.05));
+  EXPECT_EQ(RedKinds(), battery);
+  EXPECT_EQ(session_->FindStand(b)->stand.kind, "howitzer");
+
+  // The players: "b is a field gun". The wagon stays; a, the other gun, is the howitzer now.
+  EXPECT_FALSE(session_->SetStandKind(b, "line_infantry")) << "not the size of a 40 x 40 base";
+  EXPECT_NE(session_->state().notice().find("cannot be"), std::string::npos);
+  ASSERT_TRUE(session_->SetStandKind(b, "field_gun")) << session_->state().notice();
+  EXPECT_EQ(session_->FindStand(b)->kind_source, KindSource::kUser);
+  EXPECT_EQ(session_->FindStand(a)->stand.kind, "howitzer");
+  EXPECT_EQ(session_->FindStand(c)->stand.kind, "supply_wagon");
+  session_->Step();
+  EXPECT_EQ(session_->state().shot_type(), "howitzer") << "battery a is the howitzer now";
+  ChooseBattery(b);
+  EXPECT_EQ(session_->state().shot_type(), "field");
+  session_->OnStandsSeen(Detection(grid(), 0.0));
+  EXPECT_EQ(session_->FindStand(b)->stand.kind, "field_gun");
+  EXPECT_EQ(session_->FindStand(b)->kind_source, KindSource::kUser);
+  EXPECT_EQ(session_->FindStand(a)->stand.kind, "howitzer");
+  EXPECT_EQ(RedKinds(), battery);
+
+  // The game the table starts is a foot battery with those kinds.
+  const TableSetup setup =
+      SetupFromTable(ruleset_->data(), session_->board().board, OnTable(), catalog_, 8);
+  for (const auto& p : setup.problems) EXPECT_EQ(p.find("red"), std::string::npos) << p;
+  const auto red = std::ranges::find(setup.setup.units, "red", &rules::GameUnit::side);
+  ASSERT_NE(red, setup.setup.units.end());
+  EXPECT_EQ(red->type, "foot_battery");
+
+  // Logged as a correction, and folded into the stand.
+  session_->Step();
+  const GameLog log = ReadGameLog(dir_ / "game.jsonl");
+  int corrections = 0;
+  for (const auto& e : log.events) {
+    const auto* k = e.As<Correction>();
+    if (!k || k->subject != "stand_kind") continue;
+    ++corrections;
+    EXPECT_EQ(k->value["stand"], b);
+    EXPECT_EQ(k->value["kind"], "field_gun");
+    EXPECT_EQ(k->value["from"], "howitzer");
+  }
+  EXPECT_EQ(corrections, 1);
+}
+
+TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) {
+  // The battery as the size guess alone read it (three field guns): the game's foot battery
+  // has no howitzer and no wagon, and its gun count fits no row of the shots table.
+  std::vector<Stand> table;
+  for (const auto& d : Detection(grid(), 0.0)) {
+    Stand s = d.stand;
+    if (s.kind == "line_infantry" && s.side == "red") s.kind = "foot_crew";
+    if (s.kind == "line_cavalry") s.kind = "mounted_crew";
+    table.push_back(s);
+  }
+  // Red attacks first (sides in name order: blue 0, red 1): its artillery phase.
+  ASSERT_TRUE(
+      flow_.Start(SetupFromTable(ruleset_->data(), session_->board().board, table, catalog_, 8), 1))
+      << flow_.notice();
+  ASSERT_EQ(flow_.PhaseName(), "artillery");
+  const std::string battery = testing::UnitAt(*flow_.game(), kBattery, "red");
+  ASSERT_EQ(flow_.game()->FindUnit(battery)->type, "foot_battery");
+  const auto before = flow_.WhyCannotDeclareShot("det-6", kTarget);
+  ASSERT_TRUE(before.has_value());
+  EXPECT_NE(before->find("no shot left"), std::string::npos) << *before;
+
+  EXPECT_FALSE(flow_.CorrectStandKind("det-7", "line_infantry")) << "not in a foot battery";
+  EXPECT_NE(flow_.notice().find("organisation"), std::string::npos) << flow_.notice();
+  ASSERT_TRUE(flow_.CorrectStandKind("det-7", "howitzer")) << flow_.notice();
+  ASSERT_TRUE(flow_.CorrectStandKind("det-8", "supply_wagon")) << flow_.notice();
+  const rules::GameUnit* u = flow_.game()->FindUnit(battery);
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(std::ranges::count(u->stands, "howitzer"), 1);
+  EXPECT_EQ(std::ranges::count(u->stands, "supply_wagon"), 1);
+  // Gun, howitzer and wagon: the full battery's 3 shots (artillery.foot_battery_shots).
+  EXPECT_FALSE(flow_.WhyCannotDeclareShot("det-6", kTarget).has_value());
+  ASSERT_TRUE(flow_.DeclareShot("det-6", kTarget)) << flow_.notice();
+  bool two_left = false;
+  for (const auto& line : flow_.last_results()) {
+    two_left = two_left || line.find("2 shot(s) left") != std::string::npos;
+  }
+  EXPECT_TRUE(two_left);
+}
+
+}  // namespace
+}  // namespace referee::live
