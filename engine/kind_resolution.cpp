@@ -269,6 +269,9 @@ KindResolution ResolveKindsByOrganisation(const Grid& grid, const std::vector<St
     cells[{s.side, *sq}].push_back(std::move(c));
   }
   for (auto& [key, cell] : cells) {
+    // A lone base shows no organisation (a unit worn down to one stand, a commander, a gun
+    // whose crew fell): its size guess stands.
+    if (cell.size() < 2) continue;
     // Left to right (then top to bottom): which base gets which inferred kind.
     std::ranges::sort(cell, [](const CellStand& a, const CellStand& b) {
       return std::tie(a.center.x, a.center.y, a.index) < std::tie(b.center.x, b.center.y, b.index);

@@ -46,9 +46,10 @@ struct KindResolution {
 // Chooses the kinds. `sources` is parallel to `stands` (empty: every kind is a size guess).
 // kUser kinds are kept; kOrganisation kinds are kept unless the square then fits no
 // organisation as well (a kind chosen before is not flipped by a stand lost in the game);
-// kSize kinds change freely. Stands off the board or of kinds the catalogue does not know are
-// left as they are. `kind_preference` (optional) breaks ties between equally good readings,
-// earlier kinds first (e.g. the detector's kind_preference); then kinds in name order.
+// kSize kinds change freely. A base alone in its square (no organisation to read), stands off
+// the board and kinds the catalogue does not know are left as they are. `kind_preference`
+// (optional) breaks ties between equally good readings, earlier kinds first (e.g. the detector's
+// kind_preference); then kinds in name order.
 //
 // A square's stands are read as at most one troop unit, up to three artillery units
 // (categories from `stacking`: Napoleonic batteries, Ancient catapults and their crews) and
