@@ -187,7 +187,8 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const
 
 std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
                                                          const cv::Mat& valid,
-                                                         const cv::Vec2f& mat_chroma) const {
+                                                         const cv::Vec2f& mat_chroma,
+                                                         double cone) const {
   std::vector<cv::Mat> masks;
   std::vector<cv::Vec2f> dir;
   std::vector<float> len2;
@@ -197,7 +198,8 @@ std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
     len2.push_back(std::max(1e-6f, dir.back().dot(dir.back())));
   }
   const auto t_min = static_cast<float>(options_.toward_min_fraction);
-  const auto cone2 = static_cast<float>(options_.toward_cone * options_.toward_cone);
+  const double half_width = cone > 0 ? cone : options_.toward_cone;
+  const auto cone2 = static_cast<float>(half_width * half_width);
   for (int y = 0; y < chroma.rows; ++y) {
     const auto* c = chroma.ptr<cv::Vec2f>(y);
     const auto* v = valid.ptr<uchar>(y);

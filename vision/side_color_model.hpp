@@ -81,8 +81,9 @@ class SideColorModel {
   // from the mat's chroma toward the side's (options toward_min_fraction, toward_cone), as a
   // border blurred into the mat or desaturated by pale terrain beside it does. Brown roads and
   // figures pass too: use it only where the base's shape is checked.
+  // cone (optional, > 0): the cone's half-width instead of options().toward_cone.
   std::vector<cv::Mat> ClassifyTowardSides(const cv::Mat& chroma, const cv::Mat& valid,
-                                           const cv::Vec2f& mat_chroma) const;
+                                           const cv::Vec2f& mat_chroma, double cone = -1) const;
   // Re-estimate side i from the pixels under mask (e.g. the borders of detected bases).
   void Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask);
 

@@ -244,6 +244,100 @@ class SideDetector {
     });
   }
 
+  // Median width of the side colour along the outline of r, mm: from the edge inward, over the
+  // middle 60 % of each side. What one border looks like in this mask, blur included.
+  double BorderWidthMm(const PxRect& r) const {
+    const cv::Point2d b = r.AxisB();
+    const cv::Point2d inward[4] = {r.axis_a, -r.axis_a, b, -b};
+    std::vector<double> widths;
+    for (int side = 0; side < 4; ++side) {
+      const cv::Point2d n = inward[side];
+      const cv::Point2d t(-n.y, n.x);
+      const double half_len = 0.5 * (side < 2 ? r.len_b : r.len_a);
+      const double half_other = 0.5 * (side < 2 ? r.len_a : r.len_b);
+      for (double u = -0.6 * half_len; u <= 0.6 * half_len; u += 1.0) {
+        const cv::Point2d edge = r.center - half_other * n + u * t;
+        int first = -1, width = 0;
+        for (int d = -2; d < static_cast<int>(half_other); ++d) {
+          const cv::Point2d p = edge + (d + 0.5) * n;
+          const int x = cvRound(p.x), y = cvRound(p.y);
+          const bool set =
+              x >= 0 && y >= 0 && x < side_.cols && y < side_.rows && side_.at<uchar>(y, x) != 0;
+          if (set && first < 0) first = d;
+          if (first >= 0) {
+            if (!set) break;
+            ++width;
+          }
+        }
+        if (first >= 0 && first <= 2) widths.push_back(width * mm_);
+      }
+    }
+    if (widths.empty()) return 0.0;
+    std::nth_element(widths.begin(), widths.begin() + static_cast<long>(widths.size() / 2),
+                     widths.end());
+    return widths[widths.size() / 2];
+  }
+
+  // Two touching bases meet in a seam of two borders side by side: side colour between two
+  // straight lines (the borders' inner edges) from one outer border to the other. A
+  // side-coloured figure lying across a base (a gun barrel down the middle of a 40 x 40 base)
+  // is bounded by curves, tapers and stops short. Returns the fraction of places along the
+  // middle 70 % of the candidate seam (profile bins [k, e) across axis a or b of r, len its
+  // length) where the side colour through the seam's middle ends within 1.5 px of both lines
+  // (the median ends), and the median width there.
+  struct SeamShape {
+    double width_mm = 0;  // median width of side colour through the seam's middle
+    double straight = 0;  // fraction of places where both sides lie on the lines
+  };
+  SeamShape MeasureSeam(const PxRect& r, bool across_a, double len, int k, int e) const {
+    const cv::Point2d ax = across_a ? r.axis_a : r.AxisB();
+    const cv::Point2d along = across_a ? r.AxisB() : r.axis_a;
+    const double half_along = 0.5 * (across_a ? r.len_b : r.len_a);
+    const double mid = 0.5 * (k + e) - 0.5 * len;  // the seam's middle, from the centre
+    const double reach = 2 * (e - k) + 6.0 / mm_;
+    const auto set_at = [&](double t, double s) {
+      const cv::Point2d p = r.center + t * ax + s * along;
+      const int x = cvRound(p.x), y = cvRound(p.y);
+      return x >= 0 && y >= 0 && x < side_.cols && y < side_.rows && side_.at<uchar>(y, x) != 0;
+    };
+    std::vector<double> lo_end, hi_end;
+    for (double s = -0.7 * half_along; s <= 0.7 * half_along; s += 1.0) {
+      double lo = -1, hi = -1;  // a gap in the seam: neither end near the lines
+      if (set_at(mid, s)) {
+        lo = 0, hi = 0;
+        while (lo < reach && set_at(mid - lo - 1.0, s)) lo += 1.0;
+        while (hi < reach && set_at(mid + hi + 1.0, s)) hi += 1.0;
+      }
+      lo_end.push_back(lo);
+      hi_end.push_back(hi);
+    }
+    if (lo_end.empty()) return {};
+    const auto median = [](std::vector<double> v) {
+      std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+      return v[v.size() / 2];
+    };
+    const double lo_med = median(lo_end), hi_med = median(hi_end);
+    int straight = 0, counted = 0;
+    for (size_t i = 0; i < lo_end.size(); ++i) {
+      // Side colour running on along the seam's line (another seam crossing it in a 2 x 2
+      // block) says nothing about this seam's edges.
+      if (lo_end[i] >= reach || hi_end[i] >= reach) continue;
+      ++counted;
+      straight += lo_end[i] >= 0 && std::abs(lo_end[i] - lo_med) <= 1.5 &&
+                  std::abs(hi_end[i] - hi_med) <= 1.5;
+    }
+    return {(lo_med + hi_med + 1.0) * mm_,
+            counted > 0 ? static_cast<double>(straight) / static_cast<double>(counted) : 0.0};
+  }
+
+  // Bins [k, e) across axis a (across_a) or b of r are two borders side by side: about twice
+  // as wide as this piece's outer border, between straight lines.
+  bool IsSeam(const PxRect& r, bool across_a, double len, int k, int e) const {
+    const SeamShape seam = MeasureSeam(r, across_a, len, k, e);
+    return seam.width_mm >= opt_.min_seam_border_ratio * BorderWidthMm(r) &&
+           seam.straight >= opt_.min_seam_straightness;
+  }
+
   void Split(const cv::Mat& filled, const std::vector<cv::Point>& contour, int depth) {
     const PxRect r = FitRect(contour);
     const double rect_area = r.len_a * r.len_b;
@@ -300,7 +394,7 @@ class SideDetector {
         for (int i = e; i < bins; ++i)
           low_after |= fill_n[static_cast<size_t>(i)] > 3 && cov(i) < 0.8;
         if (low_before && low_after && mid > min_piece && len - mid > min_piece &&
-            width_mm >= 1.2 * opt_.min_border_mm) {
+            width_mm >= 1.2 * opt_.min_border_mm && IsSeam(r, axis == 0, len, k, e)) {
           // Prefer cuts leaving pieces of catalogue lengths, then wide, solid seams.
           // Each piece must be a whole catalogue base (its length across the cut too): a
           // side-coloured figure across a 40 x 20 base would otherwise cut it into 20 x 20s.
@@ -583,17 +677,91 @@ bool MayShowSideColour(Terrain t) {
   return t == Terrain::kHouse || t == Terrain::kWater || t == Terrain::kBridge;
 }
 
-bool LooksLikeTerrain(const Board& board, const TopView& view, const cv::Mat& side_mask,
-                      const PxRect& r, double border_px, double max_inner_fraction) {
-  const Vec2 c = view.TableFromRectified(r.center);
-  bool there = false;
-  if (const auto sq = board.grid.SquareOf(c)) there = MayShowSideColour(board.TerrainAt(*sq));
-  for (const auto& f : board.features) {
-    if (MayShowSideColour(f.type) && PointInPolygon(c, f.outline)) there = true;
+// Where the board says terrain may show a side colour: its house, water and bridge squares and
+// features, grown by `grow_px` (the blur at their edges), CV_8U 255 in the top view.
+cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int grow_px) {
+  cv::Mat mask(size, CV_8U, cv::Scalar(0));
+  const auto fill = [&](const std::vector<Vec2>& outline) {
+    std::vector<cv::Point> poly;
+    for (const Vec2& v : outline) {
+      const cv::Point2d p = view.RectifiedFromTable(v);
+      poly.emplace_back(cvRound(p.x), cvRound(p.y));
+    }
+    if (poly.size() >= 3) cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, 255);
+  };
+  const Grid& g = board.grid;
+  for (int row = 0; row < g.rows; ++row) {
+    for (int col = 0; col < g.cols; ++col) {
+      if (!MayShowSideColour(board.TerrainAt({col, row}))) continue;
+      const double s = g.square_size_in, x = col * s, y = row * s;
+      fill({{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}});
+    }
   }
-  if (!there) return false;
-  const double inner = BandFraction(side_mask, r, border_px + 1.0, 1e6, -1);
-  return inner > max_inner_fraction;
+  for (const auto& f : board.features) {
+    if (MayShowSideColour(f.type)) fill(f.outline.vertices);
+  }
+  if (grow_px > 0) {
+    cv::dilate(mask, mask,
+               cv::getStructuringElement(cv::MORPH_RECT, {2 * grow_px + 1, 2 * grow_px + 1}));
+  }
+  return mask;
+}
+
+// Fraction of the valid pixels inside r (deeper than depth_px) whose chroma lies within 0.12
+// (about 12 % in each channel ratio) of their median: near 1 for one paint (water, a roof),
+// low for figures of several colours on flock.
+double InteriorUniformity(const cv::Mat& chroma, const cv::Mat& valid, const PxRect& r,
+                          double depth_px) {
+  const cv::Point2d b = r.AxisB();
+  const double ha = 0.5 * r.len_a - depth_px, hb = 0.5 * r.len_b - depth_px;
+  if (ha <= 0 || hb <= 0) return 0.0;
+  const double reach = std::hypot(ha, hb) + 1;
+  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
+  const int x1 = std::min(chroma.cols - 1, static_cast<int>(r.center.x + reach));
+  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
+  const int y1 = std::min(chroma.rows - 1, static_cast<int>(r.center.y + reach));
+  std::vector<cv::Vec2f> px;
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const cv::Point2d d = cv::Point2d(x, y) - r.center;
+      if (std::abs(d.dot(r.axis_a)) > ha || std::abs(d.dot(b)) > hb) continue;
+      if (valid.at<uchar>(y, x)) px.push_back(chroma.at<cv::Vec2f>(y, x));
+    }
+  }
+  if (px.empty()) return 0.0;
+  std::vector<float> c0, c1;
+  c0.reserve(px.size());
+  c1.reserve(px.size());
+  for (const auto& p : px) {
+    c0.push_back(p[0]);
+    c1.push_back(p[1]);
+  }
+  const auto mid = static_cast<long>(px.size() / 2);
+  std::nth_element(c0.begin(), c0.begin() + mid, c0.end());
+  std::nth_element(c1.begin(), c1.begin() + mid, c1.end());
+  const cv::Vec2f med(c0[static_cast<size_t>(mid)], c1[static_cast<size_t>(mid)]);
+  constexpr float kSamePaint = 0.12f;
+  const auto same = std::count_if(px.begin(), px.end(), [&](const cv::Vec2f& p) {
+    const cv::Vec2f d = p - med;
+    return d.dot(d) < kSamePaint * kSamePaint;
+  });
+  return static_cast<double>(same) / static_cast<double>(px.size());
+}
+
+// A base-sized shape in terrain that may show a side colour (InTerrain), whose inside is
+// mostly toward the side's colour (`toward`: ClassifyTowardSides with a wide cone) and one
+// paint throughout: water or a roof, not a base with figures.
+bool InTerrain(const cv::Mat& terrain, const PxRect& r) {
+  const cv::Point c(cvRound(r.center.x), cvRound(r.center.y));
+  return !terrain.empty() && cv::Rect(0, 0, terrain.cols, terrain.rows).contains(c) &&
+         terrain.at<uchar>(c) != 0;
+}
+
+bool LooksLikeTerrain(const cv::Mat& toward, const cv::Mat& chroma, const cv::Mat& valid,
+                      const PxRect& r, double border_px, const StandDetectorOptions& options) {
+  const double inner = BandFraction(toward, r, border_px + 1.0, 1e6, -1);
+  return inner > options.max_terrain_inner_fraction &&
+         InteriorUniformity(chroma, valid, r, border_px + 1.0) > options.min_terrain_uniformity;
 }
 
 std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
@@ -620,9 +788,13 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
 
 // Bases the colour blobs missed, fitted as rings to the border evidence that is left once the
 // found bases (grown 1 mm for their blurred edges) are taken away.
+// In terrain (CV_8U, may be empty: see TerrainMask) only the strict colour counts as border
+// evidence: the edge of water or a roof blurred into the mat lies part of the way toward a
+// side's colour all round, as a washed-out border does.
 void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                 const StandDetection& det, double mm, const std::vector<BaseSize>& sizes,
-                 const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
+                 const cv::Mat& terrain, const StandDetection& det, double mm,
+                 const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
+                 std::vector<std::vector<PxRect>>& rects) {
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
   const std::vector<cv::Mat> loose = det.colors.ClassifyTowardSides(smooth, valid, mat_chroma);
@@ -641,7 +813,8 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
     }
   }
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
-    const cv::Mat evidence = (loose[s] | det.side_masks[s]) & ~claimed;
+    const cv::Mat usable = terrain.empty() ? loose[s] : loose[s] & ~terrain;
+    const cv::Mat evidence = (usable | det.side_masks[s]) & ~claimed;
     for (const RingFit& f : FitBasesToBorderEvidence(evidence, mm, sizes, options.ring_fit)) {
       rects[s].push_back(f.rect);
     }
@@ -695,8 +868,20 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
   }
 
+  const cv::Mat terrain =
+      board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))
+            : cv::Mat();
   if (options.fit_partial_borders)
-    AddRingFits(chroma, valid, mat_chroma, out, mm, sizes, options, rects);
+    AddRingFits(chroma, valid, mat_chroma, terrain, out, mm, sizes, options, rects);
+  // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
+  // when a shape lies in terrain.
+  std::vector<cv::Mat> toward_wide;
+  const auto toward = [&](size_t s) -> const cv::Mat& {
+    if (toward_wide.empty()) {
+      toward_wide = out.colors.ClassifyTowardSides(chroma, valid, mat_chroma, 1.0);
+    }
+    return toward_wide[s];
+  };
 
   const cv::Mat white = WhiteMask(top_bgr);
   const Grid& grid = view.calibration().board;
@@ -772,8 +957,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const double width_px = w_along_a ? r.len_a : r.len_b;
       const double depth_px = w_along_a ? r.len_b : r.len_a;
 
-      if (board && LooksLikeTerrain(*board, view, out.side_masks[s], r, options.min_border_mm / mm,
-                                    options.max_terrain_inner_fraction)) {
+      if (InTerrain(terrain, r) &&
+          LooksLikeTerrain(toward(s), chroma, valid, r, options.min_border_mm / mm, options)) {
         continue;
       }
       DetectedStand ds;

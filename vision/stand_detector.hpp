@@ -2,10 +2,11 @@
 // its top; figures inside may be any colour. Each side's colour mask is split into connected
 // components; a component that is one base's size becomes a stand, a larger one (bases
 // touching in a row or a 2x2 block) is cut along its seams (two borders side by side give a
-// band where the whole cross-section is side colour) until every piece is one base. Shapes
-// that no catalogue base explains (a red roof, a shadow, a painted figure) are dropped.
-// The base top is 2-3 mm above the mat: the found rectangle is moved along the camera ray to
-// that height through the calibrated pose.
+// band of side colour between two straight lines, from one outer border to the other; a
+// side-coloured figure lying across a base is curved or tapers) until every piece is one base.
+// Shapes that no catalogue base explains (a red roof, a shadow, a painted figure) are dropped. The
+// base top is 2-3 mm above the mat: the found rectangle is moved along the camera ray to that
+// height through the calibrated pose.
 #pragma once
 
 #include <optional>
@@ -31,14 +32,27 @@ struct StandDetectorOptions {
   // How far a found base may differ from a catalogue size and still be that kind, mm.
   // Default 5; raise for hand-cut bases, lower if two of your base sizes differ by < 10 mm.
   double size_tolerance_mm = 5.0;
+  // Touching bases are cut apart along seams: two borders side by side. A seam must be at least
+  // this many times as wide as the piece's outer border (both as the mask shows them, blur
+  // included). Default 1.3 (two borders measure 1.6-2.0 times one). Lower if your bases touch
+  // with a visible gap between them.
+  double min_seam_border_ratio = 1.3;
+  // ... and straight: the fraction of the seam's middle 70 % where both its sides lie within
+  // 1.5 px of two straight lines (the borders' inner edges). Default 0.85 (drawn and blurred
+  // seams 0.95-1.0; side-coloured figures lying across a base, such as a gun barrel, 0.4-0.77).
+  // Lower if figures overhang the borders where your bases touch.
+  double min_seam_straightness = 0.85;
   // Fraction of a base's border band that must show the side colour. Default 0.6; lower when
   // figures overhang the borders a lot.
   double min_border_coverage = 0.6;
   // In squares the board file marks as house, water or bridge (terrain that may show a side
-  // colour), a base-sized shape whose inside is more than this fraction side colour is taken
-  // for terrain (a roof, water). Default 0.6: a base's figures leave more of its inside another
-  // colour. Raise if your figures there are painted all in the side colour.
+  // colour), a base-sized shape whose inside is more than this fraction toward the side's
+  // colour and one paint throughout (below) is taken for terrain (a roof, water). Default 0.6.
   double max_terrain_inner_fraction = 0.6;
+  // ... one paint: this fraction of the inside within 12 % (each channel ratio) of its median
+  // colour. Default 0.7 (water and roofs 0.74-1.0 on generated scenes, bases with figures
+  // 0.0-0.5). Raise if your figures there are painted all in one colour.
+  double min_terrain_uniformity = 0.7;
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
   bool refit_colors = true;
@@ -68,8 +82,9 @@ struct StandDetection {
 };
 
 // board (optional): its house, water and bridge squares and features are where terrain in a
-// side's colour may lie; a base-sized shape there that is nearly all one colour (no figures) is
-// taken for terrain.
+// side's colour may lie; a base-sized shape there whose inside is one paint toward the side's
+// colour (no figures) is taken for terrain, and a partly hidden border is fitted there only to
+// the strict side colour (the blurred edge of water or a roof looks like a faint border).
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
                             const StandDetectorOptions& options = {}, const Board* board = nullptr);

@@ -154,6 +154,70 @@ TEST_F(StandDetectorTest, SplitsATouching2x2Block) {
   }
 }
 
+// Seen on generated napoleonic scenes: a gun painted near its side colour, its barrel down the
+// middle of a 40 x 40 base from the crossbar to the far border, looked like the seam of two
+// touching 40 x 20 bases, and the base came out as two. A seam is two borders side by side
+// between straight lines; the barrel is a tapered curve.
+TEST_F(StandDetectorTest, KeepsA40x40BaseWithASideColouredGunBarrelWhole) {
+  cv::RNG rng(8);
+  const cv::Scalar red(42, 48, 192);
+  const DrawnBase gun{{{14.0, 14.0}, MmToInches(40), MmToInches(40), 8.0}, red, false};
+  DrawBase(img, view, gun, 3.5, rng);
+  const double px_per_mm = view.px_per_inch() / 25.4;
+  const auto ellipse = [&](double along_mm, double half_w_mm, double half_d_mm) {
+    const Vec2 c = gun.rect.center + MmToInches(along_mm) * gun.rect.AxisY();
+    cv::ellipse(img,
+                cv::RotatedRect(view.RectifiedFromTable(c),
+                                cv::Size2f(static_cast<float>(2 * half_w_mm * px_per_mm),
+                                           static_cast<float>(2 * half_d_mm * px_per_mm)),
+                                static_cast<float>(gun.rect.angle_deg)),
+                red * 0.9, cv::FILLED, cv::LINE_AA);
+  };
+  ellipse(3.0, 4.0, 16.0);   // the barrel, reaching into the far border
+  ellipse(-11.5, 8.0, 2.5);  // the crossbar (trail), just short of the near border
+  cv::GaussianBlur(img, img, {0, 0}, 1.0);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  ASSERT_EQ(d.stands.size(), 1u);
+  EXPECT_LT(InchesToMm(Distance(d.stands[0].stand.footprint.center, gun.rect.center)), 1.0);
+  EXPECT_NEAR(InchesToMm(d.stands[0].stand.footprint.width_in), 40.0, 1.5);
+  EXPECT_NEAR(InchesToMm(d.stands[0].stand.footprint.depth_in), 40.0, 1.5);
+}
+
+// Two 40 x 30 bases touching along their depth sides, blurred and noisy: the seam between them
+// is still two borders between straight lines, so the pair is cut into its two bases.
+TEST_F(StandDetectorTest, SplitsABlurredTouchingPair) {
+  cv::RNG rng(12);
+  const cv::Scalar blue(192, 75, 42);
+  const double w = MmToInches(40), dp = MmToInches(30), ang = -21.0;
+  const Vec2 c{30.0, 12.0};
+  std::vector<DrawnBase> bases;
+  for (int i = 0; i < 2; ++i) {
+    bases.push_back({{c + Rotate({(i - 0.5) * w, 0.0}, DegToRad(ang)), w, dp, ang}, blue, false});
+  }
+  for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
+  cv::GaussianBlur(img, img, {0, 0}, 1.2);
+  cv::Mat noise(img.size(), CV_8UC3);
+  rng.fill(noise, cv::RNG::NORMAL, cv::Scalar::all(0), cv::Scalar::all(4));
+  cv::Mat noisy;
+  img.convertTo(noisy, CV_16SC3);
+  cv::Mat n16;
+  noise.convertTo(n16, CV_16SC3);
+  noisy += n16;
+  noisy.convertTo(img, CV_8UC3);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  ASSERT_EQ(d.stands.size(), 2u);
+  for (const auto& b : bases) {
+    const DetectedStand* s = Nearest(d, b.rect.center);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b.rect.center)), 1.0);
+    EXPECT_NEAR(InchesToMm(s->stand.footprint.width_in), 40.0, 1.5);
+    EXPECT_NEAR(InchesToMm(s->stand.footprint.depth_in), 30.0, 1.5);
+  }
+}
+
 TEST_F(StandDetectorTest, IgnoresARedRoofAndRedFigures) {
   const cv::Scalar red(42, 48, 192);
   // A solid red roof 60 x 45 mm and a scatter of red specks: no base explains them.
