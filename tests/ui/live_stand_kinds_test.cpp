@@ -213,6 +213,16 @@ TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) 
     two_left = two_left || line.find("2 shot(s) left") != std::string::npos;
   }
   EXPECT_TRUE(two_left);
+
+  // 6D from the turn flow: a shot resting on the woods at B2 rolls for fire; open ground does not.
+  flow_.TakeEvents();
+  EXPECT_FALSE(flow_.FireRoll("det-6", kTarget));
+  EXPECT_NE(flow_.notice().find("does not burn"), std::string::npos) << flow_.notice();
+  ASSERT_TRUE(flow_.FireRoll("det-6", Square{1, 1})) << flow_.notice();
+  const auto events = flow_.TakeEvents();
+  const auto dice = testing::OfType<DiceRoll>(events);
+  ASSERT_EQ(dice.size(), 1u);
+  EXPECT_NE(dice[0]->purpose.find("fire"), std::string::npos) << dice[0]->purpose;
 }
 
 }  // namespace

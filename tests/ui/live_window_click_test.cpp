@@ -247,6 +247,37 @@ screenshot swapped
   EXPECT_EQ(identity, 1);
 }
 
+// Bases of one size look alike to the camera: the players say what a clicked base is in the
+// Overrule panel ("is a"), among the kinds its size fits; logged as a stand_kind correction.
+TEST_F(LiveWindowClicks, AClickedBasesKindIsCorrectedFromTheOverrulePanel) {
+  const DemoRun r = PlayDemo("kind", R"(wait-grid
+key Enter
+wait-stands
+wait 2
+click-stand blue-8
+wait 1
+click Overrule
+click is a
+click is a supply_wagon
+wait 2
+screenshot kind
+)",
+                             40);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  int kinds = 0;
+  for (const auto& e : r.log.events) {
+    const auto* c = e.As<Correction>();
+    if (!c || c->subject != "stand_kind") continue;
+    ++kinds;
+    EXPECT_EQ(c->value["stand"], "blue-8");
+    EXPECT_EQ(c->value["kind"], "supply_wagon");
+    EXPECT_EQ(c->value["from"], "field_gun");
+  }
+  EXPECT_EQ(kinds, 1);
+  // The window shows the stand as the players said.
+  EXPECT_EQ(r.shots["kind"]["selected"], "blue-8");
+}
+
 TEST_F(LiveWindowClicks, AScriptThatCannotBePlayedExitsOne) {
   const DemoRun r = PlayDemo("missing", "wait-grid\nclick No such button\n", 8);
   EXPECT_EQ(r.rc, 1);

@@ -371,6 +371,26 @@ void LiveSession::RefreshBatteries() {
   FollowBatteryShotType();
 }
 
+std::optional<Square> LiveSession::fire_square() const {
+  if (!engine_verdict_ || !engine_verdict_->fire_roll) return std::nullopt;
+  return engine_verdict_->fire_square;
+}
+
+bool LiveSession::FireRollOffered() const {
+  const bool rolled = fire_rolled_at_ && engine_verdict_ &&
+                      fire_rolled_at_->x == engine_verdict_->point.x &&
+                      fire_rolled_at_->y == engine_verdict_->point.y;
+  return turn_ && turn_->started() && fire_square() && firing_stand() && !rolled &&
+         verdict_refusal_.empty();
+}
+
+bool LiveSession::RollForFire() {
+  if (!FireRollOffered()) return false;
+  if (!turn_->FireRoll(*firing_stand(), *fire_square())) return false;
+  fire_rolled_at_ = engine_verdict_->point;
+  return true;
+}
+
 std::optional<std::string> LiveSession::firing_stand() const {
   if (!state_.battery().empty()) return state_.battery();
   if (!state_.impact()) return std::nullopt;

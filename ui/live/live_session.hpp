@@ -122,6 +122,13 @@ class LiveSession {
   // catalogue's kinds of that size).
   std::vector<std::string> KindsFor(const std::string& id) const;
   bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
+  // The verdict on screen says the tip touches something inflammable (6D) and the game has not
+  // rolled for it yet: the Shot panel offers the roll.
+  bool FireRollOffered() const;
+  std::optional<Square> fire_square() const;
+  // Rolls for fire through the turn flow (the firing gun's unit, the verdict's square), once
+  // per shot; false with the rules' reason in the turn flow's notice.
+  bool RollForFire();
 
   // Camera bump and automatic recalibration (the status bar shows them; Enter accepts).
   const std::optional<BumpReport>& last_bump() const { return last_bump_; }
@@ -173,6 +180,7 @@ class LiveSession {
   TurnFlow* turn_ = nullptr;
   std::optional<SquareStacking> stacking_;            // the turn flow's ruleset's, loaded once
   std::pair<std::string, std::string> battery_kind_;  // chosen battery and its kind, last seen
+  std::optional<Vec2> fire_rolled_at_;  // impact of the verdict the fire roll was made for
   std::string aim_;
   bool shot_declared_ = false;   // the shot on screen is declared to the engine
   std::string verdict_refusal_;  // the rules' refusal that voided the verdict on screen

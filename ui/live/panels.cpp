@@ -217,15 +217,16 @@ void DrawShotPanel(PanelContext& ctx) {
     ImGui::Text("Impact (%.2f\", %.2f\"), circle %.2f\"", v->impact_in.x, v->impact_in.y,
                 v->circle_radius_in);
     if (ImGui::BeginTable("candidates", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
-      ImGui::TableSetupColumn("stand");
-      ImGui::TableSetupColumn("distance");
-      ImGui::TableSetupColumn("");
+      // The stand column takes what the numbers leave and wraps: unit names are long.
+      ImGui::TableSetupColumn("stand", ImGuiTableColumnFlags_WidthStretch);
+      ImGui::TableSetupColumn("distance", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableHeadersRow();
       for (const auto& c : v->candidates) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const bool sel = c.stand_id == st.selected_candidate();
-        ImGui::Text("%s%s (%s)", sel ? "> " : "", c.stand_id.c_str(), c.unit.c_str());
+        ImGui::TextWrapped("%s%s (%s)", sel ? "> " : "", c.stand_id.c_str(), c.unit.c_str());
         ImGui::TableNextColumn();
         ImGui::Text("%.2f\"", c.distance_in);
         ImGui::TableNextColumn();
@@ -239,6 +240,13 @@ void DrawShotPanel(PanelContext& ctx) {
         ImGui::Bullet();
         ImGui::TextWrapped("%s", line.c_str());
       }
+    }
+    if (ctx.session.FireRollOffered()) {
+      // 6D: the tip touches woods, a house or a bridge: the rules roll for fire.
+      const std::string label = "Roll for fire in " + SquareName(*ctx.session.fire_square());
+      const bool roll = ImGui::Button(label.c_str());
+      if (ctx.note_item) ctx.note_item("Roll for fire");
+      if (roll) ctx.session.RollForFire();
     }
     CommandButton(ctx, "Accept verdict", Command::kAcceptVerdict, st.phase() == Phase::kVerdict);
     if (st.phase() == Phase::kChooseCasualty) {
@@ -548,7 +556,15 @@ void DrawTurnPanel(PanelContext& ctx) {
               turn.dice_mode() == DiceMode::kProgram ? "the referee rolls" : "physical, typed in");
   ImGui::SameLine();
   if (ImGui::SmallButton("switch [X]")) ctx.run(Command::kToggleDiceMode);
+  CommandButton(ctx, "End phase", Command::kNextPhase, !game.Over() && !turn.needed());
+  ImGui::SameLine();
+  CommandButton(ctx, "Undo last action", Command::kUndoTurnAction, turn.actions_played() > 0);
   ImGui::Separator();
+  // Late in a game the results and table changes outgrow a 768 px screen: they scroll in the
+  // height the panel has left (at least 12 lines), under buttons that stay in view.
+  const float body_h =
+      std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeightWithSpacing() * 12.0f);
+  ImGui::BeginChild("turn_body", ImVec2(0, body_h), false);
   switch (game.phase()) {
     case rules::Phase::kArtillery:
       ImGui::TextWrapped(
@@ -607,9 +623,7 @@ void DrawTurnPanel(PanelContext& ctx) {
     }
     CommandButton(ctx, "Table matches", Command::kConfirmRemoval);
   }
-  CommandButton(ctx, "End phase", Command::kNextPhase, !game.Over() && !turn.needed());
-  ImGui::SameLine();
-  CommandButton(ctx, "Undo last action", Command::kUndoTurnAction, turn.actions_played() > 0);
+  ImGui::EndChild();
 }
 
 void DrawMdiPicker(PanelContext& ctx) {

@@ -821,6 +821,13 @@ bool TurnFlow::DeclareShot(const std::string& gun_stand_id, Square target,
   return ok;
 }
 
+bool TurnFlow::FireRoll(const std::string& gun_stand_id, Square square) {
+  if (!game_) return Refuse("start the game first");
+  const auto held = StandInGame(gun_stand_id);
+  if (!held.first) return Refuse("the gun " + gun_stand_id + " is in no unit of the game");
+  return Run(rules::ShellOnInflammable{held.first->id, square}, Cause::kArtillery);
+}
+
 bool TurnFlow::UndoDeclaredShot() {
   for (size_t i = history_.size(); i-- > 0;) {
     const auto* f = std::get_if<rules::FireArtillery>(&history_[i].action);

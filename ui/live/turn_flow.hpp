@@ -173,6 +173,10 @@ class TurnFlow {
   // flow's id). A catapult is manned by `manned_by` (a unit id), or the rules pick one.
   bool DeclareShot(const std::string& gun_stand_id, Square target, const std::string& shot_id = "",
                    const std::string& manned_by = "");
+  // 6D: the shot of the table gun `gun_stand_id` came to rest touching woods, a house or a
+  // bridge in `square`: the engine rolls for fire (logged with its dice). Refused outside the
+  // artillery phase, on a square that does not burn, or for a stand in no gun unit.
+  bool FireRoll(const std::string& gun_stand_id, Square square);
   // Takes back the last declared shot whose hit is not in yet (the players cancelled the shot
   // before firing): the engine plays the game again without it.
   bool UndoDeclaredShot();
