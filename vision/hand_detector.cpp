@@ -62,6 +62,28 @@ cv::Mat Unreliable(const cv::Mat& before, const cv::Mat& after) {
   return ((b >= kClipped) & (a >= kBright)) | ((a >= kClipped) & (b >= kBright));
 }
 
+// The connected regions of `weak` that hold at least one `strong` cell (both CV_8U 0/255).
+cv::Mat Hysteresis(const cv::Mat& weak, const cv::Mat& strong) {
+  cv::Mat labels;
+  const int n = cv::connectedComponents(weak, labels, 8, CV_32S);
+  std::vector<uchar> keep(static_cast<size_t>(n), 0);
+  for (int y = 0; y < labels.rows; ++y) {
+    const auto* l = labels.ptr<int>(y);
+    const auto* s = strong.ptr<uchar>(y);
+    for (int x = 0; x < labels.cols; ++x) {
+      if (s[x] != 0) keep[static_cast<size_t>(l[x])] = 255;
+    }
+  }
+  keep[0] = 0;
+  cv::Mat out(weak.size(), CV_8U);
+  for (int y = 0; y < labels.rows; ++y) {
+    const auto* l = labels.ptr<int>(y);
+    auto* o = out.ptr<uchar>(y);
+    for (int x = 0; x < labels.cols; ++x) o[x] = keep[static_cast<size_t>(l[x])];
+  }
+  return out;
+}
+
 }  // namespace
 
 // One connected changed region, as the hand test sees it.
@@ -177,8 +199,18 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
   }
   previous_ = small;
   if (reference_.empty()) reference_ = small;  // the first frame, until a settled one
-  const Crossing r = Largest(ChangedCells(reference_, small, options_.level) & watched_ &
-                             ~Unreliable(reference_, small));
+  const cv::Mat counted = watched_ & ~Unreliable(reference_, small);
+  const cv::Mat strong = ChangedCells(reference_, small, options_.level) & counted;
+  cv::Mat mask = strong;
+  if (options_.grow_level < options_.level) {
+    // Growth only through cells that are not bright in either picture: near saturation a
+    // cell's average does not follow an exposure change, and a faint change there says nothing.
+    constexpr double kBright = 200;
+    const cv::Mat weak = ChangedCells(reference_, small, options_.grow_level) & counted &
+                         (MaxChannel(reference_) < kBright) & (MaxChannel(small) < kBright);
+    mask = Hysteresis(weak | strong, strong);
+  }
+  const Crossing r = Largest(mask);
   if (r.from_outside) {
     report.hand = r.hand;
     report.area_mm2 = r.area_mm2;
@@ -188,7 +220,12 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
   }
   if (r.from_outside && !report.moving) {
     if (candidate_still_since_ < 0) candidate_still_since_ = t_s;
-    if (t_s - candidate_still_since_ >= options_.scenery_after_s) {
+    report.still_s = t_s - candidate_still_since_;
+    // Something put down away from the board is scenery soon; what reaches to the board is a
+    // hand held still until it leaves (its arm may be the colour of the table: not required).
+    const bool held = r.in_in >= options_.held_reach_in_in;
+    const double scenery_s = held ? options_.held_scenery_after_s : options_.scenery_after_s;
+    if (report.still_s >= scenery_s) {
       // Perfectly still for long: something put down, not a hand.
       reference_ = small;
       candidate_still_since_ = -1;

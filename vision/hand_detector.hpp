@@ -29,9 +29,18 @@ struct HandOptions {
   // below it, and dark skin over a brown mat (often only ~15 levels apart in one channel) is
   // still seen. Raise for noisy cameras in dim light or flicker the global gain cannot follow.
   double level = 14.0;
+  // A region seen at `level` grows through the cells next to it that changed by at least this
+  // much, 8-bit levels (hysteresis, as in Canny), except where either picture is bright.
+  // Default 14 (= level: off). Lower to 5 when the players' arms are nearly the colour of the
+  // table and the mat (a dark arm over a brown mat changes only 5-12 levels while its
+  // fingertips over the grid lines change more) AND the camera's exposure is locked: under
+  // auto exposure, cells half white marker clip in part and grow into false hands.
+  double grow_level = 14.0;
   // A region must cover at least this much table to be a hand, mm^2 (on the mat plane). Default
-  // 1500: a hand seen from above is ~15000, the arm just over the board's edge a few thousand;
-  // a Q-tip is ~400, a shell ~150. Lower if hands at the very edge of the picture are missed.
+  // 1500: a hand seen from above is ~15000, the arm just over the board's edge a few thousand
+  // (2100 for the demo's hand leaving the picture); a Q-tip is ~400, a shell ~150, a Q-tip in
+  // flight with its blur and shadow up to ~1600 with grow_level 5 (raise this to 2000 then).
+  // Lower if hands at the very edge of the picture are missed.
   double min_area_mm2 = 1500.0;
   // How far outside the board's outline is watched, inches. Default 6 (the arm that carries a
   // hand); players and their shadows further out are not looked at. Raise for a wide mat
@@ -41,10 +50,11 @@ struct HandOptions {
   // outside it), inches. Default 1.0: more than a stand or a projectile overhanging the edge.
   double reach_out_in = 1.0;
   // ...and at least this far inside the outline, inches; negative: to within that distance
-  // outside it. Default -1.5: a hand over the mat just short of the board (reaching for a
-  // projectile at the edge) is a hand too. Raise (e.g. 0.1) if players' arms resting on the
-  // mat's margin keep pausing the referee.
-  double reach_in_in = -1.5;
+  // outside it. Default -6 (= band_out_in): a hand anywhere over the watched band, on its way
+  // in or out or reaching for a projectile at the edge, is a hand too (the demo's hand frames
+  // entering and leaving stop 2.8" and 4.5" short of the board). Raise (e.g. 0.1) if players'
+  // arms resting on the mat's margin keep pausing the referee.
+  double reach_in_in = -6.0;
   // Consecutive frames whose largest connected change is below this are still, mm^2. Default
   // 60 (noise stays below it; a moving hand does not).
   double still_area_mm2 = 60.0;
@@ -53,12 +63,25 @@ struct HandOptions {
   double settle_s = 0.3;
   // Something large come in from outside that has not moved for this long is taken for
   // something put down (a rule book, a removed stand, a drink) and becomes part of the
-  // reference, seconds. Default 3. Raise if players hold their hands perfectly still.
+  // reference, seconds. Default 3. Only for what stays away from the board (below).
   double scenery_after_s = 3.0;
+  // Something come in from outside that reaches to within this distance of the board's
+  // outline (inches; negative: outside it) is an arm or a hand. Default -1.5, as close as a
+  // hand reaching for a projectile at the board's edge. Put drinks and books further away.
+  double held_reach_in_in = -1.5;
+  // ...and a hand however still it is held: it stays a hand until it leaves (the picture
+  // returns to the reference taken when the table was last clear), or until it has not moved
+  // at all for this long (an object really left lying across the board's edge, a moved lamp),
+  // seconds. Default 30: a hand held over a table for half a minute without moving a few mm
+  // is not seen in play. The user can also say the table is clear (Reset) at any time.
+  double held_scenery_after_s = 30.0;
 };
 
 struct HandReport {
-  bool hand = false;    // a hand or arm reaches over the board
+  bool hand = false;  // a hand or arm reaches over the board (or over the band around it)
+  // Seconds the region flagged as a hand has not moved (0 while it moves): a still hand over
+  // the board stays a hand until held_scenery_after_s.
+  double still_s = 0;
   bool moving = false;  // something in the watched area changed since the previous frame
   // The largest region come in from outside (hand or not): its table area, how far it
   // reaches outside and inside the board's outline (inches; in_in < 0: it stops that far
@@ -76,7 +99,8 @@ class HandDetector {
 
   // One camera frame (BGR, the calibration's size) at source time t_s (seconds, increasing).
   HandReport Update(const cv::Mat& frame_bgr, double t_s);
-  // Forget the reference: the next frame becomes it (after a camera bump or a re-calibration).
+  // Forget the reference: the next frame becomes it (after a camera bump or a re-calibration,
+  // or when the user says the table is clear and what the referee takes for a hand is not).
   void Reset();
 
   const HandOptions& options() const { return options_; }
