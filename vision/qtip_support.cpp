@@ -5,6 +5,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/stand_surface.hpp"
+
 namespace referee {
 
 namespace {
@@ -16,56 +18,11 @@ OrientedRect Grown(OrientedRect rect, double by_in) {
   return rect;
 }
 
-std::vector<cv::Point> PolygonPx(const OrientedRect& rect, const TopView& view) {
-  std::vector<cv::Point> out;
-  for (const Vec2 c : rect.Corners()) {
-    const cv::Point2d p = view.RectifiedFromTable(c);
-    out.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
-  }
-  return out;
-}
-
 }  // namespace
 
 double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Mat& top,
                    double border_mm) {
-  if (top.empty()) return 0.0;
-  const double border_in = MmToInches(border_mm);
-  const OrientedRect& fp = stand.stand.footprint;
-  cv::Mat ring(top.size(), CV_8U, cv::Scalar(0)), inner(top.size(), CV_8U, cv::Scalar(0));
-  cv::fillConvexPoly(ring, PolygonPx(Grown(fp, -0.25 * border_in), view), cv::Scalar(255));
-  cv::fillConvexPoly(ring, PolygonPx(Grown(fp, -0.85 * border_in), view), cv::Scalar(0));
-  cv::fillConvexPoly(inner, PolygonPx(Grown(fp, -1.5 * border_in), view), cv::Scalar(255));
-  if (cv::countNonZero(ring) < 8 || cv::countNonZero(inner) < 8) return 0.0;
-  // The border's colour, robustly: the per-channel median.
-  std::vector<int> hist[3];
-  for (int y = 0; y < top.rows; ++y) {
-    const auto* r = ring.ptr<uchar>(y);
-    const auto* t = top.ptr<cv::Vec3b>(y);
-    for (int x = 0; x < top.cols; ++x) {
-      if (!r[x]) continue;
-      for (int c = 0; c < 3; ++c) hist[c].push_back(t[x][c]);
-    }
-  }
-  cv::Vec3d border;
-  for (int c = 0; c < 3; ++c) {
-    auto mid = hist[c].begin() + static_cast<long>(hist[c].size() / 2);
-    std::nth_element(hist[c].begin(), mid, hist[c].end());
-    border[c] = *mid;
-  }
-  // Clearly another colour: further than uneven light and JPEG move a painted border.
-  const double far = 0.25 * std::max(60.0, cv::norm(border));
-  int n = 0, differ = 0;
-  for (int y = 0; y < top.rows; ++y) {
-    const auto* m = inner.ptr<uchar>(y);
-    const auto* t = top.ptr<cv::Vec3b>(y);
-    for (int x = 0; x < top.cols; ++x) {
-      if (!m[x]) continue;
-      ++n;
-      differ += cv::norm(cv::Vec3d(t[x][0], t[x][1], t[x][2]) - border) > far ? 1 : 0;
-    }
-  }
-  return n ? static_cast<double>(differ) / n : 0.0;
+  return MeasureStandSurface(stand, view, top, border_mm).figure_cover;
 }
 
 QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& view,
@@ -75,7 +32,7 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
   const double figure_top_in = base_in + MmToInches(opt.figure_height_mm);
   const double head_r = MmToInches(opt.head_radius_mm);
   const double stick_r = MmToInches(opt.stick_radius_mm);
-  const double border_in = MmToInches(opt.border_mm);
+  const double on_figures_in = figure_top_in + stick_r;
   constexpr int kSamples = 40;
   const auto along = [&](int i) {
     const double t = static_cast<double>(i) / kSamples;
@@ -84,28 +41,7 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
 
   QtipSupport out;
   out.what = "mat";
-  out.tip_height_in = out.plain_height_in = head_r;
-  // Across figures: some point of the stick, raised to the figures' top, lies over the
-  // interior of a stand that carries figures. The stick then rests on them, level.
-  for (const auto& s : stands) {
-    const OrientedRect interior = Grown(s.stand.footprint, -border_in);
-    // Raised, it must be over the interior; on the mat it could not cross the base at all, so
-    // a stick just beyond a base (which raising would shift onto it) is not taken for one on it.
-    const OrientedRect inside = Grown(s.stand.footprint, -MmToInches(1.0));
-    bool over = false, crosses = false;
-    for (int i = 0; i <= kSamples; ++i) {
-      over = over || interior.Contains(view.TableAtHeight(along(i), figure_top_in + stick_r));
-      crosses = crosses || inside.Contains(view.TableAtHeight(along(i), head_r));
-    }
-    if (!over || !crosses) continue;
-    if (FigureCover(s, view, top_before, opt.border_mm) < opt.min_figure_cover) continue;
-    out.what = "figures";
-    out.stand_id = s.stand.id;
-    out.tip_height_in = out.plain_height_in = figure_top_in + stick_r;
-    return out;
-  }
-  // On bare base tops or the mat: each end lies on what is under it (the stick between may
-  // slope from a base down to the mat).
+  // Each end on what is under it: the mat or a bare base top.
   const auto base_under = [&](Vec2 end_on_mat) -> const DetectedStand* {
     const Vec2 p = view.TableAtHeight(end_on_mat, base_in + head_r);
     for (const auto& s : stands) {
@@ -115,11 +51,76 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
   };
   const DetectedStand* under_tip = base_under(tip_on_mat);
   const DetectedStand* under_plain = base_under(plain_on_mat);
-  if (under_tip) out.tip_height_in += base_in;
-  if (under_plain) out.plain_height_in += base_in;
+  const double ground_tip = head_r + (under_tip ? base_in : 0.0);
+  const double ground_plain = head_r + (under_plain ? base_in : 0.0);
+  out.tip_height_in = ground_tip;
+  out.plain_height_in = ground_plain;
   if (under_tip || under_plain) {
     out.what = "base";
     out.stand_id = (under_tip ? under_tip : under_plain)->stand.id;
+  }
+
+  // Figures under the stick: where the `before` view showed figures (not the base's bare top)
+  // under the stick as it is seen now. A figure's top is seen where a stick lying on it is.
+  const double half_w_px = (opt.stick_radius_mm + 0.5) / view.MmPerPx();
+  const DetectedStand* on = nullptr;
+  int best_count = 0, best_lo = 0, best_hi = 0;
+  for (const auto& s : stands) {
+    // On the mat the stick must cross the base (a stick just beyond a base, which raising would
+    // shift onto it, is not on it).
+    const OrientedRect inside = Grown(s.stand.footprint, -MmToInches(1.0));
+    bool crosses = false;
+    for (int i = 0; i <= kSamples && !crosses; ++i)
+      crosses = inside.Contains(view.TableAtHeight(along(i), head_r));
+    if (!crosses) continue;
+    const StandSurface surface = MeasureStandSurface(s, view, top_before, opt.border_mm);
+    if (!surface.valid || surface.figure_cover < opt.min_figure_cover) continue;
+    const OrientedRect top_area = Grown(s.stand.footprint, MmToInches(1.0));
+    int count = 0, lo = kSamples + 1, hi = -1;
+    for (int i = 0; i <= kSamples; ++i) {
+      if (!top_area.Contains(view.TableAtHeight(along(i), on_figures_in))) continue;
+      const cv::Point2d c = view.RectifiedFromTable(along(i));
+      const cv::Point2d d = view.RectifiedFromTable(along(std::min(i + 1, kSamples))) -
+                            view.RectifiedFromTable(along(std::max(i - 1, 0)));
+      const cv::Point2d u = d * (0.5 / std::max(1e-9, cv::norm(d)));
+      const cv::Point2d v(-u.y * half_w_px, u.x * half_w_px);
+      const double step_px = 0.5 * cv::norm(d) * 0.5;
+      std::vector<cv::Point> piece;
+      for (const cv::Point2d& q :
+           {c - step_px * u - v, c + step_px * u - v, c + step_px * u + v, c - step_px * u + v}) {
+        piece.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
+      }
+      if (FigureShare(surface, top_before, piece, opt.min_figure_cover) < opt.min_figure_share)
+        continue;
+      ++count;
+      lo = std::min(lo, i);
+      hi = std::max(hi, i);
+    }
+    if (count > best_count) {
+      best_count = count;
+      best_lo = lo;
+      best_hi = hi;
+      on = &s;
+    }
+  }
+  const double sample_mm = InchesToMm(Distance(tip_on_mat, plain_on_mat)) / kSamples;
+  if (!on || best_count * sample_mm < opt.min_figure_run_mm) return out;
+  out.what = "figures";
+  out.stand_id = on->stand.id;
+  // The stick rests on the figures; where the figures are not under its middle it tips over
+  // their edge nearest the middle until its other end rests on the mat or a base: a straight
+  // stick through two supports, so the end over the figures rises past their top.
+  const double t_lo = static_cast<double>(best_lo) / kSamples;
+  const double t_hi = static_cast<double>(best_hi) / kSamples;
+  const double margin = opt.balance_margin;
+  if (t_lo - margin <= 0.5 && 0.5 <= t_hi + margin) {
+    out.tip_height_in = out.plain_height_in = on_figures_in;
+  } else if (t_hi < 0.5) {  // figures toward the tip: the plain end is down
+    out.plain_height_in = ground_plain;
+    out.tip_height_in = ground_plain + (on_figures_in - ground_plain) / (1.0 - t_hi);
+  } else {  // figures toward the plain end: the tip is down
+    out.tip_height_in = ground_tip;
+    out.plain_height_in = ground_tip + (on_figures_in - ground_tip) / t_lo;
   }
   return out;
 }

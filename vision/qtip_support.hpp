@@ -4,7 +4,9 @@
 // camera's foot / camera height): 20 mm at 30" from the foot of a 100" camera is 6 mm.
 // The height cannot be read from one camera: it comes from what lies under the stick, seen in
 // the `before` view: the mat, a bare base top, or the figures on a base (a stick across a
-// base rests on its tallest figures).
+// base rests on its tallest figures). A stick whose middle is over the figures lies level on
+// them; one whose middle is beyond them tips over their edge until its other end rests on the
+// mat or a base, so its height varies along it and the end over the figures is the highest.
 #pragma once
 
 #include <string>
@@ -35,10 +37,20 @@ struct QtipSupportOptions {
   // figures, 0..1. Default 0.08 (a gun and its crew may cover little); a bare base (no figures)
   // shows its top colour throughout.
   double min_figure_cover = 0.08;
+  // Share of the `before` pixels under a piece of the stick that must show figures (not the
+  // bare base top) for that piece to lie on them, 0..1. Default 0.5.
+  double min_figure_share = 0.5;
+  // Shortest run of the stick over figures for it to rest on them, mm. Default 3: less is a
+  // figure's edge grazed by the blur of the stick's outline.
+  double min_figure_run_mm = 3.0;
+  // How far (share of the length) the stick's middle may lie beyond the figures under it and
+  // still balance level on them; further out it tips over their edge until its other end
+  // rests on the mat or a base. Default 0.1 (7.5 mm).
+  double balance_margin = 0.1;
 };
 
 struct QtipSupport {
-  double tip_height_in = 0;    // axis height at the painted end's tip
+  double tip_height_in = 0;    // axis height at the painted end's tip (the stick may slope)
   double plain_height_in = 0;  // axis height at the plain end
   std::string stand_id;        // the stand it rests on, empty on the mat
   std::string what;            // "mat", "base" or "figures"
@@ -50,8 +62,8 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
                             const cv::Mat& top_before, const std::vector<DetectedStand>& stands,
                             const QtipSupportOptions& options = {});
 
-// Share of a stand's interior (inside its border) whose colour differs clearly from the
-// border's: figures, 0..1. `top`: a rectified view of the table.
+// Share of a stand's interior (inside its border) that shows figures: a colour like neither
+// the border's nor the bare interior's (see StandSurface), 0..1. `top`: a rectified view.
 double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Mat& top,
                    double border_mm);
 

@@ -5,7 +5,7 @@
 
 #include <opencv2/imgproc.hpp>
 
-#include "vision/qtip_support.hpp"
+#include "vision/stand_surface.hpp"
 
 namespace referee {
 
@@ -52,14 +52,13 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
     std::nth_element(ch[c].begin(), mid, ch[c].end());
     mat[c] = *mid;
   }
-  const double near = std::max(25.0, 0.15 * cv::norm(mat));
+  // The mat in a shadow (of a house, a tree, a figure) is still the mat.
   int n = 0, like = 0;
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (!under.at<uchar>(y, x)) continue;
-      const cv::Vec3b& v = before.at<cv::Vec3b>(y + box.y, x + box.x);
       ++n;
-      like += cv::norm(cv::Vec3d(v[0], v[1], v[2]) - mat) < near ? 1 : 0;
+      like += LikeColour(before.at<cv::Vec3b>(y + box.y, x + box.x), mat, 1.0, 0.15, 25.0) ? 1 : 0;
     }
   }
   return n ? static_cast<double>(like) / n : -1;
@@ -78,9 +77,19 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   ShellSupport out;
   out.what = "mat";
   const Vec2 on_mat = view.TableAtHeight(seen, half_thick);
+  // Every stand it could rest on; it rests on the highest thing under it, so figures seen
+  // under it win over a neighbour's bare top.
+  double best_share = -1;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
-    const bool figures = FigureCover(s, view, top_before, opt.border_mm) >= opt.min_figure_cover;
+    // On the figures when the `before` view showed figures (not the bare top) where the shell
+    // is seen now: a figure's top is seen where a shell resting on it is.
+    const StandSurface surface = MeasureStandSurface(s, view, top_before, opt.border_mm);
+    const double figure_share =
+        surface.valid && surface.figure_cover >= opt.min_figure_cover
+            ? FigureShare(surface, top_before, outline_px, opt.min_figure_cover)
+            : 0.0;
+    const bool figures = figure_share >= opt.min_figure_share;
     const double bottom = figures ? figures_in : base_in;
     if (!fp.Contains(view.TableAtHeight(seen, bottom + half_thick))) continue;
     // On the mat its centre would be within 0.4 side of the base: it would overlap the base.
@@ -90,11 +99,14 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
           MatShare(outline_px, view, top_before, stands, 2.0 * opt.side_mm / view.MmPerPx());
       if (share >= opt.min_mat_share) continue;
     }
+    const double rank = figures ? 1.0 + figure_share : 0.0;
+    if (rank <= best_share) continue;
+    best_share = rank;
     out.bottom_in = bottom;
     out.stand_id = s.stand.id;
     out.what = figures ? "figures" : "base";
-    return out;
   }
+  if (!out.stand_id.empty()) return out;
   // On no stand that was found: it must lie on the mat, and the mat must show under it (a
   // grid line may take a quarter of it); else it rests on something of unknown height (a base
   // the stand detector missed, a terrain piece) and its height cannot be guessed.

@@ -4,7 +4,9 @@
 // `before` view showed under it:
 //  - a shell that would overlap a base if it lay on the mat cannot lie on the mat;
 //  - otherwise, when it could also lie on a stand, the surface seen under its silhouette before
-//    the shot decides: the mat's own colour there means the mat.
+//    the shot decides: the mat's own colour there (in light or shadow) means the mat;
+//  - on a stand, figures seen under its silhouette before the shot put it on the figures, the
+//    bare base top (flock, paint) on the base.
 #pragma once
 
 #include <string>
@@ -31,6 +33,11 @@ struct ShellSupportOptions {
   // from it for the base to carry figures (see FigureCover). Defaults 3 and 0.08.
   double border_mm = 3.0;
   double min_figure_cover = 0.08;
+  // Share of the `before` pixels inside the shell's silhouette that must show figures (not the
+  // base's bare top) for it to rest on them, 0..1. Default 0.05: where the shell is seen over
+  // a figure's top it is not hidden by it, so it lies at least that high, and a slab rests on
+  // the highest thing under any part of it; below 0.05 is the blur of an edge.
+  double min_figure_share = 0.05;
   // Share of the silhouette that must show the mat's colour in `before` for a shell that could
   // lie either on the mat or on a stand to be taken as on the mat. Default 0.6.
   double min_mat_share = 0.6;

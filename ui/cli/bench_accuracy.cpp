@@ -214,12 +214,14 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         const Vec2 truth_pt = TruthPoint(tp_json.at("point"));
         const double err_mm = InchesToMm(Distance(a.projectile->point, truth_pt));
         impact_mm.Add(err_mm);
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "%s found as %s, error %.2f mm%s%s%s", truth_kind.c_str(),
-                      a.projectile->kind.c_str(), err_mm,
-                      tp_json.value("resting_on", Json()).is_string() ? " (truth on a base)" : "",
-                      a.projectile->resting_on.empty() ? "" : " (found on a base)",
-                      a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
+        char buf[220];
+        std::snprintf(
+            buf, sizeof buf, "%s found as %s, error %.2f mm, height %.1f mm (truth %.1f)%s%s%s",
+            truth_kind.c_str(), a.projectile->kind.c_str(), err_mm,
+            InchesToMm(a.projectile->height_in), InchesToMm(tp_json.value("height_in", 0.0)),
+            tp_json.value("resting_on", Json()).is_string() ? " (truth on a base)" : "",
+            a.projectile->resting_on.empty() ? "" : " (found on a base)",
+            a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
         line = buf;
         const Json& tv = t.at("verdict");
         if (tv.value("decisive", false)) {

@@ -1,0 +1,170 @@
+#include "vision/stand_surface.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+
+OrientedRect Grown(OrientedRect rect, double by_in) {
+  rect.width_in = std::max(0.0, rect.width_in + 2 * by_in);
+  rect.depth_in = std::max(0.0, rect.depth_in + 2 * by_in);
+  return rect;
+}
+
+std::vector<cv::Point> PolygonPx(const OrientedRect& rect, const TopView& view) {
+  std::vector<cv::Point> out;
+  for (const Vec2 c : rect.Corners()) {
+    const cv::Point2d p = view.RectifiedFromTable(c);
+    out.emplace_back(static_cast<int>(std::lround(p.x)), static_cast<int>(std::lround(p.y)));
+  }
+  return out;
+}
+
+cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {
+  cv::Vec3d out;
+  for (int c = 0; c < 3; ++c) {
+    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
+    std::nth_element(ch[c].begin(), mid, ch[c].end());
+    out[c] = *mid;
+  }
+  return out;
+}
+
+}  // namespace
+
+bool LikeColour(const cv::Vec3b& bgr, const cv::Vec3d& reference, double max_gain, double tolerance,
+                double floor_levels) {
+  const cv::Vec3d p(bgr[0], bgr[1], bgr[2]);
+  const double rr = reference.dot(reference);
+  if (rr < 1.0) return cv::norm(p) < floor_levels;
+  // Shadows keep the colour and lose brightness: compare with the reference at the same light.
+  const double k = std::clamp(p.dot(reference) / rr, 0.5, max_gain);
+  const cv::Vec3d lit = k * reference;
+  return cv::norm(p - lit) < std::max(floor_levels, tolerance * cv::norm(lit));
+}
+
+StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view,
+                                 const cv::Mat& top_before, double border_mm) {
+  StandSurface out;
+  if (top_before.empty()) return out;
+  const double border_in = MmToInches(border_mm);
+  const OrientedRect& fp = stand.stand.footprint;
+  const std::vector<cv::Point> outer = PolygonPx(Grown(fp, MmToInches(1.0)), view);
+  const cv::Rect box = cv::boundingRect(outer) & cv::Rect({0, 0}, top_before.size());
+  if (box.area() < 16) return out;
+  const auto local = [&](const OrientedRect& r) {
+    std::vector<cv::Point> poly = PolygonPx(r, view);
+    for (auto& p : poly) p -= box.tl();
+    return poly;
+  };
+  cv::Mat ring(box.size(), CV_8U, cv::Scalar(0)), band(box.size(), CV_8U, cv::Scalar(0));
+  cv::Mat inner(box.size(), CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(ring, local(Grown(fp, -0.25 * border_in)), cv::Scalar(255));
+  cv::fillConvexPoly(ring, local(Grown(fp, -0.85 * border_in)), cv::Scalar(0));
+  // Figures stand inside the border, leaving the bare top showing next to it (most in the
+  // corners, around rounded figures): its colour is read there.
+  // Kept 1.5 borders in: the camera's blur spreads the border's colour inward.
+  cv::fillConvexPoly(band, local(Grown(fp, -1.5 * border_in)), cv::Scalar(255));
+  cv::fillConvexPoly(band, local(Grown(fp, -1.5 * border_in - MmToInches(2.5))), cv::Scalar(0));
+  cv::fillConvexPoly(inner, local(Grown(fp, -1.15 * border_in)), cv::Scalar(255));
+  if (cv::countNonZero(ring) < 8 || cv::countNonZero(band) < 8) return out;
+  // Sensor noise would scatter a flat colour over several bins of the histogram below.
+  cv::Mat patch;
+  cv::blur(top_before(box), patch, {3, 3});
+  std::array<std::vector<int>, 3> border_ch;
+  std::vector<int> bins(512, 0);
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
+      if (ring.at<uchar>(y, x)) {
+        for (int c = 0; c < 3; ++c) border_ch[c].push_back(v[c]);
+      }
+    }
+  }
+  out.border = ChannelMedian(border_ch);
+  // The band may still hold some border (borders are 3 mm or wider): the bare top is what is
+  // not of the border's colour there, when enough of it is.
+  int band_n = 0, band_other = 0;
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      if (!band.at<uchar>(y, x)) continue;
+      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
+      ++band_n;
+      if (LikeColour(v, out.border)) continue;
+      ++band_other;
+      ++bins[static_cast<size_t>((v[0] >> 5) * 64 + (v[1] >> 5) * 8 + (v[2] >> 5))];
+    }
+  }
+  // The bare top: the most common colour bin of the band, refined to the median of the pixels
+  // near it.
+  const int mode = static_cast<int>(std::max_element(bins.begin(), bins.end()) - bins.begin());
+  const cv::Vec3d centre(32.0 * (mode / 64) + 16, 32.0 * ((mode / 8) % 8) + 16,
+                         32.0 * (mode % 8) + 16);
+  std::array<std::vector<int>, 3> interior_ch;
+  int n = 0, not_border = 0;
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
+      if (inner.at<uchar>(y, x)) {
+        ++n;
+        not_border += LikeColour(v, out.border) ? 0 : 1;
+      }
+      if (!band.at<uchar>(y, x) || cv::norm(cv::Vec3d(v[0], v[1], v[2]) - centre) > 28.0) continue;
+      for (int c = 0; c < 3; ++c) interior_ch[c].push_back(v[c]);
+    }
+  }
+  if (n == 0) return out;
+  if (interior_ch[0].empty()) {  // the band is all border colour: so is the bare top
+    for (int c = 0; c < 3; ++c) interior_ch[c].push_back(static_cast<int>(out.border[c]));
+  }
+  out.interior = ChannelMedian(interior_ch);
+  out.interior_distinct = band_other >= 0.3 * band_n;
+  out.figure_cover = static_cast<double>(not_border) / n;
+  out.interior_px = PolygonPx(Grown(fp, -1.15 * border_in), view);
+  out.valid = true;
+  return out;
+}
+
+double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
+                   const std::vector<cv::Point>& polygon_px, double min_cover) {
+  if (!surface.valid || polygon_px.size() < 3) return -1;
+  const cv::Rect box = cv::boundingRect(polygon_px) & cv::Rect({0, 0}, top_before.size());
+  if (box.empty()) return -1;
+  cv::Mat mask(box.size(), CV_8U, cv::Scalar(0)), interior(box.size(), CV_8U, cv::Scalar(0));
+  std::vector<cv::Point> local;
+  for (const auto& p : polygon_px) local.push_back(p - box.tl());
+  cv::fillConvexPoly(mask, local, cv::Scalar(255));
+  // The outline's own pixels mix in what is around it (blur): judge what is inside it.
+  cv::Mat eroded;
+  cv::erode(mask, eroded, cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
+  if (cv::countNonZero(eroded) >= 9) mask = eroded;
+  local.clear();
+  for (const auto& p : surface.interior_px) local.push_back(p - box.tl());
+  cv::fillConvexPoly(interior, local, cv::Scalar(255));
+  cv::Mat patch;
+  cv::blur(top_before(box), patch, {3, 3});
+  const bool painted_alike = !surface.interior_distinct;
+  int n = 0, figures = 0;
+  for (int y = 0; y < box.height; ++y) {
+    for (int x = 0; x < box.width; ++x) {
+      if (!mask.at<uchar>(y, x)) continue;
+      ++n;
+      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
+      bool figure = !LikeColour(v, surface.interior) && !LikeColour(v, surface.border);
+      if (interior.at<uchar>(y, x)) {
+        // Inside the border: a figure may wear the side colour.
+        figure = painted_alike ? surface.figure_cover >= min_cover || figure
+                               : !LikeColour(v, surface.interior);
+      }
+      figures += figure ? 1 : 0;
+    }
+  }
+  return n ? static_cast<double>(figures) / n : -1;
+}
+
+}  // namespace referee
