@@ -1,0 +1,153 @@
+// What a projectile rests on, in rendered 1080p scenes (the generator's camera, `after` sent as
+// JPEG): the height it is measured at decides where the camera ray puts it.
+//  - A Q-tip across a bare flocked base (no figures) lies 3-4 mm high, not on figures 20 mm
+//    high (napoleonic seed 5 scene 6: the flock was taken for figures, 4.7 mm off).
+//  - A shell on the mat in a house's shadow is the mat, not "something unknown" (hard seed 5
+//    scene 10 was refused).
+//  - A Q-tip with its plain end on the mat and its painted end over a stand's figures slopes
+//    up over their edge: its tip is higher than the figures (a scene laid out here; the
+//    generator lays sticks level).
+#include <gtest/gtest.h>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include "datasets/scene_renderer.hpp"
+#include "datasets/scene_truth.hpp"
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "scenario_side_colors.hpp"
+#include "vision/shot_analysis.hpp"
+
+namespace referee {
+namespace {
+
+cv::Mat AsWebcamSends(const cv::Mat& image, int quality) {
+  std::vector<uchar> jpg;
+  cv::imencode(".jpg", image, jpg, {cv::IMWRITE_JPEG_QUALITY, quality});
+  return cv::imdecode(jpg, cv::IMREAD_COLOR);
+}
+
+ShotAnalysis Analyse(const Scenario& sc, const Board& board, const CameraModel& camera,
+                     const cv::Mat& before, const cv::Mat& after, const std::string& ruleset) {
+  TableCalibration cal;
+  cal.board = board.grid;
+  cal.camera = camera;
+  const TopView view(cal);
+  StandDetectorOptions stand_opt;
+  stand_opt.kind_preference = KindPreference(ruleset);
+  return AnalyseShot(view, before, after, ScenarioSideColors(sc), LoadStandKinds(), &board,
+                     stand_opt);
+}
+
+TEST(ProjectileSupportTest, QtipAcrossABareFlockedBaseIsNotOnFigures) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 6);
+  ASSERT_TRUE(s.projectile && s.projectile->kind == "qtip");
+  ASSERT_LT(InchesToMm(s.projectile->height_in), 5.0);  // the stick rests on the base top
+  const ShotAnalysis a = Analyse(sc, s.board, s.camera, s.before,
+                                 AsWebcamSends(s.after, s.jpeg_quality), "napoleonic");
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_LT(InchesToMm(a.projectile->height_in), 6.0);
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.5);
+}
+
+TEST(ProjectileSupportTest, ShellOnTheMatInAShadowIsMeasured) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(
+      sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, 10);
+  ASSERT_TRUE(s.projectile && s.projectile->kind == "shell");
+  ASSERT_TRUE(s.projectile->resting_on.empty());
+  const ShotAnalysis a = Analyse(sc, s.board, s.camera, s.before,
+                                 AsWebcamSends(s.after, s.jpeg_quality), "napoleonic");
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_TRUE(a.projectile->resting_on.empty()) << a.projectile->resting_on;
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.5);
+}
+
+// Where along the stick (distance from `from`, inches) it first passes over a figure.
+std::optional<double> FirstFigure(const StandLook& look, Vec2 from, Vec2 dir, double length_in) {
+  for (double d = 0; d <= length_in; d += 0.01) {
+    for (const auto& f : look.figures) {
+      if (PointInPolygon(from + d * dir, Polygon{f.footprint})) return d;
+    }
+  }
+  return std::nullopt;
+}
+
+TEST(ProjectileSupportTest, QtipFromTheMatOntoFiguresSlopesUpToItsTip) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  const SynthOptions options{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false};
+  // Napoleonic scene 0 has infantry (two ranks of figures) well inside the board.
+  LaidOutScene laid = LayOutScene(sc, options, 0);
+  SceneLayout& L = laid.layout;
+  const double figure_in = MmToInches(20.0);  // the detector's default figure height
+  const double base_in = MmToInches(2.5);
+  const double head_r = 0.5 * kQtipHeadDiaIn, stick_r = 0.5 * kQtipStickDiaIn;
+  // A stand with figures whose outward side leaves a Q-tip's length of open mat.
+  const StandLook* target = nullptr;
+  Vec2 tip, plain;
+  for (auto& look : L.stands) {
+    look.thickness_in = base_in;
+    for (auto& f : look.figures) f.height_in = figure_in;
+  }
+  for (const auto& look : L.stands) {
+    if (look.figures.size() < 2 || target) continue;
+    const OrientedRect& fp = look.stand.footprint;
+    for (const double sign : {1.0, -1.0}) {
+      const Vec2 dir = sign * fp.AxisX();  // from the plain end toward the tip
+      // The tip over the figure furthest along `dir`: the stick runs along its rank.
+      Vec2 t = fp.center;
+      double best = -1e9;
+      for (const auto& f : look.figures) {
+        Vec2 c{0, 0};
+        for (const Vec2& v : f.footprint) c = c + v * (1.0 / f.footprint.size());
+        if (Dot(c - fp.center, dir) > best) best = Dot(c - fp.center, dir), t = c;
+      }
+      const Vec2 p = t - kQtipLengthIn * dir;
+      bool clear = L.board.grid.ContainsPoint(p) && L.board.grid.ContainsPoint(t);
+      for (const auto& other : L.stands) {
+        if (&other == &look) continue;
+        for (double d = 0; d <= kQtipLengthIn && clear; d += 0.05)
+          clear = DistanceToRect(p + d * dir, other.stand.footprint) > 0.5;
+      }
+      for (double d = 0; d <= 0.5 * kQtipLengthIn && clear; d += 0.05)
+        clear = !fp.Contains(p + d * dir);  // the middle is off the base: it cannot balance
+      if (!clear) continue;
+      target = &look;
+      tip = t;
+      plain = p;
+      break;
+    }
+  }
+  ASSERT_NE(target, nullptr);
+  const Vec2 dir = (tip - plain) * (1.0 / kQtipLengthIn);
+  const std::optional<double> contact = FirstFigure(*target, plain, dir, kQtipLengthIn);
+  ASSERT_TRUE(contact.has_value());
+  // Plain head on the mat, stick over the first figure's edge: a straight line through both.
+  const double rest_in = target->thickness_in + figure_in + stick_r;
+  const double tip_h = head_r + (rest_in - head_r) * kQtipLengthIn / *contact;
+  L.qtip.plain_end = {plain.x, plain.y, -head_r};
+  L.qtip.painted_end = {tip.x, tip.y, -tip_h};
+  L.hand.reset();
+
+  const SceneRenderer renderer(L, options.supersample);
+  SynthRandom photo = laid.rng.Fork();
+  std::vector<Solid> solids = StaticSolids(L, true);
+  const cv::Mat before = renderer.Render(solids, photo);
+  const auto q = QtipSolids(L.qtip, L.paint_bgr);
+  solids.insert(solids.end(), q.begin(), q.end());
+  const cv::Mat after = AsWebcamSends(renderer.Render(solids, photo), L.photo.jpeg_quality);
+
+  const ShotAnalysis a = Analyse(sc, L.board, L.camera, before, after, "napoleonic");
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_GT(InchesToMm(a.projectile->height_in), InchesToMm(rest_in) + 3.0)
+      << "true tip height " << InchesToMm(tip_h) << " mm";
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, tip)), 2.5)
+      << "true tip height " << InchesToMm(tip_h) << " mm, found at "
+      << InchesToMm(a.projectile->height_in) << " mm";
+}
+
+}  // namespace
+}  // namespace referee
