@@ -69,6 +69,14 @@ void LivePipeline::Disarm() {
   watch_ = {};
 }
 
+void LivePipeline::ClearHand() {
+  hands_.Reset();
+  // The top-view test compares with the last still view: take a new one at once.
+  scene_coarse_.release();
+  scene_changed_ = true;
+  hand_still_since_ = -1;
+}
+
 FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
   const auto start = Clock::now();
   FrameResult r;

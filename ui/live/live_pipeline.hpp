@@ -133,6 +133,10 @@ class LivePipeline {
   // Start watching for a shot ("qtip", "shell" or "any") from the next frame; Disarm stops.
   void Arm(const std::string& expect);
   void Disarm();
+  // The user says the table is clear: what the hand test holds for a hand that does not leave
+  // (an object left lying across the board's edge, a lamp's light moved) becomes part of the
+  // table from the next frame on. Clears the pause at once.
+  void ClearHand();
 
   // One frame at source time t_s (seconds, increasing).
   FrameResult Process(cv::Mat frame, int index, double t_s);
