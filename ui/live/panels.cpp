@@ -219,8 +219,9 @@ void DrawShotPanel(PanelContext& ctx) {
     if (ImGui::BeginTable("candidates", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
       // The stand column takes what the numbers leave and wraps: unit names are long.
       ImGui::TableSetupColumn("stand", ImGuiTableColumnFlags_WidthStretch);
-      ImGui::TableSetupColumn("distance", ImGuiTableColumnFlags_WidthFixed);
-      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed);
+      const float em = ImGui::GetFontSize();
+      ImGui::TableSetupColumn("distance", ImGuiTableColumnFlags_WidthFixed, em * 4.5f);
+      ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, em * 2.5f);
       ImGui::TableHeadersRow();
       for (const auto& c : v->candidates) {
         ImGui::TableNextRow();

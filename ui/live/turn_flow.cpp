@@ -244,16 +244,17 @@ bool TurnFlow::CorrectStandKind(const std::string& stand_id, const std::string& 
   if (!found) return Refuse(stand_id + " was not on the table when the game started");
   // Like Undo: the engine has no edit, so the game is played again with the corrected kind.
   auto replay = std::make_unique<rules::Game>(ruleset_.data(), fixed);
+  std::string why = "cannot make ";
+  why += stand_id;
+  why += " a ";
+  why += kind;
+  why += ": the game's actions no longer play the same way";
   for (const auto& played : history_) {
     TypedDice dice(played.dice, played.coins);
     try {
-      if (!replay->Apply(played.action, dice).ok) {
-        return Refuse("cannot make " + stand_id + " a " + kind +
-                      ": the game's actions no longer play the same way");
-      }
+      if (!replay->Apply(played.action, dice).ok) return Refuse(why);
     } catch (const rules::DiceExhausted&) {
-      return Refuse("cannot make " + stand_id + " a " + kind +
-                    ": the game's actions no longer play the same way");
+      return Refuse(why);
     }
   }
   initial_ = std::move(fixed);
