@@ -193,6 +193,7 @@ TEST_F(StandDetectorTest, SplitsABlurredTouchingPair) {
   const double w = MmToInches(40), dp = MmToInches(30), ang = -21.0;
   const Vec2 c{30.0, 12.0};
   std::vector<DrawnBase> bases;
+  bases.reserve(2);
   for (int i = 0; i < 2; ++i) {
     bases.push_back({{c + Rotate({(i - 0.5) * w, 0.0}, DegToRad(ang)), w, dp, ang}, blue, false});
   }
