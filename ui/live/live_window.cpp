@@ -304,6 +304,9 @@ void LiveApp::Do(Command c) {
     case Command::kSaveLog:
       session_.Step();
       return;
+    case Command::kTableIsClear:
+      worker_.RequestClearHand();
+      return;
     case Command::kChooseCasualty:
       if (!st.ChooseCasualty(st.selected_candidate()) && !selected_.empty()) {
         st.ChooseCasualty(selected_);

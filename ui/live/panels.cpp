@@ -700,7 +700,12 @@ void DrawStatusBar(PanelContext& ctx, ImVec2 pos, ImVec2 size) {
   const ImVec4 warn(1, 0.3f, 0.2f, 1);
   const ImVec4 ok(0.5f, 1, 0.5f, 1);
   if (st.paused()) {
-    ImGui::TextColored(warn, "HAND IN FRAME: paused |");
+    ImGui::TextColored(warn, "HAND IN FRAME: paused");
+    ImGui::SameLine();
+    // A book or ruler left across the board edge pauses the referee until the players say so.
+    if (ImGui::SmallButton("Table is clear (0)")) ctx.run(Command::kTableIsClear);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("|");
     ImGui::SameLine();
   }
   ImGui::Text("%.0f fps | vision %.0f ms | %s", ctx.fps, ctx.vision_ms, ctx.source.c_str());

@@ -540,6 +540,8 @@ bool RefereeState::Apply(Command command) {
       return true;
     case Command::kSaveLog:
       return false;  // the controller flushes the log
+    case Command::kTableIsClear:
+      return false;  // the vision worker holds the hand detector
     case Command::kQuit:
       quit_ = true;
       return true;

@@ -50,6 +50,8 @@ std::span<const Shortcut> Shortcuts() {
       Shortcut{Command::kCoinTails, Key::kZ, "Z", "physical coin: tails"},
       Shortcut{Command::kUndoTurnAction, Key::kY, "Y",
                "undo the last turn action (fire, move, melee, phase end; logged)"},
+      Shortcut{Command::kTableIsClear, Key::k0, "0",
+               "the table is clear: end a hand pause (something left across the board edge)"},
       Shortcut{Command::kToggleView, Key::kV, "V", "switch camera / rectified top view"},
       Shortcut{Command::kToggleHelp, Key::kF1, "F1", "show / hide this help"},
       Shortcut{Command::kSaveLog, Key::kL, "L", "flush the game log to disk"},

@@ -44,6 +44,7 @@ enum class Command {
   kCoinHeads,
   kCoinTails,
   kUndoTurnAction,
+  kTableIsClear,
   kToggleView,
   kToggleHelp,
   kSaveLog,
@@ -54,6 +55,7 @@ enum class Command {
 // to its toolkit's key codes in one place (ui/live/live_window.cpp).
 enum class Key : int {
   kSpace = ' ',
+  k0 = '0',
   k1 = '1',
   k2 = '2',
   k3 = '3',

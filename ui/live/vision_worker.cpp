@@ -42,6 +42,11 @@ std::optional<FrameResult> VisionWorker::WaitNext() {
   return out;
 }
 
+void VisionWorker::RequestClearHand() {
+  std::lock_guard lock(mutex_);
+  clear_hand_request_ = true;
+}
+
 void VisionWorker::RequestCalibration() {
   std::lock_guard lock(mutex_);
   calibrate_request_ = true;
@@ -84,7 +89,7 @@ std::vector<std::string> VisionWorker::camera_report() const {
 void VisionWorker::ApplyRequests() {
   std::optional<TableCalibration> cal;
   std::optional<SideColorModel> colours;
-  bool calibrate = false, arm = false, disarm = false;
+  bool calibrate = false, arm = false, disarm = false, clear_hand = false;
   std::string expect;
   std::optional<CameraSettings> camera;
   {
@@ -95,6 +100,7 @@ void VisionWorker::ApplyRequests() {
     calibrate = std::exchange(calibrate_request_, false);
     arm = std::exchange(arm_request_, false);
     disarm = std::exchange(disarm_request_, false);
+    clear_hand = std::exchange(clear_hand_request_, false);
     expect = expect_;
   }
   if (camera) {
@@ -111,6 +117,7 @@ void VisionWorker::ApplyRequests() {
   if (calibrate) pipeline_.RequestCalibration();
   if (disarm) pipeline_.Disarm();
   if (arm) pipeline_.Arm(expect);
+  if (clear_hand) pipeline_.ClearHand();
 }
 
 void VisionWorker::Run() {

@@ -36,6 +36,8 @@ class VisionWorker {
   // Start watching for a shot ("qtip", "shell" or "any") from the next frame; Disarm stops.
   void Arm(const std::string& expect);
   void Disarm();
+  // The players say nothing is in the way: the hand detector takes this frame as clear.
+  void RequestClearHand();
   bool finished() const { return finished_; }
   // Camera settings changed at run time (the panel): applied on the worker thread, which owns
   // the source, before the next frame is read.
@@ -60,6 +62,7 @@ class VisionWorker {
   std::optional<SideColorModel> colours_request_;
   bool arm_request_ = false;
   bool disarm_request_ = false;
+  bool clear_hand_request_ = false;
   std::string expect_ = "any";
   std::optional<CameraSettings> camera_request_;
   std::vector<std::string> camera_report_;
