@@ -97,14 +97,15 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
       ++band_n;
       if (LikeColour(v, out.border)) continue;
       ++band_other;
-      ++bins[static_cast<size_t>((v[0] >> 5) * 64 + (v[1] >> 5) * 8 + (v[2] >> 5))];
+      ++bins[(static_cast<size_t>(v[0] >> 5) * 64) + (static_cast<size_t>(v[1] >> 5) * 8) +
+             static_cast<size_t>(v[2] >> 5)];
     }
   }
   // The bare top: the most common colour bin of the band, refined to the median of the pixels
   // near it.
   const int mode = static_cast<int>(std::max_element(bins.begin(), bins.end()) - bins.begin());
-  const cv::Vec3d centre(32.0 * (mode / 64) + 16, 32.0 * ((mode / 8) % 8) + 16,
-                         32.0 * (mode % 8) + 16);
+  const int bin_r = mode / 64, bin_g = (mode / 8) % 8, bin_b = mode % 8;
+  const cv::Vec3d centre(32.0 * bin_r + 16, 32.0 * bin_g + 16, 32.0 * bin_b + 16);
   std::array<std::vector<int>, 3> interior_ch;
   int n = 0, not_border = 0;
   for (int y = 0; y < box.height; ++y) {
@@ -137,6 +138,7 @@ double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
   if (box.empty()) return -1;
   cv::Mat mask(box.size(), CV_8U, cv::Scalar(0)), interior(box.size(), CV_8U, cv::Scalar(0));
   std::vector<cv::Point> local;
+  local.reserve(polygon_px.size());
   for (const auto& p : polygon_px) local.push_back(p - box.tl());
   cv::fillConvexPoly(mask, local, cv::Scalar(255));
   // The outline's own pixels mix in what is around it (blur): judge what is inside it.

@@ -538,10 +538,9 @@ bool RefereeState::Apply(Command command) {
     case Command::kToggleHelp:
       help_visible_ = !help_visible_;
       return true;
-    case Command::kSaveLog:
-      return false;  // the controller flushes the log
-    case Command::kTableIsClear:
-      return false;  // the vision worker holds the hand detector
+    case Command::kSaveLog:       // the controller flushes the log
+    case Command::kTableIsClear:  // the vision worker holds the hand detector
+      return false;
     case Command::kQuit:
       quit_ = true;
       return true;
