@@ -92,4 +92,10 @@ double DistanceToPolygon(Vec2 p, const Polygon& poly) {
 
 bool IsFinite(Vec2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
 
+OrientedRect Grown(OrientedRect rect, double by_in) {
+  rect.width_in = std::max(0.0, rect.width_in + 2 * by_in);
+  rect.depth_in = std::max(0.0, rect.depth_in + 2 * by_in);
+  return rect;
+}
+
 }  // namespace referee

@@ -53,6 +53,9 @@ struct OrientedRect {
   bool Contains(Vec2 p) const;
 };
 
+// `rect` grown (positive) or shrunk (negative) by `by_in` on every side; never below zero size.
+OrientedRect Grown(OrientedRect rect, double by_in);
+
 // Euclidean distance from p to the closed rectangle (0 when p is inside or on the edge).
 double DistanceToRect(Vec2 p, const OrientedRect& rect);
 // Does the closed disc (center, radius_in) share any point with the closed rectangle?

@@ -14,12 +14,6 @@ namespace referee {
 
 namespace {
 
-bool SameBaseSize(const StandKind& a, const StandKind& b) {
-  const auto eq = [](double x, double y) { return std::abs(x - y) < 0.5; };
-  return (eq(a.width_mm, b.width_mm) && eq(a.depth_mm, b.depth_mm)) ||
-         (eq(a.width_mm, b.depth_mm) && eq(a.depth_mm, b.width_mm));
-}
-
 // Kinds any unit organisation of the ruleset holds.
 std::set<std::string> OrganisationKinds(const rules::RulesetData& ruleset) {
   std::set<std::string> out;

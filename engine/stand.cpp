@@ -1,6 +1,7 @@
 #include "engine/stand.hpp"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace referee {
@@ -45,6 +46,12 @@ bool IsCrew(StandCategory c) {
 const StandKind* StandKindCatalog::Find(const std::string& name) const {
   const auto it = kinds.find(name);
   return it == kinds.end() ? nullptr : &it->second;
+}
+
+bool SameBaseSize(const StandKind& a, const StandKind& b) {
+  const auto eq = [](double x, double y) { return std::abs(x - y) < 0.5; };
+  return (eq(a.width_mm, b.width_mm) && eq(a.depth_mm, b.depth_mm)) ||
+         (eq(a.width_mm, b.depth_mm) && eq(a.depth_mm, b.width_mm));
 }
 
 }  // namespace referee

@@ -38,6 +38,9 @@ struct StandKind {
   double depth_mm = 20.0;
 };
 
+// Same base in either orientation (within 0.5 mm): size alone cannot tell these kinds apart.
+bool SameBaseSize(const StandKind& a, const StandKind& b);
+
 // The known kinds, loaded from engine/rulesets/stand_kinds.json at start-up.
 struct StandKindCatalog {
   std::map<std::string, StandKind> kinds;

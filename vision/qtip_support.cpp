@@ -9,17 +9,6 @@
 
 namespace referee {
 
-namespace {
-
-// `rect` grown (positive) or shrunk (negative) by `by_in` on every side.
-OrientedRect Grown(OrientedRect rect, double by_in) {
-  rect.width_in = std::max(0.0, rect.width_in + 2 * by_in);
-  rect.depth_in = std::max(0.0, rect.depth_in + 2 * by_in);
-  return rect;
-}
-
-}  // namespace
-
 double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Mat& top,
                    double border_mm) {
   return MeasureStandSurface(stand, view, top, border_mm).figure_cover;

@@ -10,12 +10,6 @@ namespace referee {
 
 namespace {
 
-OrientedRect Grown(OrientedRect rect, double by_in) {
-  rect.width_in = std::max(0.0, rect.width_in + 2 * by_in);
-  rect.depth_in = std::max(0.0, rect.depth_in + 2 * by_in);
-  return rect;
-}
-
 std::vector<cv::Point> PolygonPx(const OrientedRect& rect, const TopView& view) {
   std::vector<cv::Point> out;
   for (const Vec2 c : rect.Corners()) {

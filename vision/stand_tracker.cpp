@@ -8,14 +8,6 @@
 
 namespace referee {
 
-namespace {
-bool SameBaseSize(const StandKind& a, const StandKind& b) {
-  const auto eq = [](double x, double y) { return std::abs(x - y) < 0.5; };
-  return (eq(a.width_mm, b.width_mm) && eq(a.depth_mm, b.depth_mm)) ||
-         (eq(a.width_mm, b.depth_mm) && eq(a.depth_mm, b.width_mm));
-}
-}  // namespace
-
 double MoveAllowance::SquaresFor(const std::string& kind) const {
   const auto it = squares_by_kind.find(kind);
   return it != squares_by_kind.end() ? it->second : unknown_kind_squares;
