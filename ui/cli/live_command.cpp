@@ -60,7 +60,8 @@ int RunLive(const std::vector<std::string>& args) {
       "accept the grid, arm and confirm by itself (on for --demo and --frames)")(
       "input-script", po::value(&opt.input_script),
       "play keys and clicks from FILE (key NAME, click WIDGET, click-stand ID, wait N, "
-      "wait-phase P, wait-grid, wait-stands, screenshot NAME); turns autoplay off");
+      "wait-phase P, wait-grid, wait-stands, screenshot NAME); turns autoplay off; the run "
+      "ends with the script (--frames caps a stuck one)");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (vm.count("camera")) opt.camera = camera;

@@ -62,6 +62,8 @@ class InputScript {
   std::optional<std::string> Advance(const ScriptView& view);
 
   bool done() const { return next_ >= steps_.size(); }
+  // The script line of the step being played (0 once done).
+  int current_line() const { return done() ? 0 : steps_[next_].line; }
   const std::string& failure() const { return failure_; }  // empty while all is well
   int timeout_frames = 150;  // frames a click target or a wait may take to appear
 

@@ -809,14 +809,19 @@ int LiveApp::Loop() {
     last = now;
     if (dt > 0) fps_ = fps_ == 0 ? 1 / dt : 0.9 * fps_ + 0.1 / dt;
     if (opt_.frames > 0 && rendered_ >= opt_.frames) break;
+    // A scripted run ends with its script: --frames is then only the cap on a stuck script.
+    if (script_ && script_->done()) break;
   }
   if (script_ && !script_->failure().empty()) {
     std::fprintf(stderr, "%s\n", script_->failure().c_str());
     return 1;
   }
+  if (script_ && script_->done()) {
+    std::fprintf(stderr, "%s: finished after %d frames\n", opt_.input_script.c_str(), rendered_);
+  }
   if (script_ && !script_->done()) {
-    std::fprintf(stderr, "%s: the script was not finished after %d frames\n",
-                 opt_.input_script.c_str(), rendered_);
+    std::fprintf(stderr, "%s: the script was not finished after %d frames (stopped at line %d)\n",
+                 opt_.input_script.c_str(), rendered_, script_->current_line());
     return 1;
   }
   return 0;
