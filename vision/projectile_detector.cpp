@@ -9,6 +9,7 @@
 #include "engine/order_statistics.hpp"
 #include "vision/qtip_model.hpp"
 #include "vision/qtip_support.hpp"
+#include "vision/qtip_template.hpp"
 #include "vision/shell_model.hpp"
 #include "vision/shell_support.hpp"
 
@@ -171,113 +172,181 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                      " mm^2 (hand, arm or moved stand?): not a projectile, frame refused"};
     }
   }
-  if (blobs.size() > 1 && blobs[1].area_mm2 > 0.25 * blobs[0].area_mm2) {
-    return Refusal{"more than one thing changed (" + std::to_string(blobs.size()) +
-                   " regions): cannot tell which is the projectile, frame refused"};
-  }
-  const Blob& blob = blobs[0];
-
-  // Principal axis of the changed pixels.
-  cv::Mat data(static_cast<int>(blob.pts.size()), 2, CV_64F);
-  for (size_t i = 0; i < blob.pts.size(); ++i) {
-    data.at<double>(static_cast<int>(i), 0) = blob.pts[i].x;
-    data.at<double>(static_cast<int>(i), 1) = blob.pts[i].y;
-  }
-  cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
-  const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
-  const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
-  const cv::Point2d perp(-axis.y, axis.x);
-  std::vector<double> ss;
-  double tmin = 1e9, tmax = -1e9;
-  for (const auto& p : blob.pts) {
-    const cv::Point2d d = cv::Point2d(p) - c;
-    const double t = d.dot(axis);
-    ss.push_back(std::abs(d.dot(perp)));
-    tmin = std::min(tmin, t);
-    tmax = std::max(tmax, t);
-  }
-  const double length_mm = (tmax - tmin + 1.0) * mm;
-  const double width_mm = 2.0 * Percentile(ss, 0.97) * mm + mm;
-  const double tol = opt.size_tolerance;
-  // A Q-tip running out of the view only shows part of its length.
-  const bool qtip_length_ok =
-      blob.cut_off
-          ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
-          : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
-  const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
-  // A shell's change: about its square (its top, the sides toward the camera and what the
-  // shadow test keeps of its shadow); FitShell then judges its silhouette by colour.
-  const bool shell_extent =
-      !blob.cut_off &&
-      blob.area_mm2 >= opt.shell_min_fill * opt.shell_side_mm * opt.shell_side_mm &&
-      length_mm <= 2.5 * opt.shell_side_mm && width_mm >= (1 - tol) * opt.shell_side_mm;
-  ProjectileObservation obs;
-  obs.change_area_mm2 = blob.area_mm2;
-  obs.region_px = blob.box;
-  if (qtip_shape && opt.expect != "shell") {
-    QtipModelOptions model;
-    model.length_mm = opt.qtip_length_mm;
-    model.head_diameter_mm = opt.qtip_head_diameter_mm;
-    model.head_length_mm = opt.qtip_head_length_mm;
-    model.size_tolerance = tol;
-    const auto fit = FitQtip(top_before, top_after, mag, object, blob.pts, mm, blob.cut_off, model);
-    if (const auto* refusal = std::get_if<QtipRefusal>(&fit)) return Refusal{refusal->reason};
-    const QtipFit& q = std::get<QtipFit>(fit);
-    obs.kind = "qtip";
-    obs.point_px = q.tip_px;
-    obs.tip_from_edge = q.tip_from_edge;
-    const Vec2 on_mat = view.TableFromRectified(obs.point_px);
-    const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
-    QtipSupportOptions support_opt;
-    support_opt.base_height_mm = opt.base_height_mm;
-    support_opt.figure_height_mm = opt.figure_height_mm;
-    support_opt.head_radius_mm = 0.5 * opt.qtip_head_diameter_mm;
-    const QtipSupport support =
-        QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt);
-    obs.height_in = support.tip_height_in;
-    obs.resting_on = support.stand_id;
-    obs.point = view.TableAtHeight(on_mat, obs.height_in);
-    obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
-    return obs;
-  }
-  if (shell_extent && opt.expect != "qtip") {
-    // Where a point of the shell's bottom and the point above it on its top are seen.
-    const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
-    const Vec2 c_mat = view.TableFromRectified(c_px);
-    const Vec2 raised = view.TableAtHeight(c_mat, MmToInches(opt.shell_thickness_mm));
-    const cv::Point2d sweep_px = c_px - view.RectifiedFromTable(raised);
-    ShellModelOptions model;
-    model.side_mm = opt.shell_side_mm;
-    model.thickness_mm = opt.shell_thickness_mm;
-    model.dot_diameter_mm = opt.shell_dot_diameter_mm;
-    model.min_dot_contrast = opt.min_dot_contrast;
-    model.size_tolerance = tol;
-    const auto fit = FitShell(top_before, top_after, mask, blob.pts, mm, sweep_px, model);
-    if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
-    const ShellFit& f = std::get<ShellFit>(fit);
-    ShellSupportOptions support_opt;
-    support_opt.base_height_mm = opt.base_height_mm;
-    support_opt.figure_height_mm = opt.figure_height_mm;
-    support_opt.side_mm = opt.shell_side_mm;
-    support_opt.thickness_mm = opt.shell_thickness_mm;
-    const ShellSupport support =
-        ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands, support_opt);
-    if (support.what == "unknown") {
-      return Refusal{
-          "shell rests on something that is neither the mat nor a stand found (a base not "
-          "detected? terrain?): its height, and so its place, is unknown: not adjudicated"};
+  // One region of change explained by a projectile model.
+  const auto explain = [&](const Blob& blob) -> ProjectileResult {
+    // Principal axis of the changed pixels.
+    cv::Mat data(static_cast<int>(blob.pts.size()), 2, CV_64F);
+    for (size_t i = 0; i < blob.pts.size(); ++i) {
+      data.at<double>(static_cast<int>(i), 0) = blob.pts[i].x;
+      data.at<double>(static_cast<int>(i), 1) = blob.pts[i].y;
     }
-    obs.kind = "shell";
-    obs.point_px = f.centre_px;
-    obs.dot_seen = f.dot_seen;
-    obs.resting_on = support.stand_id;
-    obs.height_in = support.bottom_in + MmToInches(f.centre_height_mm);
-    obs.point = view.TableAtHeight(view.TableFromRectified(obs.point_px), obs.height_in);
-    obs.other_end = obs.point;
-    return obs;
+    cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
+    const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
+    const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
+    const cv::Point2d perp(-axis.y, axis.x);
+    std::vector<double> ss;
+    double tmin = 1e9, tmax = -1e9;
+    for (const auto& p : blob.pts) {
+      const cv::Point2d d = cv::Point2d(p) - c;
+      const double t = d.dot(axis);
+      ss.push_back(std::abs(d.dot(perp)));
+      tmin = std::min(tmin, t);
+      tmax = std::max(tmax, t);
+    }
+    const double length_mm = (tmax - tmin + 1.0) * mm;
+    const double width_mm = 2.0 * Percentile(ss, 0.97) * mm + mm;
+    const double tol = opt.size_tolerance;
+    // A Q-tip running out of the view only shows part of its length.
+    const bool qtip_length_ok =
+        blob.cut_off
+            ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
+            : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
+    const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
+    // A shell's change: about its square (its top, the sides toward the camera and what the
+    // shadow test keeps of its shadow); FitShell then judges its silhouette by colour.
+    const bool shell_extent =
+        !blob.cut_off &&
+        blob.area_mm2 >= opt.shell_min_fill * opt.shell_side_mm * opt.shell_side_mm &&
+        length_mm <= 2.5 * opt.shell_side_mm && width_mm >= (1 - tol) * opt.shell_side_mm;
+    ProjectileObservation obs;
+    obs.change_area_mm2 = blob.area_mm2;
+    obs.region_px = blob.box;
+    // A Q-tip from the changed pixels of its region (its own, or its matched model's).
+    const auto qtip_from = [&](const std::vector<cv::Point>& pixels, bool cut_off,
+                               bool matched_model) -> ProjectileResult {
+      QtipModelOptions model;
+      model.length_mm = opt.qtip_length_mm;
+      model.head_diameter_mm = opt.qtip_head_diameter_mm;
+      model.head_length_mm = opt.qtip_head_length_mm;
+      model.size_tolerance = tol;
+      model.extent_from_pixels = matched_model;
+      const auto fit = FitQtip(top_before, top_after, mag, object, pixels, mm, cut_off, model);
+      if (const auto* refusal = std::get_if<QtipRefusal>(&fit)) return Refusal{refusal->reason};
+      const QtipFit& q = std::get<QtipFit>(fit);
+      obs.kind = "qtip";
+      obs.point_px = q.tip_px;
+      obs.other_end_px = q.plain_end_px;
+      obs.tip_from_edge = q.tip_from_edge;
+      const Vec2 on_mat = view.TableFromRectified(obs.point_px);
+      const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
+      QtipSupportOptions support_opt;
+      support_opt.base_height_mm = opt.base_height_mm;
+      support_opt.figure_height_mm = opt.figure_height_mm;
+      support_opt.head_radius_mm = 0.5 * opt.qtip_head_diameter_mm;
+      const QtipSupport support =
+          QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt);
+      obs.height_in = support.tip_height_in;
+      obs.resting_on = support.stand_id;
+      obs.point = view.TableAtHeight(on_mat, obs.height_in);
+      obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
+      return obs;
+    };
+    if (qtip_shape && opt.expect != "shell") return qtip_from(blob.pts, blob.cut_off, false);
+    if (shell_extent && opt.expect != "qtip") {
+      // Where a point of the shell's bottom and the point above it on its top are seen.
+      const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
+      const Vec2 c_mat = view.TableFromRectified(c_px);
+      const Vec2 raised = view.TableAtHeight(c_mat, MmToInches(opt.shell_thickness_mm));
+      const cv::Point2d sweep_px = c_px - view.RectifiedFromTable(raised);
+      ShellModelOptions model;
+      model.side_mm = opt.shell_side_mm;
+      model.thickness_mm = opt.shell_thickness_mm;
+      model.dot_diameter_mm = opt.shell_dot_diameter_mm;
+      model.min_dot_contrast = opt.min_dot_contrast;
+      model.size_tolerance = tol;
+      const auto fit = FitShell(top_before, top_after, mask, blob.pts, mm, sweep_px, model);
+      if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
+      const ShellFit& f = std::get<ShellFit>(fit);
+      ShellSupportOptions support_opt;
+      support_opt.base_height_mm = opt.base_height_mm;
+      support_opt.figure_height_mm = opt.figure_height_mm;
+      support_opt.side_mm = opt.shell_side_mm;
+      support_opt.thickness_mm = opt.shell_thickness_mm;
+      const ShellSupport support =
+          ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands, support_opt);
+      if (support.what == "unknown") {
+        return Refusal{
+            "shell rests on something that is neither the mat nor a stand found (a base not "
+            "detected? terrain?): its height, and so its place, is unknown: not adjudicated"};
+      }
+      obs.kind = "shell";
+      obs.point_px = f.centre_px;
+      obs.other_end_px = f.centre_px;
+      obs.dot_seen = f.dot_seen;
+      obs.resting_on = support.stand_id;
+      obs.height_in = support.bottom_in + MmToInches(f.centre_height_mm);
+      obs.point = view.TableAtHeight(view.TableFromRectified(obs.point_px), obs.height_in);
+      obs.other_end = obs.point;
+      return obs;
+    }
+    const std::string neither = "a change of " + Mm(length_mm) + " x " + Mm(width_mm) +
+                                " mm is neither a Q-tip nor a shell";
+    // A thin change shorter than a Q-tip: the brightest piece of a faint, blurred one? Matched
+    // by the whole model along it, and taken only when the model stands out of the noise.
+    const bool fragment =
+        !blob.cut_off && opt.expect != "shell" && length_mm < (1 + tol) * opt.qtip_length_mm &&
+        width_mm <= 2.0 * opt.qtip_head_diameter_mm && length_mm >= 2.0 * width_mm;
+    if (fragment) {
+      cv::Mat difference, before_f;
+      top_before.convertTo(before_f, CV_32FC3);
+      cv::subtract(GainCorrected(top_before, top_after), before_f, difference);
+      QtipTemplateOptions topt;
+      topt.length_mm = opt.qtip_length_mm;
+      topt.head_diameter_mm = opt.qtip_head_diameter_mm;
+      const QtipTemplateResult m = MatchQtipTemplate(difference, blob.pts, mm, topt);
+      if (!m.found) return Refusal{neither + " (" + m.reason + "): not adjudicated"};
+      const ProjectileResult r = qtip_from(m.match.footprint, false, true);
+      if (const auto* refusal = std::get_if<Refusal>(&r)) {
+        return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
+                       " mm change: " + refusal->reason};
+      }
+      return r;
+    }
+    return Refusal{neither + ": not adjudicated"};
+  };
+  if (blobs.size() == 1 || blobs[1].area_mm2 <= 0.25 * blobs[0].area_mm2) return explain(blobs[0]);
+  // Several regions of similar size changed. Adjudicated only when exactly one is a projectile
+  // and every other is either part of it (a stick broken up by a grid line, its shadow along
+  // it) or small beside it and explained by no model (noise, a figure's shadow).
+  const std::string several = "more than one thing changed (" + std::to_string(blobs.size()) +
+                              " regions): cannot tell which is the projectile, frame refused";
+  std::optional<ProjectileObservation> found;
+  size_t found_at = 0;
+  for (size_t i = 0; i < blobs.size(); ++i) {
+    const ProjectileResult r = explain(blobs[i]);
+    const auto* o = std::get_if<ProjectileObservation>(&r);
+    if (!o) continue;
+    if (found && cv::norm(found->point_px - o->point_px) * mm > opt.qtip_head_length_mm)
+      return Refusal{several};  // two projectiles
+    if (!found) found = *o, found_at = i;
   }
-  return Refusal{"a change of " + Mm(length_mm) + " x " + Mm(width_mm) +
-                 " mm is neither a Q-tip nor a shell: not adjudicated"};
+  if (!found) return Refusal{several};
+  const Blob& chosen = blobs[found_at];
+  const cv::Point2d a = found->point_px, b = found->other_end_px;
+  const auto along_projectile = [&](const Blob& other) {
+    // Within one head diameter of the projectile's axis (a shell: of its centre).
+    const double reach_px =
+        (found->kind == "qtip" ? opt.qtip_head_diameter_mm : opt.shell_side_mm) / mm;
+    const cv::Point2d ab = b - a;
+    const double ab2 = std::max(1e-9, ab.dot(ab));
+    int near = 0;
+    for (const cv::Point& p : other.pts) {
+      const double t = std::clamp((cv::Point2d(p) - a).dot(ab) / ab2, 0.0, 1.0);
+      near += cv::norm(cv::Point2d(p) - (a + t * ab)) <= reach_px ? 1 : 0;
+    }
+    return near >= 0.8 * static_cast<double>(other.pts.size());
+  };
+  int small = 0;
+  for (size_t i = 0; i < blobs.size(); ++i) {
+    if (i == found_at || along_projectile(blobs[i])) continue;
+    if (blobs[i].area_mm2 > 0.5 * chosen.area_mm2) return Refusal{several};
+    ++small;
+  }
+  if (small > 0) {
+    found->note = "also changed: " + std::to_string(small) +
+                  " small region(s) no projectile model explains (noise, a shadow), ignored";
+  }
+  return *found;
 }
 
 }  // namespace referee

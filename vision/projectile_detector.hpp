@@ -59,12 +59,13 @@ struct ProjectileOptions {
 };
 
 struct ProjectileObservation {
-  std::string kind;        // "qtip" or "shell"
-  Vec2 point;              // tip (Q-tip) or dot (shell), table inches, height-corrected
-  double height_in = 0;    // height of `point` above the mat used for the correction
-  cv::Point2d point_px;    // where it was seen in the top view (mat plane)
-  Vec2 other_end;          // Q-tip: outer end of the plain head (table inches)
-  std::string resting_on;  // stand id when it lies on a base, else empty
+  std::string kind;          // "qtip" or "shell"
+  Vec2 point;                // tip (Q-tip) or dot (shell), table inches, height-corrected
+  double height_in = 0;      // height of `point` above the mat used for the correction
+  cv::Point2d point_px;      // where it was seen in the top view (mat plane)
+  cv::Point2d other_end_px;  // Q-tip: the plain head's outer end seen there; shell: point_px
+  Vec2 other_end;            // Q-tip: outer end of the plain head (table inches)
+  std::string resting_on;    // stand id when it lies on a base, else empty
   // Q-tip: false when the painted head could not be told from the mat and the tip was put one
   // head length past the end of the white stick (less precise; shown in the evidence).
   bool tip_from_edge = true;
@@ -73,6 +74,8 @@ struct ProjectileObservation {
   bool dot_seen = true;
   double change_area_mm2 = 0;
   cv::Rect region_px;  // bounding box of the change in the top view
+  // What else was seen and set aside (small changes no model explains); empty when nothing.
+  std::string note;
 };
 
 struct Refusal {

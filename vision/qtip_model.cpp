@@ -202,8 +202,12 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     is_white[static_cast<size_t>(i)] = white[static_cast<size_t>(i)] > 0.5 * white_mid;
   }
   const int gap = static_cast<int>(4.0 / col_mm);
-  const auto [o_lo, o_hi] = RunAround(is_object, mid, gap);
-  const auto [w_lo, w_hi] = RunAround(is_white, mid, gap);
+  auto [o_lo, o_hi] = RunAround(is_object, mid, gap);
+  auto [w_lo, w_hi] = RunAround(is_white, mid, gap);
+  if (opt.extent_from_pixels) {
+    o_lo = w_lo = s.Col(-half_len);
+    o_hi = w_hi = s.Col(half_len);
+  }
 
   // Which head is painted. Colour: the end of the object whose colour differs from the stick.
   cv::Vec3d stick(0, 0, 0);
@@ -278,6 +282,10 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       tip_col = expected;
       fit.tip_from_edge = false;
     }
+  }
+  if (!tip_col && opt.extent_from_pixels) {
+    tip_col = painted_end;  // the matched model's end
+    fit.tip_from_edge = false;
   }
   if (!tip_col) {
     return QtipRefusal{"Q-tip found but the outer end of its painted head cannot be measured"};

@@ -35,6 +35,9 @@ struct QtipModelOptions {
   // Smallest head contrast over the mat, in units of the background noise, for the head's
   // outer edge to be measured directly. Default 4.
   double min_edge_snr = 4.0;
+  // The pixels are a matched model (MatchQtipTemplate) whose ends are the object's ends: used
+  // for faint Q-tips, where the change's own runs break up in noise. Default false.
+  bool extent_from_pixels = false;
 };
 
 struct QtipFit {

@@ -184,6 +184,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                      {"point", Pt(p.point)},
                      {"height_in", p.height_in},
                      {"resting_on", p.resting_on}};
+  // Small changes set aside beside the projectile (noise, a shadow), said so the user can look.
+  if (!p.note.empty()) j["projectile"]["note"] = p.note;
   Shot shot;
   shot.kind = !opt.shot.empty()          ? *ParseShotKind(opt.shot)
               : p.kind == "qtip"         ? ShotKind::kField
