@@ -66,6 +66,20 @@ KindSource StandTracker::KindSourceOf(const std::string& id) const {
   return KindSource::kSize;
 }
 
+bool StandTracker::Restore(const Stand& stand, KindSource source) {
+  if (stand.id.empty() || std::any_of(tracks_.begin(), tracks_.end(),
+                                      [&](const Track& t) { return t.id == stand.id; })) {
+    return false;
+  }
+  Track t;
+  t.id = stand.id;
+  t.stand = stand;
+  t.kind_source = source;
+  tracks_.push_back(std::move(t));
+  SortTracks();
+  return true;
+}
+
 double StandTracker::MoveSquares(Vec2 from, Vec2 to) const {
   const auto a = grid_.SquareOf(from), b = grid_.SquareOf(to);
   if (a && b) return MoveCost(*a, *b);

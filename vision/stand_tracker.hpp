@@ -90,6 +90,11 @@ class StandTracker {
   // The source of the track's kind (kSize when id is unknown).
   KindSource KindSourceOf(const std::string& id) const;
 
+  // A stand known from before the tracker started (a resumed game log): kept under its id with
+  // its kind and that kind's source, as if seen in the last snapshot; the next Update matches it
+  // like any track. False (nothing changed) when the id is empty or already tracked.
+  bool Restore(const Stand& stand, KindSource source);
+
   // Every kept track, seen or missing, sorted by id.
   const std::vector<Track>& tracks() const { return tracks_; }
   // The stands seen in the last snapshot, with their ids.

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "engine/game_log.hpp"
+#include "engine/resumed_stands.hpp"
 #include "engine/rules/ruleset_loader.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 
@@ -195,6 +196,49 @@ TEST(StandKindCorrection, FoldsIntoTheStandAndUndoTakesItBack) {
   EXPECT_EQ(FoldGameLog(log).stands.at("red-6").kind, "supply_wagon");
   log.push_back(ev(3, Undo{2, "wrong base"}));
   EXPECT_EQ(FoldGameLog(log).stands.at("red-6").kind, "field_gun");
+}
+
+// What `referee live --resume` gives the stand tracker back: the players' kinds (as theirs)
+// under the ids the players last gave, without the stands taken off.
+TEST(StandKindCorrection, AResumedLogGivesBackThePlayersKindsUnderTheirIds) {
+  auto ev = [](int64_t seq, EventPayload p) {
+    GameEvent e;
+    e.seq = seq;
+    e.payload = std::move(p);
+    return e;
+  };
+  const SnapshotStand a{"red-6", "red", "field_gun", "", {{9, 5}, 1.575, 1.575, 0}, true};
+  const SnapshotStand b{"red-7", "red", "howitzer", "", {{11, 5}, 1.575, 1.575, 0}, true};
+  const SnapshotStand c{"blue-1", "blue", "line_infantry", "", {{9, 21}, 1.575, 0.787, 0}, true};
+  const std::vector<GameEvent> log = {
+      ev(1, Snapshot{{a, b, c}, ""}),
+      ev(2, Correction{"stand_kind",
+                       0,
+                       {{"stand", "red-6"}, {"kind", "supply_wagon"}, {"from", "field_gun"}},
+                       ""}),
+      // The players: the wagon is really red-7 (the two swap ids).
+      ev(3, Correction{"stand_identity", 0, {{"stand", "red-6"}, {"is", "red-7"}}, ""}),
+      ev(4, CasualtiesRemoved{"blue", "", {"blue-1"}, 3, "red", "shot", 0}),
+      // A later snapshot keeps the players' kind theirs.
+      ev(5, Snapshot{{SnapshotStand{"red-7", "red", "supply_wagon", "", a.footprint, true},
+                      SnapshotStand{"red-6", "red", "howitzer", "", b.footprint, true}},
+                     ""}),
+      ev(6, Correction{"stand_kind",
+                       0,
+                       {{"stand", "red-6"}, {"kind", "field_gun"}, {"from", "howitzer"}},
+                       ""}),
+      ev(7, Undo{6, "wrong base"}),
+  };
+  const auto stands = StandsToResume(log);
+  ASSERT_EQ(stands.size(), 2u);
+  EXPECT_EQ(stands[0].stand.id, "red-6");
+  EXPECT_EQ(stands[0].stand.kind, "howitzer");
+  EXPECT_EQ(stands[0].stand.footprint.center.x, 11);
+  EXPECT_EQ(stands[0].kind_source, KindSource::kSize) << "its correction was undone";
+  EXPECT_EQ(stands[1].stand.id, "red-7");
+  EXPECT_EQ(stands[1].stand.kind, "supply_wagon");
+  EXPECT_EQ(stands[1].stand.footprint.center.x, 9);
+  EXPECT_EQ(stands[1].kind_source, KindSource::kUser);
 }
 
 }  // namespace

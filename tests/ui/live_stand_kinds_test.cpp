@@ -63,12 +63,18 @@ class LiveStandKinds : public NapoleonicTurnFlow {
  protected:
   void SetUp() override {
     dir_ = testing::FreshTestDir("live_stand_kinds");
+    Open(false);
+  }
+  // A session on the game log in dir_: a new one, or the one there resumed (--resume).
+  void Open(bool resume) {
     SessionConfig c;
     c.board = LoadBoardFile(DatasetsDir() / "sample" / "board.json");
     c.catalog = catalog_;
     c.shot = LoadShotOptions("napoleonic");
     c.log_path = dir_ / "game.jsonl";
+    c.resume = resume;
     c.move_allowance = MoveAllowanceFromRuleset(ruleset_->data(), c.catalog);
+    session_.reset();
     session_ = std::make_unique<LiveSession>(c);
     session_->SetTurnFlow(&flow_);
     auto& st = session_->state();
@@ -174,6 +180,52 @@ TEST_F(LiveStandKinds, BatteryReadByItsOrganisationKeptAndCorrectedAcrossReDetec
     EXPECT_EQ(k->value["from"], "howitzer");
   }
   EXPECT_EQ(corrections, 1);
+}
+
+// Bug: `referee live --resume LOG` forgot the players' "is a": the tracker started empty, the
+// base got its organisation's kind again and the id the detector's order gave it.
+TEST_F(LiveStandKinds, AResumedLogKeepsThePlayersKindsAndIds) {
+  session_->OnStandsSeen(Detection(grid(), 0.0));
+  // The snapshot the session writes once the stands are seen through the accepted grid.
+  Snapshot snap;
+  for (const auto& s : session_->stands())
+    snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
+  ASSERT_GT(session_->AppendEvent(snap), 0);
+  auto big = BigBases();
+  ASSERT_EQ(big.size(), 3u);
+  const std::string a = big[0]->stand.id, b = big[1]->stand.id, c = big[2]->stand.id;
+  ASSERT_EQ(big[1]->stand.kind, "howitzer");
+  ASSERT_TRUE(session_->SetStandKind(b, "field_gun")) << session_->state().notice();
+  session_->Step();  // the correction is written
+
+  Open(true);
+  // The detector numbers the bases in another order after the restart; the bases were nudged.
+  auto seen = Detection(grid(), 0.05);
+  std::ranges::reverse(seen);
+  session_->OnStandsSeen(seen);
+  big = BigBases();
+  ASSERT_EQ(big.size(), 3u);
+  EXPECT_EQ(big[0]->stand.id, a);
+  EXPECT_EQ(big[1]->stand.id, b);
+  EXPECT_EQ(big[2]->stand.id, c);
+  EXPECT_EQ(big[1]->stand.kind, "field_gun") << "the players' kind was lost on resume";
+  EXPECT_EQ(big[1]->kind_source, KindSource::kUser);
+  EXPECT_EQ(big[0]->stand.kind, "howitzer");
+  EXPECT_EQ(big[2]->stand.kind, "supply_wagon");
+  // The Overrule panel shows the choice as the players' (kind_source), not inferred.
+  EXPECT_EQ(session_->tracker().KindSourceOf(b), KindSource::kUser);
+
+  // An undone correction does not come back.
+  ASSERT_TRUE(session_->SetStandKind(b, "howitzer")) << session_->state().notice();
+  session_->Step();
+  const GameLog log = ReadGameLog(dir_ / "game.jsonl");
+  const GameEvent& last = log.events.back();
+  ASSERT_TRUE(last.As<Correction>() != nullptr);
+  session_->AppendEvent(Undo{last.seq, "test: the players take it back"});
+  Open(true);
+  session_->OnStandsSeen(Detection(grid(), 0.0));
+  EXPECT_EQ(session_->FindStand(b)->stand.kind, "field_gun");
+  EXPECT_EQ(session_->FindStand(b)->kind_source, KindSource::kUser);
 }
 
 TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) {

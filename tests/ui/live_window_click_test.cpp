@@ -6,8 +6,10 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "engine/data_paths.hpp"
 #include "engine/game_log.hpp"
 #include "pixel_checks.hpp"
 
@@ -43,19 +46,30 @@ struct DemoRun {
 // needs more frames before the grid and the stands are found).
 constexpr int kScriptCap = 600;
 
-// Plays the bundled demo game for `frames` frames with `script` as the player's input.
-DemoRun PlayDemo(const std::string& name, const std::string& script, int frames) {
+fs::path RunDir(const std::string& name) {
+  return fs::path(REFEREE_TEST_TMP) / ("live_click_" + name);
+}
+
+// Plays the bundled demo game (or `source`: "--images DIR --board FILE") for at most `frames`
+// frames with `script` as the player's input. `log` is "--log" for a new game log in the run's
+// folder, "--resume" to continue the one there.
+DemoRun PlayDemo(const std::string& name, const std::string& script, int frames,
+                 const std::string& source = "--demo", const std::string& log = "--log") {
   DemoRun r;
-  r.dir = fs::path(REFEREE_TEST_TMP) / ("live_click_" + name);
-  fs::remove_all(r.dir);
+  r.dir = RunDir(name);
+  fs::remove_all(r.dir / "shots");
+  if (log == "--log") {
+    fs::remove(r.dir / "game.jsonl");
+    fs::remove_all(r.dir / "frames");
+  }
   fs::create_directories(r.dir);
   std::ofstream(r.dir / "script.txt") << script;
-  const std::string cmd = std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") +
-                          REFEREE_BINARY + " live --demo --frames " + std::to_string(frames) +
-                          " --width 1600 --height 900 --input-script " +
-                          (r.dir / "script.txt").string() + " --screenshot-dir " +
-                          (r.dir / "shots").string() + " --log " + (r.dir / "game.jsonl").string() +
-                          " >" + (r.dir / "out.txt").string() + " 2>&1";
+  const std::string cmd =
+      std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") + REFEREE_BINARY + " live " +
+      source + " --frames " + std::to_string(frames) +
+      " --width 1600 --height 900 --input-script " + (r.dir / "script.txt").string() +
+      " --screenshot-dir " + (r.dir / "shots").string() + " " + log + " " +
+      (r.dir / "game.jsonl").string() + " >" + (r.dir / "out.txt").string() + " 2>&1";
   const int rc = std::system(cmd.c_str());
   r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   r.output = ReadAll(r.dir / "out.txt");
@@ -280,6 +294,81 @@ screenshot kind
   EXPECT_EQ(kinds, 1);
   // The window shows the stand as the players said.
   EXPECT_EQ(r.shots["kind"]["selected"], "blue-8");
+  const auto kind_of = [](const nlohmann::json& notes, const std::string& id) {
+    for (const auto& s : notes["stands"]) {
+      if (s["id"] == id)
+        return s["kind"].get<std::string>() + " (" + s["kind_source"].get<std::string>() + ")";
+    }
+    return std::string("not drawn");
+  };
+  EXPECT_EQ(kind_of(r.shots["kind"], "blue-8"), "supply_wagon (user)");
+
+  // Bug: `referee live --resume` showed the size guess again (field_gun) after a restart.
+  const DemoRun resumed = PlayDemo("kind", R"(wait-grid
+key Enter
+wait-stands
+wait 2
+screenshot resumed
+)",
+                                   kScriptCap, "--demo", "--resume");
+  ASSERT_EQ(resumed.rc, 0) << resumed.output;
+  EXPECT_EQ(kind_of(resumed.shots["resumed"], "blue-8"), "supply_wagon (user)");
+}
+
+// An image folder of the demo's frames in which the player's hand, once in (frame 53), stays
+// still over the table to the end: the referee pauses and cannot tell when it is gone.
+std::string HandStaysFolder(const std::string& name) {
+  const fs::path frames = RunDir(name) / "frames_src";
+  fs::remove_all(frames);
+  fs::create_directories(frames);
+  const fs::path demo = DatasetsDir() / "sample" / "sequence_0001";
+  constexpr int kHandHeld = 53, kFrames = 240;
+  for (int i = 0; i < kFrames; ++i) {
+    std::array<char, 32> from{}, to{};
+    std::snprintf(from.data(), from.size(), "frame_%04d.jpg", std::min(i, kHandHeld));
+    std::snprintf(to.data(), to.size(), "frame_%04d.jpg", i);
+    fs::copy_file(demo / from.data(), frames / to.data());
+  }
+  return "--images " + frames.string() + " --board " +
+         (DatasetsDir() / "sample" / "board.json").string();
+}
+
+// "Table is clear" in the status bar (key 0): a hand (or a book left across the board edge) the
+// referee cannot see leave pauses it until the players click it; the shot flow works again.
+TEST_F(LiveWindowClicks, TableIsClearEndsAPauseTheRefereeCannotEnd) {
+  const DemoRun r = PlayDemo("clear", R"(wait-grid
+key Enter
+wait-stands
+wait 70                        # the hand reaches in at frame 53 and stays
+screenshot paused
+click Table is clear
+wait 3
+screenshot cleared
+wait 30
+screenshot later
+key Space
+wait-phase armed
+)",
+                             kScriptCap, HandStaysFolder("clear"));
+  ASSERT_EQ(r.rc, 0) << r.output;
+  EXPECT_EQ(r.shots["paused"]["paused"], true) << "the held hand did not pause the referee";
+  EXPECT_EQ(r.shots["cleared"]["paused"], false) << "the click did not end the pause";
+  EXPECT_EQ(r.shots["later"]["paused"], false) << "the still hand paused it again";
+  // The pause banner (red, at the top of the picture) is gone.
+  const auto banner_px = [&](const std::string& shot) {
+    const cv::Mat png = Png(r, shot);
+    int red = 0;
+    for (int y = 0; y < 120 && y < png.rows; ++y) {
+      for (int x = 0; x < png.cols * 2 / 3; ++x) {
+        const cv::Vec3b p = png.at<cv::Vec3b>(y, x);
+        red += p[2] > 150 && p[1] < 60 && p[0] < 60;
+      }
+    }
+    return red;
+  };
+  // Same still frame in both: the difference is the banner.
+  EXPECT_GT(banner_px("paused") - banner_px("cleared"), 2000);
+  EXPECT_EQ(Count<ShotArmed>(r.log), 1) << "the shot flow did not arm after the pause";
 }
 
 // Bug: a scripted run went on to --frames after its script ended, so a cap large enough for a

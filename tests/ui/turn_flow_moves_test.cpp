@@ -57,6 +57,31 @@ TEST_F(TurnFlowMoves, TwoUnitsSwappingSquaresAreReadAsTwoMoves) {
   }
 }
 
+// Two friends swapping squares: the rules allow it (1E bars moving through enemies only, 1C
+// bars two units of a side in one square), the engine checks one move at a time and refuses
+// both. Bug: the refusal said "no two units of one side in the same square", which the players
+// read as the rules forbidding it. The notice now says what happened and why.
+TEST_F(TurnFlowMoves, ASwapTheEngineCannotPlayIsExplainedInPlainWords) {
+  const auto blue = Block("b", "blue", "line_infantry", {5, 1}, 180);
+  StartAndReachMoves(Concat(Concat(Block("a", "red", "line_infantry", {4, 5}, 0),
+                                   Block("c", "red", "line_infantry", {5, 5}, 0)),
+                            blue));
+  const std::string a = UnitAt(*flow_.game(), {4, 5}, "red");
+  const std::string c = UnitAt(*flow_.game(), {5, 5}, "red");
+  const auto swapped = Concat(Concat(Block("a", "red", "line_infantry", {5, 5}, 0),
+                                     Block("c", "red", "line_infantry", {4, 5}, 0)),
+                              blue);
+  flow_.RefreshStandIds(swapped, catalog_);
+  EXPECT_EQ(flow_.ApplyTableMoves(swapped, catalog_), 0);
+  const std::string& why = flow_.notice();
+  EXPECT_NE(why.find(a + ": changes places with " + c), std::string::npos) << why;
+  EXPECT_NE(why.find(c + ": changes places with " + a), std::string::npos) << why;
+  EXPECT_NE(why.find("the rules allow it"), std::string::npos) << why;
+  EXPECT_EQ(why.find("no two units of one side in the same square"), std::string::npos) << why;
+  EXPECT_EQ(flow_.game()->FindUnit(a)->square, (Square{4, 5})) << "nothing half-played";
+  EXPECT_EQ(flow_.game()->FindUnit(c)->square, (Square{5, 5}));
+}
+
 TEST_F(TurnFlowMoves, AUnitSteppingIntoASquareAnotherLeavesIsAppliedAfterIt) {
   // A column marching south: the rear unit steps into the square the front unit leaves. The
   // engine takes one move at a time and allows no two units of a side in one square.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
@@ -212,6 +213,123 @@ TEST_F(TurnFlowShots, TheStandMannningACatapultIsTiedUpForTheTurn) {
   ASSERT_TRUE(firing.UndoDeclaredShot()) << firing.notice();
   const auto untied = shooters_after_artillery(firing);
   EXPECT_NE(std::ranges::find(untied, "li"), untied.end());
+}
+
+// Ancient, the live chain from the camera's stands to the engine's casualty: a heavy catapult
+// and its foot crew in one square (the camera sees a 40 x 40 base and two 40 x 20 bases, sized
+// as the detector guesses them), blue heavy infantry two squares in front. Bug: SetupFromTable
+// read the square as one unit no Ancient type holds ("no ancient unit type holds stands of kinds
+// foot_crew, heavy_catapult"), so the catapult was in no game unit and could not be armed.
+TEST(LiveAncientShots, ACatapultAndItsCrewSeenOnTheTableAreArmedAndRuled) {
+  const auto ancient = rules::MakeRuleset("ancient");
+  const StandKindCatalog catalog = LoadStandKinds();
+  const fs::path dir = testing::FreshTestDir("turn_flow_shots_ancient");
+  SessionConfig c;
+  c.board = LoadBoardFile(DatasetsDir() / "sample" / "board.json");
+  c.catalog = catalog;
+  c.shot = LoadShotOptions("ancient");
+  c.log_path = dir / "game.jsonl";
+  c.move_allowance = MoveAllowanceFromRuleset(ancient->data(), catalog);
+  LiveSession session(c);
+  TurnFlow flow(*ancient, 7);
+  session.SetTurnFlow(&flow);
+  auto& st = session.state();
+  st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
+  ASSERT_TRUE(st.AcceptCalibration());
+  const Grid& grid = session.board().board.grid;
+  constexpr Square kCatapult{5, 6}, kTarget{5, 4};
+
+  // What the detector reports with the Ancient kind preference (vision/shot_analysis.hpp).
+  std::vector<DetectedStand> seen;
+  auto see = [&](const std::string& side, const std::string& kind, Vec2 at, double angle) {
+    const StandKind* k = catalog.Find(kind);
+    ASSERT_NE(k, nullptr) << kind;
+    DetectedStand d;
+    d.stand = {"det-" + std::to_string(seen.size() + 1),
+               side,
+               kind,
+               {at, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle},
+               true};
+    d.square = grid.SquareOf(at);
+    seen.push_back(d);
+  };
+  see("red", "light_catapult", grid.Center(kCatapult) + Vec2{0, -0.6}, 0);
+  see("red", "heavy_infantry", grid.Center(kCatapult) + Vec2{-0.85, 1.2}, 0);
+  see("red", "heavy_infantry", grid.Center(kCatapult) + Vec2{0.85, 1.2}, 0);
+  for (const auto& s : Block("b", "blue", "heavy_infantry", kTarget, 180, 4, grid)) {
+    see("blue", s.kind, s.footprint.center, 180);
+  }
+  session.OnStandsSeen(seen);
+
+  // The square reads as a catapult with its crew; the players say which catapult it is.
+  std::string catapult;
+  std::vector<std::string> crews;
+  for (const auto& s : session.stands()) {
+    if (s.stand.side != "red") continue;
+    if (catalog.Find(s.stand.kind)->category == StandCategory::kCatapult) catapult = s.stand.id;
+    if (s.stand.kind == "foot_crew") crews.push_back(s.stand.id);
+  }
+  ASSERT_FALSE(catapult.empty());
+  ASSERT_EQ(crews.size(), 2u);
+  ASSERT_TRUE(session.SetStandKind(catapult, "heavy_catapult")) << st.notice();
+
+  std::vector<Stand> on_table;
+  for (const auto& s : session.stands()) on_table.push_back(s.stand);
+  const TableSetup setup =
+      SetupFromTable(ancient->data(), session.board().board, on_table, catalog, 8);
+  for (const auto& p : setup.problems) ADD_FAILURE() << p;
+  std::map<std::string, std::vector<std::string>> red_units;  // type -> stand ids
+  for (const auto& u : setup.setup.units) {
+    if (u.side == "red") red_units[u.type] = setup.stand_ids.at(u.id);
+  }
+  ASSERT_EQ(red_units.size(), 2u);
+  EXPECT_EQ(red_units["heavy_catapult"], std::vector<std::string>{catapult});
+  auto crew_ids = red_units["foot_crew"];
+  std::ranges::sort(crew_ids);
+  std::ranges::sort(crews);
+  EXPECT_EQ(crew_ids, crews);
+
+  // Red attacks first (blue is side 0): the catapult phase.
+  ASSERT_TRUE(flow.Start(setup, 1)) << flow.notice();
+  session.Step();
+  for (size_t i = 0; i < st.batteries().size() && st.battery() != catapult; ++i) st.NextBattery();
+  ASSERT_EQ(st.battery(), catapult);
+  session.Step();
+  EXPECT_EQ(st.shot_type(), "catapult");
+  ASSERT_TRUE(st.Apply(Command::kArm)) << st.arm_refusal() << " / " << st.notice();
+  ASSERT_TRUE(session.shot_declared());
+  auto turn_events = flow.TakeEvents();
+  const auto choices = OfType<FirerChoice>(turn_events);
+  ASSERT_EQ(choices.size(), 1u);
+  EXPECT_EQ(choices[0]->choice, "fire_artillery");
+  // CATAPULT FIRE 1: the shot is declared with the unit whose stand mans it: the crew.
+  EXPECT_TRUE(Mentions(choices[0]->details.dump(), "manned by red/foot_crew"))
+      << choices[0]->details.dump();
+
+  // The shell comes to rest on the front blue stand: a hit, the firer takes one off.
+  const std::string blue = testing::UnitAt(*flow.game(), kTarget, "blue");
+  ASSERT_FALSE(blue.empty());
+  const auto target_ids = flow.stand_ids().at(blue);
+  Vec2 hit = grid.Center(kTarget);
+  for (const auto& s : session.stands()) {
+    if (s.stand.id == target_ids.front()) hit = s.stand.footprint.center;
+  }
+  session.OnProjectileAtRest(hit);
+  session.Step();
+  ASSERT_TRUE(st.verdict());
+  EXPECT_TRUE(Mentions(st.verdict()->ruling, "HIT")) << st.verdict()->ruling;
+  ASSERT_TRUE(st.AcceptVerdict());
+  if (st.phase() == Phase::kChooseCasualty) {
+    ASSERT_TRUE(st.ChooseCasualty(st.selected_candidate()));
+  }
+  ASSERT_EQ(st.phase(), Phase::kConfirmRemoval);
+  const auto removed = st.PendingRemovals();
+  ASSERT_EQ(removed.size(), 1u);
+  const auto gun = session.firing_stand();
+  ASSERT_EQ(gun, catapult);
+  ASSERT_TRUE(st.ConfirmRemoval());
+  ASSERT_TRUE(flow.OnShotCasualties(*gun, removed)) << flow.notice();
+  EXPECT_EQ(flow.game()->FindUnit(blue)->stands.size(), 3u);
 }
 
 // The live session, as the window drives it: stands from the tracker, the game started from

@@ -6,6 +6,7 @@
 
 #include "engine/gun_shot_kind.hpp"
 #include "engine/input_error.hpp"
+#include "engine/resumed_stands.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee::live {
@@ -49,6 +50,12 @@ LiveSession::LiveSession(SessionConfig config)
       writer_ = std::make_unique<GameLogWriter>(std::move(resumed.writer));
       for (const auto& e : resumed.log.events) {
         if (e.As<ShotArmed>()) ++shot_counter_;
+      }
+      // The stands the game left, under their ids and with the kinds the players gave them: the
+      // first detection matches them by position like any earlier snapshot.
+      for (const ResumedStand& r : StandsToResume(resumed.log.events)) {
+        const SnapshotStand& s = r.stand;
+        tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known}, r.kind_source);
       }
     } else {
       if (std::filesystem::exists(*config_.log_path)) {

@@ -31,6 +31,7 @@
 #include "ui/live/turn_flow.hpp"
 #include "ui/live/view_mapping.hpp"
 #include "ui/live/vision_worker.hpp"
+#include "vision/shot_analysis.hpp"
 
 namespace referee::live {
 
@@ -753,6 +754,9 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
   notes["framebuffer_scale"] = {io.DisplayFramebufferScale.x, io.DisplayFramebufferScale.y};
   notes["phase"] = PhaseName(st.phase());
   notes["selected"] = selected_;
+  notes["paused"] = st.paused();
+  notes["notice"] = st.notice();
+  if (turn_.started()) notes["turn_notice"] = turn_.notice();
 }
 
 void LiveApp::MaybeScreenshot(int fb_w, int fb_h, const nlohmann::json& notes) {
@@ -873,6 +877,8 @@ int RunLive(const LiveOptions& o) {
   PipelineConfig pipeline;
   pipeline.board = board.board.grid;
   pipeline.catalog = config.catalog;
+  // A base's size names the ruleset's kinds (a 40 x 40 base is a catapult in an Ancient game).
+  pipeline.stands.kind_preference = KindPreference(o.ruleset);
   for (const auto& [side, rgb] : board.side_colors_srgb) {
     pipeline.colors.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
   }

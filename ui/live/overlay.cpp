@@ -144,6 +144,8 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
     if (notes) {
       noted.push_back({{"id", s.stand.id},
                        {"side", s.stand.side},
+                       {"kind", s.stand.kind},
+                       {"kind_source", KindSourceName(s.kind_source)},
                        {"center_px", Px(map.ScreenFromTable(fp.center))},
                        {"side_rgb", rgb},
                        {"candidate", cand != nullptr && cand->hit}});

@@ -198,7 +198,9 @@ void DrawShotPanel(PanelContext& ctx) {
     ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 120, 100, 255));
     ImGui::TextWrapped("Not allowed: %s", st.arm_refusal().c_str());
     ImGui::PopStyleColor();
-    if (ImGui::Button("Arm anyway (overrule, logged)")) st.ArmOverruled();
+    const bool overrule = ImGui::Button("Arm anyway (overrule, logged)");
+    if (ctx.note_item) ctx.note_item("Arm anyway");
+    if (overrule) st.ArmOverruled();
   }
   if (st.phase() == Phase::kArmed) ImGui::TextWrapped("Armed: fire when ready.");
   if ((st.phase() == Phase::kArmed || st.phase() == Phase::kWaitingForRest) &&
@@ -703,7 +705,9 @@ void DrawStatusBar(PanelContext& ctx, ImVec2 pos, ImVec2 size) {
     ImGui::TextColored(warn, "HAND IN FRAME: paused");
     ImGui::SameLine();
     // A book or ruler left across the board edge pauses the referee until the players say so.
-    if (ImGui::SmallButton("Table is clear (0)")) ctx.run(Command::kTableIsClear);
+    const bool clear = ImGui::SmallButton("Table is clear (0)");
+    if (ctx.note_item) ctx.note_item("Table is clear");
+    if (clear) ctx.run(Command::kTableIsClear);
     ImGui::SameLine();
     ImGui::TextUnformatted("|");
     ImGui::SameLine();

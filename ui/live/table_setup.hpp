@@ -36,4 +36,20 @@ TableSetup SetupFromTable(const rules::RulesetData& rules, const Board& board,
 std::string UnitTypeForKinds(const rules::RulesetData& rules,
                              const std::vector<std::string>& kinds);
 
+// A group of one side's stands in one square read as the ruleset's units: a group no single
+// unit type holds (an Ancient catapult with its crew: the catapult is a unit, its crew another,
+// sharing the square) is split into units whose organisations hold its kinds, counts included.
+struct UnitSplit {
+  std::string type;             // ruleset unit type
+  std::vector<size_t> members;  // indices into the kinds given
+};
+struct GroupReading {
+  std::vector<UnitSplit> units;
+  std::vector<size_t> unheld;  // stands no unit type of the ruleset takes
+};
+// One unit when UnitTypeForKinds holds every kind (as before); else the split with the fewest
+// stands left over, then the fewest units, then the fewest stands missing from the units.
+GroupReading ReadGroupAsUnits(const rules::RulesetData& rules,
+                              const std::vector<std::string>& kinds);
+
 }  // namespace referee::live

@@ -650,6 +650,34 @@ int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindC
     }
     moves = std::move(left);
   }
+  // Units that changed places (two swapping, or a ring of them): each move ends where another
+  // still stands. The rules allow it (1E: only enemy units may not be moved through; 1C: no two
+  // units of a side in one square, which holds once all have moved), but the engine checks one
+  // move at a time, so it cannot play them: say so in words, not as "two units in one square".
+  std::map<Square, const SeenMove*> left_at;  // square a refused unit still stands in -> move
+  for (const auto& m : moves) {
+    if (const rules::GameUnit* u = game_->FindUnit(m.move.unit)) left_at[u->square] = &m;
+  }
+  for (const auto& m : moves) {
+    std::vector<std::string> ring = {m.move.unit};
+    const SeenMove* next = &m;
+    for (size_t hop = 0; hop < moves.size() && !next->move.path.empty(); ++hop) {
+      const auto it = left_at.find(next->move.path.back());
+      if (it == left_at.end()) break;
+      next = it->second;
+      if (next == &m) {
+        std::string others;
+        for (size_t i = 1; i < ring.size(); ++i) others += (i > 1 ? ", " : "") + ring[i];
+        refusals[m.move.unit] =
+            "changes places with " + others +
+            ": the rules allow it (friends may pass through each other, 1E; no two units of a "
+            "side end in one square, 1C) but the rules engine checks one move at a time and "
+            "cannot play a swap yet";
+        break;
+      }
+      ring.push_back(next->move.unit);
+    }
+  }
   std::string why;
   for (const auto& [unit, line] : refusals) {
     if (!why.empty()) why += "; ";
