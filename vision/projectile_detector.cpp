@@ -295,7 +295,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       topt.head_diameter_mm = opt.qtip_head_diameter_mm;
       const QtipTemplateResult m = MatchQtipTemplate(difference, blob.pts, mm, topt);
       if (!m.found) return Refusal{neither + " (" + m.reason + "): not adjudicated"};
-      const ProjectileResult r = qtip_from(m.match.footprint, false, true);
+      ProjectileResult r = qtip_from(m.match.footprint, false, true);
       if (const auto* refusal = std::get_if<Refusal>(&r)) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
                        " mm change: " + refusal->reason};
@@ -306,8 +306,8 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   };
   if (blobs.size() == 1 || blobs[1].area_mm2 <= 0.25 * blobs[0].area_mm2) return explain(blobs[0]);
   // Several regions of similar size changed. Adjudicated only when exactly one is a projectile
-  // and every other is either part of it (a stick broken up by a grid line, its shadow along
-  // it) or small beside it and explained by no model (noise, a figure's shadow).
+  // and every other is small beside it, away from it and explained by no model (noise, a
+  // figure's shadow).
   const std::string several = "more than one thing changed (" + std::to_string(blobs.size()) +
                               " regions): cannot tell which is the projectile, frame refused";
   std::optional<ProjectileObservation> found;
@@ -338,7 +338,10 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   };
   int small = 0;
   for (size_t i = 0; i < blobs.size(); ++i) {
-    if (i == found_at || along_projectile(blobs[i])) continue;
+    if (i == found_at) continue;
+    // Pieces of one projectile (a stick broken up where it lies over figures): which figures
+    // hold it up, and so its height, is not measured reliably yet; refused.
+    if (along_projectile(blobs[i])) return Refusal{several};
     if (blobs[i].area_mm2 > 0.5 * chosen.area_mm2) return Refusal{several};
     ++small;
   }

@@ -17,7 +17,7 @@ class StripEnergy {
  public:
   // `strip`: the difference resampled along the axis (rows across, columns along, 1 px steps).
   explicit StripEnergy(const cv::Mat& strip) : rows_(strip.rows), cols_(strip.cols) {
-    sums_.assign(static_cast<size_t>((rows_ + 1) * cols_), cv::Vec3d(0, 0, 0));
+    sums_.assign(static_cast<size_t>(rows_ + 1) * static_cast<size_t>(cols_), cv::Vec3d(0, 0, 0));
     for (int j = 0; j < rows_; ++j) {
       const auto* s = strip.ptr<cv::Vec3f>(j);
       for (int i = 0; i < cols_; ++i) At(j + 1, i) = At(j, i) + cv::Vec3d(s[i]);
@@ -48,8 +48,11 @@ class StripEnergy {
   int cols() const { return cols_; }
 
  private:
-  cv::Vec3d& At(int j, int i) { return sums_[static_cast<size_t>(j * cols_ + i)]; }
-  const cv::Vec3d& At(int j, int i) const { return sums_[static_cast<size_t>(j * cols_ + i)]; }
+  cv::Vec3d& At(int j, int i) { return sums_[Index(j, i)]; }
+  const cv::Vec3d& At(int j, int i) const { return sums_[Index(j, i)]; }
+  size_t Index(int j, int i) const {
+    return static_cast<size_t>(j) * static_cast<size_t>(cols_) + static_cast<size_t>(i);
+  }
   int rows_, cols_;
   std::vector<cv::Vec3d> sums_;
 };
@@ -67,7 +70,8 @@ Window BestWindow(const std::vector<double>& z, int length, int s_lo, int s_hi) 
   s_lo = std::max(s_lo, 0);
   s_hi = std::min(s_hi, static_cast<int>(z.size()) - length);
   for (int s = s_lo; s <= s_hi; ++s) {
-    const double w = prefix[static_cast<size_t>(s + length)] - prefix[static_cast<size_t>(s)];
+    const auto at = static_cast<size_t>(s);
+    const double w = prefix[at + static_cast<size_t>(length)] - prefix[at];
     if (w > best.score) best = {w, s};
   }
   return best;
@@ -159,6 +163,7 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
       // A typical placement beside it: one parallel line of structure (a grid line's JPEG
       // edge, the Q-tip's own shadow) must not hide the Q-tip.
       std::vector<double> null_scores;
+      null_scores.reserve(nulls.size());
       for (const auto& n : nulls) null_scores.push_back(BestWindow(n, length, s_lo, s_hi).score);
       best.null_score = Median(null_scores);
       std::vector<double> all;
