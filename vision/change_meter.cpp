@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 namespace referee {
@@ -11,17 +16,24 @@ namespace referee {
 namespace {
 
 // Per-channel gain g with after * g ~ before, from block means: the median over blocks, so a
-// hand or a shadow over part of the table does not set it. Clamped to [0.5, 2].
+// hand or a shadow over part of the table does not set it. Clamped to [0.5, 2]. Square blocks
+// of a whole number of cells, about 16 across (the cells past the last whole block are left
+// out): an integer factor keeps cv::resize on its block-average path, a fraction of the cost
+// of an arbitrary one.
 cv::Vec3f GlobalGain(const cv::Mat& before, const cv::Mat& after) {
-  const int cols = std::min(16, before.cols);
-  const int rows = std::max(1, before.rows * cols / std::max(1, before.cols));
+  const int block = std::max(1, before.cols / 16);
+  const int cols = std::max(1, before.cols / block);
+  const int rows = std::max(1, before.rows / block);
+  const cv::Rect whole(0, 0, std::min(before.cols, cols * block),
+                       std::min(before.rows, rows * block));
   cv::Mat b, a;
-  cv::resize(before, b, {cols, rows}, 0, 0, cv::INTER_AREA);
-  cv::resize(after, a, {cols, rows}, 0, 0, cv::INTER_AREA);
+  cv::resize(before(whole), b, {cols, rows}, 0, 0, cv::INTER_AREA);
+  cv::resize(after(whole), a, {cols, rows}, 0, 0, cv::INTER_AREA);
   cv::Vec3f gain;
+  std::vector<float> r;
+  r.reserve(b.total());
   for (int c = 0; c < 3; ++c) {
-    std::vector<float> r;
-    r.reserve(b.total());
+    r.clear();
     for (int y = 0; y < rows; ++y) {
       for (int x = 0; x < cols; ++x) {
         const float bv = b.at<cv::Vec3b>(y, x)[c], av = a.at<cv::Vec3b>(y, x)[c];
@@ -36,6 +48,67 @@ cv::Vec3f GlobalGain(const cv::Mat& before, const cv::Mat& after) {
     gain[c] = std::clamp(r[r.size() / 2], 0.5f, 2.0f);
   }
   return gain;
+}
+
+// Whether one cell changed: by at least `level` in the channel that changed most after the
+// gain, and not as a shadow (every channel darker by about the same ratio).
+bool CellChanged(const cv::Vec3b& b, const cv::Vec3b& a, const cv::Vec3f& g, float level) {
+  const std::array<float, 3> bc{static_cast<float>(b[0]), static_cast<float>(b[1]),
+                                static_cast<float>(b[2])};
+  const std::array<float, 3> ac{static_cast<float>(a[0]) * g[0], static_cast<float>(a[1]) * g[1],
+                                static_cast<float>(a[2]) * g[2]};
+  const float d =
+      std::max({std::abs(ac[0] - bc[0]), std::abs(ac[1] - bc[1]), std::abs(ac[2] - bc[2])});
+  if (d < level) return false;
+  std::array<float, 3> r{};
+  for (int c = 0; c < 3; ++c) r[c] = (ac[c] + 4.0f) / (bc[c] + 4.0f);
+  const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
+  const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
+  return !shadow;
+}
+
+// Marks (255) the cells of one row that may have changed by `level`: the gain in fixed point
+// (1/128), so the test is a superset of the exact one (its error is below one level, the
+// threshold is lowered by one) and runs 16 cells at a time. Every mark is checked exactly after.
+void MarkCandidates(const uchar* b, const uchar* a, uchar* out, int cols, const cv::Vec3f& g,
+                    float level) {
+  std::array<int, 3> gq{};
+  for (int c = 0; c < 3; ++c) gq[c] = static_cast<int>(std::lround(g[c] * 128.0f));  // 64..256
+  const int threshold = std::max(0, static_cast<int>(std::floor(level * 128.0f)) - 128);
+  int x = 0;
+#if CV_SIMD128
+  const cv::v_uint16x8 g0 = cv::v_setall_u16(static_cast<ushort>(gq[0]));
+  const cv::v_uint16x8 g1 = cv::v_setall_u16(static_cast<ushort>(gq[1]));
+  const cv::v_uint16x8 g2 = cv::v_setall_u16(static_cast<ushort>(gq[2]));
+  const cv::v_uint16x8 t = cv::v_setall_u16(static_cast<ushort>(std::min(threshold, 65535)));
+  // |a * g - b * 128| for one channel, low and high 8 cells (a * g <= 255 * 256 fits 16 bits).
+  const auto diff = [](const cv::v_uint8x16& bv, const cv::v_uint8x16& av, const cv::v_uint16x8& gv,
+                       cv::v_uint16x8& lo, cv::v_uint16x8& hi) {
+    cv::v_uint16x8 b_lo, b_hi, a_lo, a_hi;
+    cv::v_expand(bv, b_lo, b_hi);
+    cv::v_expand(av, a_lo, a_hi);
+    lo = cv::v_absdiff(cv::v_mul_wrap(a_lo, gv), cv::v_shl<7>(b_lo));
+    hi = cv::v_absdiff(cv::v_mul_wrap(a_hi, gv), cv::v_shl<7>(b_hi));
+  };
+  for (; x <= cols - 16; x += 16) {
+    cv::v_uint8x16 b0, b1, b2, a0, a1, a2;
+    cv::v_load_deinterleave(b + 3 * x, b0, b1, b2);
+    cv::v_load_deinterleave(a + 3 * x, a0, a1, a2);
+    cv::v_uint16x8 d0l, d0h, d1l, d1h, d2l, d2h;
+    diff(b0, a0, g0, d0l, d0h);
+    diff(b1, a1, g1, d1l, d1h);
+    diff(b2, a2, g2, d2l, d2h);
+    const cv::v_uint16x8 lo = cv::v_max(d0l, cv::v_max(d1l, d2l)) >= t;
+    const cv::v_uint16x8 hi = cv::v_max(d0h, cv::v_max(d1h, d2h)) >= t;
+    cv::v_store(out + x, cv::v_pack(lo, hi));
+  }
+#endif
+  for (; x < cols; ++x) {
+    int d = 0;
+    for (int c = 0; c < 3; ++c)
+      d = std::max(d, std::abs(a[3 * x + c] * gq[c] - b[3 * x + c] * 128));
+    out[x] = d >= threshold ? 255 : 0;
+  }
 }
 
 }  // namespace
@@ -58,6 +131,7 @@ ChangeMeter::ChangeMeter(const TopView& view, ChangeOptions options) : options_(
   cv::erode(seen_cells, inner, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}), {-1, -1}, 1,
             cv::BORDER_CONSTANT, cv::Scalar(0));
   edge_ = seen_cells & ~inner;
+  coarse_ = view.Coarse(factor_);
 }
 
 cv::Mat ChangeMeter::Shrink(const cv::Mat& top_bgr) const {
@@ -65,6 +139,12 @@ cv::Mat ChangeMeter::Shrink(const cv::Mat& top_bgr) const {
   const cv::Rect whole(0, 0, cells_.width * factor_, cells_.height * factor_);
   // An exact integer factor keeps cv::resize on its fast block-average path.
   cv::resize(top_bgr(whole & cv::Rect({0, 0}, top_bgr.size())), out, cells_, 0, 0, cv::INTER_AREA);
+  return out;
+}
+
+cv::Mat ChangeMeter::ShrinkFrame(const cv::Mat& camera_bgr) const {
+  cv::Mat out;
+  coarse_.Rectify(camera_bgr, out);
   return out;
 }
 
@@ -84,21 +164,18 @@ cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8
     const auto* b = before.ptr<cv::Vec3b>(y);
     const auto* a = after.ptr<cv::Vec3b>(y);
     auto* o = out.ptr<uchar>(y);
+    MarkCandidates(before.ptr<uchar>(y), after.ptr<uchar>(y), o, before.cols, g, level);
     for (int x = 0; x < before.cols; ++x) {
-      const std::array<float, 3> bc{static_cast<float>(b[x][0]), static_cast<float>(b[x][1]),
-                                    static_cast<float>(b[x][2])};
-      const std::array<float, 3> ac{static_cast<float>(a[x][0]) * g[0],
-                                    static_cast<float>(a[x][1]) * g[1],
-                                    static_cast<float>(a[x][2]) * g[2]};
-      const float d =
-          std::max({std::abs(ac[0] - bc[0]), std::abs(ac[1] - bc[1]), std::abs(ac[2] - bc[2])});
-      if (d < level) continue;
-      // A shadow darkens every channel by about the same ratio: not an object.
-      std::array<float, 3> r{};
-      for (int c = 0; c < 3; ++c) r[c] = (ac[c] + 4.0f) / (bc[c] + 4.0f);
-      const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
-      const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
-      if (!shadow) o[x] = 255;
+      // Candidates are few: skip runs of 8 unmarked cells at a time.
+      uint64_t word = 0;
+      if (x + 8 <= before.cols) {
+        std::memcpy(&word, o + x, sizeof word);
+        if (word == 0) {
+          x += 7;
+          continue;
+        }
+      }
+      if (o[x] != 0 && !CellChanged(b[x], a[x], g, level)) o[x] = 0;
     }
   }
   return out;
@@ -110,27 +187,40 @@ double ChangeMeter::AreaMm2(const cv::Mat& changed) const {
 
 std::vector<ChangeRegion> ChangeMeter::Regions(const cv::Mat& changed) const {
   std::vector<ChangeRegion> out;
-  if (changed.empty() || cv::countNonZero(changed) == 0) return out;
-  cv::Mat labels, stats, centroids;
-  const int n = cv::connectedComponentsWithStats(changed, labels, stats, centroids, 8, CV_32S);
-  std::vector<bool> touches(static_cast<size_t>(n), false);
-  if (edge_.size() == changed.size()) {
-    for (int y = 0; y < labels.rows; ++y) {
-      const auto* l = labels.ptr<int>(y);
-      const auto* e = edge_.ptr<uchar>(y);
-      for (int x = 0; x < labels.cols; ++x) {
-        if (l[x] > 0 && e[x]) touches[static_cast<size_t>(l[x])] = true;
-      }
+  if (changed.empty()) return out;
+  // Labelled only inside the bounding box of the changed cells (usually a small part of the
+  // view), with the areas, boxes and edge contacts gathered in one pass.
+  const cv::Rect roi = cv::boundingRect(changed);
+  if (roi.area() == 0) return out;
+  cv::Mat labels;
+  const int n = cv::connectedComponents(changed(roi), labels, 8, CV_32S);
+  struct Extent {
+    int cells = 0, x0 = INT_MAX, y0 = INT_MAX, x1 = -1, y1 = -1;
+    bool touches = false;
+  };
+  std::vector<Extent> ext(static_cast<size_t>(n));
+  const bool has_edge = edge_.size() == changed.size();
+  for (int y = 0; y < labels.rows; ++y) {
+    const auto* l = labels.ptr<int>(y);
+    const uchar* e = has_edge ? edge_.ptr<uchar>(y + roi.y) + roi.x : nullptr;
+    for (int x = 0; x < labels.cols; ++x) {
+      if (l[x] <= 0) continue;
+      Extent& r = ext[static_cast<size_t>(l[x])];
+      ++r.cells;
+      r.x0 = std::min(r.x0, x);
+      r.x1 = std::max(r.x1, x);
+      r.y0 = std::min(r.y0, y);
+      r.y1 = std::max(r.y1, y);
+      r.touches = r.touches || (e != nullptr && e[x] != 0);
     }
   }
   for (int i = 1; i < n; ++i) {
+    const Extent& e = ext[static_cast<size_t>(i)];
     ChangeRegion r;
-    r.box_px = cv::Rect(stats.at<int>(i, cv::CC_STAT_LEFT) * factor_,
-                        stats.at<int>(i, cv::CC_STAT_TOP) * factor_,
-                        stats.at<int>(i, cv::CC_STAT_WIDTH) * factor_,
-                        stats.at<int>(i, cv::CC_STAT_HEIGHT) * factor_);
-    r.area_mm2 = stats.at<int>(i, cv::CC_STAT_AREA) * cell_area_mm2_;
-    r.touches_edge = touches[static_cast<size_t>(i)];
+    r.box_px = cv::Rect((roi.x + e.x0) * factor_, (roi.y + e.y0) * factor_,
+                        (e.x1 - e.x0 + 1) * factor_, (e.y1 - e.y0 + 1) * factor_);
+    r.area_mm2 = e.cells * cell_area_mm2_;
+    r.touches_edge = e.touches;
     out.push_back(r);
   }
   std::sort(out.begin(), out.end(),

@@ -27,6 +27,10 @@ TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
   size_ =
       cv::Size(static_cast<int>(std::lround((cal.board.Width() + 2 * margin_in_) * px_per_inch_)),
                static_cast<int>(std::lround((cal.board.Height() + 2 * margin_in_) * px_per_inch_)));
+  BuildMaps();
+}
+
+void TopView::BuildMaps() {
   // Project the view's pixel centres into the camera a band of rows at a time: a full-frame
   // list of 3D points at 2160p would cost hundreds of MB at start-up for nothing.
   map1_.create(size_, CV_16SC2);
@@ -36,7 +40,13 @@ TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
   std::vector<cv::Point3d> obj;
   std::vector<cv::Point2d> img;
   cv::Mat mapf;
-  const cv::Size image = cal.camera.image_size;
+  const cv::Size image = cal_.camera.image_size;
+  // Block i of a frame shrunk by k averages camera pixels [i k, i k + k): its centre is at
+  // camera pixel i k + (k - 1) / 2.
+  const double k = frame_shrink_;
+  const double shift = (k - 1) / 2;
+  const cv::Size sampled =
+      image.empty() ? image : cv::Size(image.width / frame_shrink_, image.height / frame_shrink_);
   for (int y0 = 0; y0 < size_.height; y0 += band) {
     const int rows = std::min(band, size_.height - y0);
     obj.clear();
@@ -46,8 +56,11 @@ TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
         obj.emplace_back(t.x, t.y, 0.0);
       }
     }
-    cv::projectPoints(obj, cal.camera.rvec_cam_from_table, cal.camera.tvec_cam_from_table,
-                      cal.camera.camera_matrix, cal.camera.distortion, img);
+    cv::projectPoints(obj, cal_.camera.rvec_cam_from_table, cal_.camera.tvec_cam_from_table,
+                      cal_.camera.camera_matrix, cal_.camera.distortion, img);
+    if (frame_shrink_ > 1) {
+      for (cv::Point2d& p : img) p = (p - cv::Point2d(shift, shift)) / k;
+    }
     cv::Mat(rows, size_.width, CV_64FC2, img.data()).convertTo(mapf, CV_32FC2);
     const cv::Rect rows_roi(0, y0, size_.width, rows);
     cv::Mat m1 = map1_(rows_roi), m2 = map2_(rows_roi);
@@ -57,8 +70,8 @@ TopView::TopView(const TableCalibration& cal, const TopViewOptions& options)
       auto* s = seen_.ptr<uchar>(y0 + y);
       for (int x = 0; x < size_.width; ++x) {
         const bool in =
-            image.empty() || (p[x][0] >= 0 && p[x][1] >= 0 && p[x][0] <= image.width - 1.0f &&
-                              p[x][1] <= image.height - 1.0f);
+            sampled.empty() || (p[x][0] >= 0 && p[x][1] >= 0 && p[x][0] <= sampled.width - 1.0f &&
+                                p[x][1] <= sampled.height - 1.0f);
         s[x] = in ? 255 : 0;
       }
     }
@@ -72,7 +85,30 @@ cv::Mat TopView::Rectify(const cv::Mat& image) const {
 }
 
 void TopView::Rectify(const cv::Mat& image, cv::Mat& out) const {
+  if (frame_shrink_ > 1 && !image.empty()) {
+    const int k = frame_shrink_;
+    cv::Mat shrunk;
+    // An exact integer factor keeps cv::resize on its fast block-average path.
+    cv::resize(image(cv::Rect(0, 0, image.cols / k * k, image.rows / k * k)), shrunk,
+               {image.cols / k, image.rows / k}, 0, 0, cv::INTER_AREA);
+    cv::remap(shrunk, out, map1_, map2_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+    return;
+  }
   cv::remap(image, out, map1_, map2_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
+}
+
+TopView TopView::Coarse(int factor) const {
+  factor = std::max(1, factor);
+  TopView c;
+  c.cal_ = cal_;
+  c.px_per_inch_ = px_per_inch_ / factor;
+  c.margin_in_ = margin_in_;
+  c.size_ = {std::max(1, size_.width / factor), std::max(1, size_.height / factor)};
+  c.origin_px_ = {origin_px_.x / factor, origin_px_.y / factor};
+  const double camera_px_per_px = NativePxPerInch(cal_) / c.px_per_inch_;
+  c.frame_shrink_ = std::max(1, static_cast<int>(std::lround(camera_px_per_px)));
+  c.BuildMaps();
+  return c;
 }
 
 TopView TopView::Crop(cv::Rect region_px) const {

@@ -34,6 +34,16 @@ class TopView {
   // crop of a rectified image, e.g. top(view.Crop(r).region()), maps through the returned view
   // to the same table inches as through this one; Rectify on a crop rectifies just that part.
   TopView Crop(cv::Rect region_px) const;
+  // The same view at 1/factor of the resolution, one pixel per factor x factor block of this
+  // one's pixels (size: this size / factor, rounded down), sampled straight from the camera
+  // frame: the cost of Rectify scales with the output pixels, so a coarse view costs about
+  // 1/factor^2 of the full one. Where the camera has several pixels per coarse pixel, the frame
+  // is block-averaged first by the whole factor that keeps about one camera pixel per coarse
+  // pixel at the board's centre (so a coarse pixel averages the camera's noise as a block of
+  // the full view does). Maps through table inches like Shrink(Rectify(frame)) by `factor`.
+  TopView Coarse(int factor) const;
+  // Camera pixels block-averaged into one before sampling (1 but for Coarse views).
+  int frame_shrink() const { return frame_shrink_; }
   // Where this view lies in the full top view, px (the whole view unless it is a crop).
   cv::Rect region() const { return {origin_px_, size_}; }
   // Top-view pixels that see the camera image (255) rather than the black fill outside it.
@@ -62,7 +72,10 @@ class TopView {
   double px_per_inch_ = 32.0;
   double margin_in_ = 1.0;
   cv::Size size_;
+  void BuildMaps();
+
   cv::Point origin_px_{0, 0};  // top-left of a crop in the full view; (0,0) for the full view
+  int frame_shrink_ = 1;       // the frame is block-averaged by this before the remap
   cv::Mat map1_, map2_;        // fixed-point remap tables, built once per calibration
   cv::Mat seen_;               // CV_8U, 255 where the view samples inside the camera image
 };

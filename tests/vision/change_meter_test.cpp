@@ -92,5 +92,27 @@ TEST_F(ChangeMeterTest, ArmReachingInTouchesTheEdge) {
   EXPECT_TRUE(regions[0].touches_edge);
 }
 
+TEST_F(ChangeMeterTest, CoarseViewStraightFromTheFrameMatchesTheShrunkTopView) {
+  // The live referee's per-frame view: the cells sampled from the camera frame without the
+  // full top view. Same size and place as Shrink(Rectify(frame)), nearly the same values, and
+  // the projectile's change found where the tip is.
+  const cv::Mat direct = meter_->ShrinkFrame(scene_->before);
+  const cv::Mat shrunk = Coarse(scene_->before);
+  ASSERT_EQ(direct.size(), shrunk.size());
+  ASSERT_EQ(direct.type(), CV_8UC3);
+  cv::Mat diff;
+  cv::absdiff(direct, shrunk, diff);
+  EXPECT_LT(cv::mean(diff)[0], 2.0);
+  EXPECT_LT(meter_->AreaMm2(meter_->Changed(shrunk, direct)), 20.0);
+  ASSERT_TRUE(scene_->projectile.has_value());
+  const cv::Mat changed = meter_->Changed(direct, meter_->ShrinkFrame(scene_->after));
+  const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
+  EXPECT_TRUE(meter_->Around(changed, 6.0, 10.0).contains(tip));
+  const std::vector<ChangeRegion> regions = meter_->Regions(changed);
+  ASSERT_FALSE(regions.empty());
+  EXPECT_GT(regions[0].area_mm2, 30.0);
+  EXPECT_FALSE(regions[0].touches_edge);
+}
+
 }  // namespace
 }  // namespace referee

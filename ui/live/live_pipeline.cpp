@@ -46,7 +46,7 @@ void LivePipeline::SetCalibration(const TableCalibration& cal) {
   stands_.clear();
   watch_ = {};
   arm_pending_ = false;
-  before_top_.release();
+  before_frame_.release();
   before_coarse_.release();
   next_bump_t_ = -1e9;
   bumped_ = false;
@@ -67,6 +67,10 @@ void LivePipeline::Arm(const std::string& expect) {
 void LivePipeline::Disarm() {
   arm_pending_ = false;
   watch_ = {};
+}
+
+void LivePipeline::SetTopViewEveryFrame(bool every_frame) {
+  config_.top_view_every_frame = every_frame;
 }
 
 void LivePipeline::ClearHand() {
@@ -90,14 +94,15 @@ FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
     r.stage_ms.calibrate_ms = MsSince(t0);
   }
   if (view_ && view_->calibration().camera.image_size == r.frame.size()) {
+    r.calibrated = true;
     auto t0 = Clock::now();
-    view_->Rectify(r.frame, r.top_view);
+    const cv::Mat coarse = meter_.ShrinkFrame(r.frame);
     r.stage_ms.rectify_ms = MsSince(t0);
+    if (config_.top_view_every_frame) FullView(r);
     t0 = Clock::now();
     r.hand = hands_.Update(r.frame, t_s);
     r.stage_ms.hand_ms = MsSince(t0);
     t0 = Clock::now();
-    const cv::Mat coarse = meter_.Shrink(r.top_view);
     const Scene scene = Look(coarse, r.hand, t_s);
     r.hand_in_frame = scene.hand;
     r.stage_ms.change_ms = MsSince(t0);
@@ -114,6 +119,15 @@ FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
   if (watch_.rest) watch_ = {};  // reported once; the UI re-arms for the next shot
   r.process_ms = MsSince(start);
   return r;
+}
+
+const cv::Mat& LivePipeline::FullView(FrameResult& r) {
+  if (r.top_view.empty()) {
+    const auto t0 = Clock::now();
+    view_->Rectify(r.frame, r.top_view);
+    r.stage_ms.rectify_ms += MsSince(t0);
+  }
+  return r.top_view;
 }
 
 LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, const HandReport& camera_hand,
@@ -166,9 +180,9 @@ void LivePipeline::TrackStands(FrameResult& r, const cv::Mat& coarse, const Scen
     scene_changed_ = true;
   }
   if (!scene_changed_ || scene.hand || scene.still_s < config_.stand_still_s) return;
+  const cv::Mat& top = FullView(r);
   const auto t0 = Clock::now();
-  stands_ =
-      DetectStands(r.top_view, *view_, config_.colors, config_.catalog, config_.stands).stands;
+  stands_ = DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands).stands;
   r.stage_ms.stands_ms = MsSince(t0);
   r.stands_fresh = true;
   scene_coarse_ = coarse;
@@ -181,7 +195,9 @@ void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene&
     arm_pending_ = false;
     watch_ = {};
     watch_.armed = true;
-    before_top_ = r.top_view;
+    // The frame, not its top view: only the crop around what changed is rectified at rest
+    // (the caller may reuse the frame's buffer, so it is copied).
+    before_frame_ = r.frame.clone();
     before_coarse_ = coarse;
     armed_motion_t_ = t_s;
     judged_ = false;
@@ -214,7 +230,10 @@ void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene&
     box = crop.region();
     ProjectileOptions options = config_.projectile;
     options.expect = expect_;
-    found = DetectProjectile(before_top_(box), r.top_view(box), crop, stands_, options);
+    // A crop rectifies to the same pixels as the same part of the full view.
+    const cv::Mat before = crop.Rectify(before_frame_);
+    const cv::Mat after = r.top_view.empty() ? crop.Rectify(r.frame) : r.top_view(box);
+    found = DetectProjectile(before, after, crop, stands_, options);
     if (auto* obs = std::get_if<ProjectileObservation>(&found)) {
       obs->point_px += cv::Point2d(box.tl());  // back to full top-view pixels
       obs->region_px += box.tl();

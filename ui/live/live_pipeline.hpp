@@ -1,14 +1,17 @@
 // What the live referee does with each camera frame, without threads (VisionWorker runs it on
 // its own thread; `referee bench speed` and the tests drive it directly).
 //
-// Per frame, once calibrated: rectify into the top view (cached fixed-point maps), shrink it to
-// ~1.6 mm cells and compare with the previous frame (motion) and with the last still view the
-// stands were found on (what changed since, and whether a hand or arm reaches in over the
-// edge). The camera frame itself is checked for an arm crossing the board's outline
-// (vision/hand_detector: the arm is outside the top view, often only fingertips are inside).
-// While a hand is in frame everything waits: no rest is declared, nothing is adjudicated, the
-// stands are not looked for and no new still view is taken; stillness counts from when the
-// hand has left. The expensive detectors run only when their answer can have changed:
+// Per frame, once calibrated: rectify straight into a coarse top view of ~1.6 mm cells (cached
+// fixed-point maps; vision/change_meter's ShrinkFrame) and compare it with the previous frame
+// (motion) and with the last still view the stands were found on (what changed since, and
+// whether a hand or arm reaches in over the edge). The full-resolution top view is made only
+// where it is needed: for the stand search, for the projectile (crops of the frames at arming
+// and at rest, the same pixels as the full view's) and, when asked, for display. The camera
+// frame itself is checked for an arm crossing the board's outline (vision/hand_detector: the
+// arm is outside the top view, often only fingertips are inside). While a hand is in frame
+// everything waits: no rest is declared, nothing is adjudicated, the stands are not looked for
+// and no new still view is taken; stillness counts from when the hand has left. The expensive
+// detectors run only when their answer can have changed:
 // - stands: when the view has been still for stand_still_s after something changed, with no
 //   hand in frame (and never while a shot is armed: stands do not move during a shot);
 // - projectile: once, when an armed shot has come to rest, on a crop around what changed since
@@ -70,6 +73,13 @@ struct PipelineConfig {
   // Margin around the changed region the projectile detector is given at rest, mm. Default 25:
   // more than a Q-tip head, so faint ends of the change and the background around it are in.
   double crop_margin_mm = 25.0;
+  // Rectify every frame into the full top view (FrameResult::top_view), for a window that
+  // shows it. Default true. Set false while the top view is not displayed: the full view is
+  // then made only on the frames whose stands are searched (top_view is empty on the others),
+  // which saves most of a frame's cost (~10 ms at 1080p on one core). What the referee decides
+  // is the same either way: motion, hands and rest are judged on the coarse view, stands and
+  // projectiles on full-resolution pixels.
+  bool top_view_every_frame = true;
 };
 
 // The armed shot as the worker watches it: the top view at arming is `before`; once the view
@@ -86,9 +96,9 @@ struct ShotWatch {
 // Time spent per stage on one frame, ms (0 for stages that did not run).
 struct StageTimes {
   double calibrate_ms = 0;
-  double rectify_ms = 0;
-  double change_ms = 0;  // coarse view, motion, top-view hand and "changed since" tests
-  double hand_ms = 0;    // the camera-frame hand and arm test
+  double rectify_ms = 0;  // the coarse view, and the full view where it was made
+  double change_ms = 0;   // coarse view, motion, top-view hand and "changed since" tests
+  double hand_ms = 0;     // the camera-frame hand and arm test
   double stands_ms = 0;
   double bump_ms = 0;  // bump check and any re-calibration
   double projectile_ms = 0;
@@ -99,7 +109,7 @@ struct FrameResult {
   int index = 0;                                 // 0-based frame number from the source
   double t_s = 0;                                // source time of the frame, seconds
   cv::Mat frame;                                 // BGR camera frame
-  cv::Mat top_view;                              // BGR rectified view (empty until calibrated)
+  cv::Mat top_view;                              // BGR rectified view (see below)
   std::optional<CalibrationResult> calibration;  // set on frames where the grid was sought
   std::vector<DetectedStand> stands;             // empty until calibrated
   bool stands_fresh = false;                     // the stand detector ran on this frame
@@ -116,6 +126,9 @@ struct FrameResult {
   bool hand_in_frame = false;
   // The camera-frame hand test on this frame (where the arm is, how far it reaches in).
   HandReport hand;
+  // Calibrated: the frame was looked at through the top view. top_view is empty until then,
+  // and when PipelineConfig::top_view_every_frame is false, on the frames that did not need it.
+  bool calibrated = false;
 };
 
 // What ShotWatch::refusal says while a hand or arm is over the table.
@@ -137,6 +150,9 @@ class LivePipeline {
   // (an object left lying across the board's edge, a lamp's light moved) becomes part of the
   // table from the next frame on. Clears the pause at once.
   void ClearHand();
+  // PipelineConfig::top_view_every_frame, from the next frame (e.g. when the window switches
+  // between the camera picture and the top view).
+  void SetTopViewEveryFrame(bool every_frame);
 
   // One frame at source time t_s (seconds, increasing).
   FrameResult Process(cv::Mat frame, int index, double t_s);
@@ -147,6 +163,7 @@ class LivePipeline {
  private:
   struct Scene;  // what the change tests found on this frame
   Scene Look(const cv::Mat& coarse, const HandReport& camera_hand, double t_s);
+  const cv::Mat& FullView(FrameResult& r);  // r.top_view, rectified now if not yet
   void TrackStands(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void CheckBump(FrameResult& r, const Scene& scene, double t_s);
@@ -168,10 +185,10 @@ class LivePipeline {
   bool arm_pending_ = false;
   std::string expect_ = "any";
   ShotWatch watch_;
-  cv::Mat before_top_, before_coarse_;
-  double armed_motion_t_ = 0;       // last motion seen since arming
-  bool judged_ = false;             // this still picture was already judged (not for a hand)
-  bool detector_saw_hand_ = false;  // the projectile detector refused this picture as a hand
+  cv::Mat before_frame_, before_coarse_;  // the camera frame and coarse view at arming
+  double armed_motion_t_ = 0;             // last motion seen since arming
+  bool judged_ = false;                   // this still picture was already judged (not for a hand)
+  bool detector_saw_hand_ = false;        // the projectile detector refused this picture as a hand
   // Camera bump state.
   double next_bump_t_ = 0;
   bool bumped_ = false;  // the last check found the camera moved
