@@ -180,6 +180,7 @@ TableSetup SetupFromTable(const rules::RulesetData& rules, const Board& board,
   auto add_unit = [&](const std::string& side, Square square, const std::vector<std::string>& ids,
                       bool artillery) {
     std::vector<std::string> kinds;
+    kinds.reserve(ids.size());
     for (const auto& id : ids) kinds.push_back(by_id.at(id)->kind);
     // Artillery "may form in any way": a catapult and its crew are two units in one square.
     // Troops of two kinds in one square break the one-unit rule: the players are told.
