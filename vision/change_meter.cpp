@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -92,8 +93,9 @@ void MarkCandidates(const uchar* b, const uchar* a, uchar* out, int cols, const 
   };
   for (; x <= cols - 16; x += 16) {
     cv::v_uint8x16 b0, b1, b2, a0, a1, a2;
-    cv::v_load_deinterleave(b + 3 * x, b0, b1, b2);
-    cv::v_load_deinterleave(a + 3 * x, a0, a1, a2);
+    const ptrdiff_t at = static_cast<ptrdiff_t>(x) * 3;
+    cv::v_load_deinterleave(b + at, b0, b1, b2);
+    cv::v_load_deinterleave(a + at, a0, a1, a2);
     cv::v_uint16x8 d0l, d0h, d1l, d1h, d2l, d2h;
     diff(b0, a0, g0, d0l, d0h);
     diff(b1, a1, g1, d1l, d1h);

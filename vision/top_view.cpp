@@ -47,6 +47,8 @@ void TopView::BuildMaps() {
   const double shift = (k - 1) / 2;
   const cv::Size sampled =
       image.empty() ? image : cv::Size(image.width / frame_shrink_, image.height / frame_shrink_);
+  const auto max_x = static_cast<float>(sampled.width - 1);
+  const auto max_y = static_cast<float>(sampled.height - 1);
   for (int y0 = 0; y0 < size_.height; y0 += band) {
     const int rows = std::min(band, size_.height - y0);
     obj.clear();
@@ -69,9 +71,8 @@ void TopView::BuildMaps() {
       const auto* p = mapf.ptr<cv::Vec2f>(y);
       auto* s = seen_.ptr<uchar>(y0 + y);
       for (int x = 0; x < size_.width; ++x) {
-        const bool in =
-            sampled.empty() || (p[x][0] >= 0 && p[x][1] >= 0 && p[x][0] <= sampled.width - 1.0f &&
-                                p[x][1] <= sampled.height - 1.0f);
+        const bool in = sampled.empty() ||
+                        (p[x][0] >= 0 && p[x][1] >= 0 && p[x][0] <= max_x && p[x][1] <= max_y);
         s[x] = in ? 255 : 0;
       }
     }
