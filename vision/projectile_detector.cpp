@@ -44,6 +44,20 @@ cv::Mat GainCorrected(const cv::Mat& before, const cv::Mat& after) {
   return out;
 }
 
+// The stand whose base a stick lying from `a` to `b` (seen on the mat plane, table inches) passes
+// over, its axis `axis_in` above the mat; empty when it crosses none.
+std::string StandUnderStick(Vec2 a, Vec2 b, const TopView& view,
+                            const std::vector<DetectedStand>& stands, double axis_in) {
+  constexpr int kSamples = 40;
+  for (const auto& s : stands) {
+    for (int i = 0; i <= kSamples; ++i) {
+      const Vec2 p = a + (static_cast<double>(i) / kSamples) * (b - a);
+      if (s.stand.footprint.Contains(view.TableAtHeight(p, axis_in))) return s.stand.id;
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
@@ -299,6 +313,17 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       if (const auto* refusal = std::get_if<Refusal>(&r)) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
                        " mm change: " + refusal->reason};
+      }
+      // Across a stand the faint change does not show what holds the stick up (figures painted
+      // near the side colour read as a bare top): its height, and so its place, is a guess.
+      const auto& o = std::get<ProjectileObservation>(r);
+      if (const std::string id = StandUnderStick(
+              view.TableFromRectified(o.point_px), view.TableFromRectified(o.other_end_px), view,
+              stands, MmToInches(0.5 * opt.qtip_head_diameter_mm));
+          !id.empty()) {
+        return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
+                       " mm change lies across " + id +
+                       ": whether figures hold it up is not seen: not adjudicated"};
       }
       return r;
     }
