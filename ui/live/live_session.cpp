@@ -80,7 +80,7 @@ void LiveSession::OnFrame(const FrameResult& result) {
       state_.OnCalibrationFailed(std::get<CalibrationRefusal>(*result.calibration).message);
     }
   }
-  if (accepted_ && !result.top_view.empty()) {
+  if (accepted_ && result.calibrated) {
     // The pipeline repeats its last detection on every frame; only a new one is tracked.
     if (result.stands_fresh || (detected_.empty() && !result.stands.empty())) {
       OnStandsSeen(result.stands);

@@ -143,7 +143,8 @@ class LiveApp {
   double vision_ms_ = 0;
   double fps_ = 0;
   int rendered_ = 0;
-  int phase_frames_ = 0;  // frames spent in the current phase (autoplay pacing)
+  bool worker_top_view_ = false;  // what the worker was last told about the view shown
+  int phase_frames_ = 0;          // frames spent in the current phase (autoplay pacing)
   Phase last_phase_ = Phase::kCalibrating;
   bool worker_armed_ = false;
   bool fresh_calibration_ = false;  // the last vision result carried a calibration attempt
@@ -790,6 +791,10 @@ int LiveApp::Loop() {
     TakeVisionResult();
     if (autoplay_) Autoplay();
     WatchArming();
+    if (const bool top = session_.state().top_view(); top != worker_top_view_) {
+      worker_.ShowTopView(top);
+      worker_top_view_ = top;
+    }
     if (session_.state().retry_requested()) {
       worker_.RequestCalibration();
       session_.state().ClearRetryRequest();
@@ -876,6 +881,9 @@ int RunLive(const LiveOptions& o) {
   }
   PipelineConfig pipeline;
   pipeline.board = board.board.grid;
+  // The full top view costs a rectify per frame: made only while the window shows it (and for
+  // the stand search and the projectile, which ask for it themselves).
+  pipeline.top_view_every_frame = false;
   pipeline.catalog = config.catalog;
   // A base's size names the ruleset's kinds (a 40 x 40 base is a catapult in an Ancient game).
   pipeline.stands.kind_preference = KindPreference(o.ruleset);

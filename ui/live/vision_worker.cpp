@@ -47,6 +47,11 @@ void VisionWorker::RequestClearHand() {
   clear_hand_request_ = true;
 }
 
+void VisionWorker::ShowTopView(bool shown) {
+  std::lock_guard lock(mutex_);
+  top_view_request_ = shown;
+}
+
 void VisionWorker::RequestCalibration() {
   std::lock_guard lock(mutex_);
   calibrate_request_ = true;
@@ -92,6 +97,7 @@ void VisionWorker::ApplyRequests() {
   bool calibrate = false, arm = false, disarm = false, clear_hand = false;
   std::string expect;
   std::optional<CameraSettings> camera;
+  std::optional<bool> top_view;
   {
     std::lock_guard lock(mutex_);
     camera.swap(camera_request_);
@@ -101,6 +107,7 @@ void VisionWorker::ApplyRequests() {
     arm = std::exchange(arm_request_, false);
     disarm = std::exchange(disarm_request_, false);
     clear_hand = std::exchange(clear_hand_request_, false);
+    top_view.swap(top_view_request_);
     expect = expect_;
   }
   if (camera) {
@@ -118,6 +125,7 @@ void VisionWorker::ApplyRequests() {
   if (disarm) pipeline_.Disarm();
   if (arm) pipeline_.Arm(expect);
   if (clear_hand) pipeline_.ClearHand();
+  if (top_view) pipeline_.SetTopViewEveryFrame(*top_view);
 }
 
 void VisionWorker::Run() {

@@ -38,6 +38,8 @@ class VisionWorker {
   void Disarm();
   // The players say nothing is in the way: the hand detector takes this frame as clear.
   void RequestClearHand();
+  // The window shows the rectified top view: make it on every frame (else only when needed).
+  void ShowTopView(bool shown);
   bool finished() const { return finished_; }
   // Camera settings changed at run time (the panel): applied on the worker thread, which owns
   // the source, before the next frame is read.
@@ -63,6 +65,7 @@ class VisionWorker {
   bool arm_request_ = false;
   bool disarm_request_ = false;
   bool clear_hand_request_ = false;
+  std::optional<bool> top_view_request_;
   std::string expect_ = "any";
   std::optional<CameraSettings> camera_request_;
   std::vector<std::string> camera_report_;
