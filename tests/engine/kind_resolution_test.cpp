@@ -17,6 +17,13 @@
 namespace referee {
 namespace {
 
+GameEvent LogEvent(int64_t seq, EventPayload p) {
+  GameEvent e;
+  e.seq = seq;
+  e.payload = std::move(p);
+  return e;
+}
+
 constexpr double kMmPerIn = 25.4;
 
 class KindResolutionTest : public ::testing::Test {
@@ -179,55 +186,43 @@ TEST_F(KindResolutionTest, KindsOfSameBaseAreTheRulesetsKindsOfThatSize) {
 }
 
 TEST(StandKindCorrection, FoldsIntoTheStandAndUndoTakesItBack) {
-  auto ev = [](int64_t seq, EventPayload p) {
-    GameEvent e;
-    e.seq = seq;
-    e.payload = std::move(p);
-    return e;
-  };
   const SnapshotStand gun{"red-6", "red", "field_gun", "", {{9, 5}, 1.575, 1.575, 0}, true};
   std::vector<GameEvent> log = {
-      ev(1, Snapshot{{gun}, ""}),
-      ev(2, Correction{"stand_kind",
-                       0,
-                       {{"stand", "red-6"}, {"kind", "supply_wagon"}, {"from", "field_gun"}},
-                       "stand kind set by hand"}),
+      LogEvent(1, Snapshot{{gun}, ""}),
+      LogEvent(2, Correction{"stand_kind",
+                             0,
+                             {{"stand", "red-6"}, {"kind", "supply_wagon"}, {"from", "field_gun"}},
+                             "stand kind set by hand"}),
   };
   EXPECT_EQ(FoldGameLog(log).stands.at("red-6").kind, "supply_wagon");
-  log.push_back(ev(3, Undo{2, "wrong base"}));
+  log.push_back(LogEvent(3, Undo{2, "wrong base"}));
   EXPECT_EQ(FoldGameLog(log).stands.at("red-6").kind, "field_gun");
 }
 
 // What `referee live --resume` gives the stand tracker back: the players' kinds (as theirs)
 // under the ids the players last gave, without the stands taken off.
 TEST(StandKindCorrection, AResumedLogGivesBackThePlayersKindsUnderTheirIds) {
-  auto ev = [](int64_t seq, EventPayload p) {
-    GameEvent e;
-    e.seq = seq;
-    e.payload = std::move(p);
-    return e;
-  };
   const SnapshotStand a{"red-6", "red", "field_gun", "", {{9, 5}, 1.575, 1.575, 0}, true};
   const SnapshotStand b{"red-7", "red", "howitzer", "", {{11, 5}, 1.575, 1.575, 0}, true};
   const SnapshotStand c{"blue-1", "blue", "line_infantry", "", {{9, 21}, 1.575, 0.787, 0}, true};
   const std::vector<GameEvent> log = {
-      ev(1, Snapshot{{a, b, c}, ""}),
-      ev(2, Correction{"stand_kind",
-                       0,
-                       {{"stand", "red-6"}, {"kind", "supply_wagon"}, {"from", "field_gun"}},
-                       ""}),
+      LogEvent(1, Snapshot{{a, b, c}, ""}),
+      LogEvent(2, Correction{"stand_kind",
+                             0,
+                             {{"stand", "red-6"}, {"kind", "supply_wagon"}, {"from", "field_gun"}},
+                             ""}),
       // The players: the wagon is really red-7 (the two swap ids).
-      ev(3, Correction{"stand_identity", 0, {{"stand", "red-6"}, {"is", "red-7"}}, ""}),
-      ev(4, CasualtiesRemoved{"blue", "", {"blue-1"}, 3, "red", "shot", 0}),
+      LogEvent(3, Correction{"stand_identity", 0, {{"stand", "red-6"}, {"is", "red-7"}}, ""}),
+      LogEvent(4, CasualtiesRemoved{"blue", "", {"blue-1"}, 3, "red", "shot", 0}),
       // A later snapshot keeps the players' kind theirs.
-      ev(5, Snapshot{{SnapshotStand{"red-7", "red", "supply_wagon", "", a.footprint, true},
-                      SnapshotStand{"red-6", "red", "howitzer", "", b.footprint, true}},
-                     ""}),
-      ev(6, Correction{"stand_kind",
-                       0,
-                       {{"stand", "red-6"}, {"kind", "field_gun"}, {"from", "howitzer"}},
-                       ""}),
-      ev(7, Undo{6, "wrong base"}),
+      LogEvent(5, Snapshot{{SnapshotStand{"red-7", "red", "supply_wagon", "", a.footprint, true},
+                            SnapshotStand{"red-6", "red", "howitzer", "", b.footprint, true}},
+                           ""}),
+      LogEvent(6, Correction{"stand_kind",
+                             0,
+                             {{"stand", "red-6"}, {"kind", "field_gun"}, {"from", "howitzer"}},
+                             ""}),
+      LogEvent(7, Undo{6, "wrong base"}),
   };
   const auto stands = StandsToResume(log);
   ASSERT_EQ(stands.size(), 2u);
