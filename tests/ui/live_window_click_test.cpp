@@ -224,6 +224,30 @@ wait 2
   EXPECT_TRUE(on_stand) << c.dump(1);
 }
 
+// An image folder of the demo's frames up to `held_from`, then that frame held still to the
+// end (240 frames in all). Held from 0, a still table: the demo's shot and hand would otherwise
+// land in the middle of a script's clicks whenever the window draws slower than the frames come
+// (a loaded CI machine).
+std::string DemoFramesHeldFrom(const std::string& name, int held_from) {
+  const fs::path frames = RunDir(name) / "frames_src";
+  fs::remove_all(frames);
+  fs::create_directories(frames);
+  const fs::path demo = DatasetsDir() / "sample" / "sequence_0001";
+  constexpr int kFrames = 240;
+  for (int i = 0; i < kFrames; ++i) {
+    std::array<char, 32> from{}, to{};
+    std::snprintf(from.data(), from.size(), "frame_%04d.jpg", std::min(i, held_from));
+    std::snprintf(to.data(), to.size(), "frame_%04d.jpg", i);
+    fs::copy_file(demo / from.data(), frames / to.data());
+  }
+  return "--images " + frames.string() + " --board " +
+         (DatasetsDir() / "sample" / "board.json").string();
+}
+
+// The demo's frames in which the player's hand, once in (frame 53), stays still over the table
+// to the end: the referee pauses and cannot tell when it is gone.
+std::string HandStaysFolder(const std::string& name) { return DemoFramesHeldFrom(name, 53); }
+
 // Bug: after "is really" in the Overrule panel the window kept the old id as its selection,
 // which then named the other stand. The selection must stay on the stand that was clicked.
 TEST_F(LiveWindowClicks, SelectionFollowsTheClickedStandThroughAnIdentitySwap) {
@@ -240,7 +264,7 @@ click is really red-5
 wait 2
 screenshot swapped
 )",
-                             kScriptCap);
+                             kScriptCap, DemoFramesHeldFrom("swap_source", 0));
   ASSERT_EQ(r.rc, 0) << r.output;
   const auto centre_of = [](const nlohmann::json& notes, const std::string& id) {
     for (const auto& s : notes["stands"]) {
@@ -268,6 +292,8 @@ screenshot swapped
 // Bases of one size look alike to the camera: the players say what a clicked base is in the
 // Overrule panel ("is a"), among the kinds its size fits; logged as a stand_kind correction.
 TEST_F(LiveWindowClicks, AClickedBasesKindIsCorrectedFromTheOverrulePanel) {
+  // The demo's first frame held still (see DemoFramesHeldFrom).
+  const std::string still_table = DemoFramesHeldFrom("kind_source", 0);
   const DemoRun r = PlayDemo("kind", R"(wait-grid
 key Enter
 wait-stands
@@ -280,7 +306,7 @@ click is a supply_wagon
 wait 2
 screenshot kind
 )",
-                             kScriptCap);
+                             kScriptCap, still_table);
   ASSERT_EQ(r.rc, 0) << r.output;
   int kinds = 0;
   for (const auto& e : r.log.events) {
@@ -310,27 +336,9 @@ wait-stands
 wait 2
 screenshot resumed
 )",
-                                   kScriptCap, "--demo", "--resume");
+                                   kScriptCap, still_table, "--resume");
   ASSERT_EQ(resumed.rc, 0) << resumed.output;
   EXPECT_EQ(kind_of(resumed.shots["resumed"], "blue-8"), "supply_wagon (user)");
-}
-
-// An image folder of the demo's frames in which the player's hand, once in (frame 53), stays
-// still over the table to the end: the referee pauses and cannot tell when it is gone.
-std::string HandStaysFolder(const std::string& name) {
-  const fs::path frames = RunDir(name) / "frames_src";
-  fs::remove_all(frames);
-  fs::create_directories(frames);
-  const fs::path demo = DatasetsDir() / "sample" / "sequence_0001";
-  constexpr int kHandHeld = 53, kFrames = 240;
-  for (int i = 0; i < kFrames; ++i) {
-    std::array<char, 32> from{}, to{};
-    std::snprintf(from.data(), from.size(), "frame_%04d.jpg", std::min(i, kHandHeld));
-    std::snprintf(to.data(), to.size(), "frame_%04d.jpg", i);
-    fs::copy_file(demo / from.data(), frames / to.data());
-  }
-  return "--images " + frames.string() + " --board " +
-         (DatasetsDir() / "sample" / "board.json").string();
 }
 
 // "Table is clear" in the status bar (key 0): a hand (or a book left across the board edge) the
