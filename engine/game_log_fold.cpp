@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "engine/game_log.hpp"
+#include "engine/stand_fold.hpp"
 
 namespace referee {
 namespace {
@@ -13,25 +14,10 @@ ShotRecord* FindShot(GameState& state, const std::string& shot_id) {
   return nullptr;
 }
 
+// Corrections of the stands are folded by StandFold (engine/stand_fold.hpp).
 void ApplyCorrection(GameState& state, const Correction& c) {
   const auto& v = c.value;
-  if (c.subject == "stand" && v.is_object()) {
-    try {
-      SnapshotStand stand = StandFromJson(v);
-      state.stands[stand.id] = stand;
-    } catch (const std::exception&) {
-      // A malformed correction value is kept in the log but changes nothing.
-    }
-  } else if (c.subject == "stand_kind" && v.is_object() && v.contains("stand") &&
-             v["stand"].is_string() && v.contains("kind") && v["kind"].is_string()) {
-    // The players said what a base is (the camera cannot tell kinds of one base size apart).
-    if (auto it = state.stands.find(v["stand"].get<std::string>()); it != state.stands.end())
-      it->second.kind = v["kind"].get<std::string>();
-  } else if (c.subject == "remove_stand" && v.is_object() && v.contains("id") &&
-             v["id"].is_string()) {
-    state.stands.erase(v["id"].get<std::string>());
-  } else if (c.subject == "shot" && v.is_object() && v.contains("shot_id") &&
-             v["shot_id"].is_string()) {
+  if (c.subject == "shot" && v.is_object() && v.contains("shot_id") && v["shot_id"].is_string()) {
     ShotRecord* shot = FindShot(state, v["shot_id"].get<std::string>());
     if (!shot) return;
     if (v.contains("hit_stand_ids") && v["hit_stand_ids"].is_array()) {
@@ -49,7 +35,10 @@ void ApplyCorrection(GameState& state, const Correction& c) {
   }
 }
 
-void Apply(GameState& state, const GameEvent& event) {
+void Apply(GameState& state, StandFold& stands, const GameEvent& event) {
+  // The table's stands: one fold with `referee live --resume` (snapshots, removals, moves,
+  // kinds and "is really" swaps).
+  stands.Apply(event);
   std::visit(
       [&](const auto& e) {
         using T = std::decay_t<decltype(e)>;
@@ -57,9 +46,6 @@ void Apply(GameState& state, const GameEvent& event) {
           state.start = e;
         } else if constexpr (std::is_same_v<T, Calibration>) {
           state.calibration = e;
-        } else if constexpr (std::is_same_v<T, Snapshot>) {
-          state.stands.clear();
-          for (const auto& s : e.stands) state.stands[s.id] = s;
         } else if constexpr (std::is_same_v<T, ShotArmed>) {
           ShotRecord shot;
           shot.shot_id = e.shot_id;
@@ -94,7 +80,6 @@ void Apply(GameState& state, const GameEvent& event) {
             shot->firer_choices.push_back(e.choice);
         } else if constexpr (std::is_same_v<T, CasualtiesRemoved>) {
           state.casualties.push_back({event.seq, state.turn, state.phase, e});
-          for (const auto& id : e.stand_ids) state.stands.erase(id);
           if (!e.scored_by.empty()) state.points_by_side[e.scored_by] += e.points;
         } else if constexpr (std::is_same_v<T, TurnChange>) {
           state.turn = e.turn;
@@ -133,12 +118,14 @@ std::set<int64_t> UndoneSeqs(std::span<const GameEvent> events) {
 
 GameState FoldGameLog(std::span<const GameEvent> events) {
   GameState state;
+  StandFold stands;
   state.undone_seqs = UndoneSeqs(events);
   for (const auto& event : events) {
     state.last_seq = event.seq;
     if (state.undone_seqs.count(event.seq) || event.As<Undo>()) continue;
-    Apply(state, event);
+    Apply(state, stands, event);
   }
+  state.stands = stands.Positions();
   return state;
 }
 

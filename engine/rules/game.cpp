@@ -45,11 +45,11 @@ std::string PhaseName(Phase p) {
 }
 
 std::string ActionName(const Action& a) {
-  static const char* kNames[] = {"artillery_casualty",   "hold_canister", "fire_canister",
-                                 "fire_musketry",        "move",          "declare_support",
-                                 "fight_melee",          "end_phase",     "surrender",
-                                 "shell_on_inflammable", "limber",        "destroy_equipment",
-                                 "attach_commander",     "fire_artillery"};
+  static const char* kNames[] = {"artillery_casualty",   "hold_canister",  "fire_canister",
+                                 "fire_musketry",        "move",           "declare_support",
+                                 "fight_melee",          "end_phase",      "surrender",
+                                 "shell_on_inflammable", "limber",         "destroy_equipment",
+                                 "attach_commander",     "fire_artillery", "move_together"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == std::variant_size_v<Action>);
   return kNames[a.index()];
 }
@@ -287,6 +287,7 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
   if (const auto* c = std::get_if<FireCanister>(&action)) return DoCanister(*c, dice);
   if (const auto* f = std::get_if<FireMusketry>(&action)) return DoMusketry(*f, dice);
   if (const auto* m = std::get_if<MoveUnit>(&action)) return DoMove(*m, dice);
+  if (const auto* m = std::get_if<MoveUnits>(&action)) return DoMoveTogether(*m, dice);
   if (const auto* s = std::get_if<DeclareSupport>(&action)) return DoDeclareSupport(*s, dice);
   if (const auto* f = std::get_if<FightMelee>(&action)) return DoFight(*f, dice);
   if (const auto* b = std::get_if<ShellOnInflammable>(&action))

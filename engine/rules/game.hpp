@@ -143,9 +143,17 @@ struct FireArtillery {
   std::string gun_kind = {};   // stand kind fired (field_gun, howitzer...); empty: the first gun
   std::string manned_by = {};  // catapult: unit whose stand mans it; empty: the rules pick one
 };
+// Units of the attacker moved at the same time and checked as a set: two friends may swap squares,
+// or a ring of them change places (friends may pass through each other, 1E), since only where
+// they all end must no two units of a side share a square (1C). Each move is otherwise checked
+// as a MoveUnit with the other movers lifted off the table. Charges, forming and breaking a
+// Square are not moved in a set (apply them as single MoveUnit actions).
+struct MoveUnits {
+  std::vector<MoveUnit> moves;
+};
 using Action = std::variant<ArtilleryCasualty, HoldCanister, FireCanister, FireMusketry, MoveUnit,
                             DeclareSupport, FightMelee, EndPhase, Surrender, ShellOnInflammable,
-                            Limber, DestroyEquipment, AttachCommander, FireArtillery>;
+                            Limber, DestroyEquipment, AttachCommander, FireArtillery, MoveUnits>;
 std::string ActionName(const Action& a);
 
 struct LogEntry {
@@ -198,6 +206,7 @@ class Game {
 
   // Legality checks (public so the UI can grey out choices and self-play can pick at random).
   std::optional<std::string> WhyCannotMove(const MoveUnit& m) const;
+  std::optional<std::string> WhyCannotMoveTogether(const MoveUnits& m) const;
   std::optional<std::string> WhyCannotFire(const FireMusketry& f) const;
   std::optional<std::string> WhyCannotSupport(const DeclareSupport& s) const;
   double MeleeValue(const GameUnit& u) const;
@@ -240,6 +249,7 @@ class Game {
   std::vector<std::string> Retreat(GameUnit& u, ActionResult& r, RetreatKind kind);
   void MoraleRetreats(ActionResult& r, DiceSource& dice);
   ActionResult DoMove(const MoveUnit& m, DiceSource& dice);
+  ActionResult DoMoveTogether(const MoveUnits& m, DiceSource& dice);
   ActionResult DoFight(const FightMelee& f, DiceSource& dice);
   ActionResult DoMusketry(const FireMusketry& f, DiceSource& dice);
   ActionResult DoCanister(const FireCanister& f, DiceSource& dice);

@@ -490,6 +490,69 @@ ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
   return r;
 }
 
+std::optional<std::string> Game::WhyCannotMoveTogether(const MoveUnits& ms) const {
+  if (ms.moves.empty()) return "no units to move";
+  std::set<std::string> movers;
+  for (const auto& m : ms.moves) {
+    if (!movers.insert(m.unit).second) return m.unit + " is moved twice";
+    if (m.form_square || m.break_square)
+      return m.unit + ": a Square is formed or broken alone, not in a set of moves";
+  }
+  // Each move on a copy with the other movers lifted: the squares they leave are free and they
+  // block no path (friends may pass through each other, 1E).
+  Game probe = *this;
+  for (const auto& m : ms.moves) {
+    for (auto& u : probe.units_)
+      if (movers.count(u.id) && u.id != m.unit) u.status = UnitStatus::kOffTable;
+    const auto why = probe.WhyCannotMove(m);
+    for (auto& u : probe.units_)
+      if (movers.count(u.id)) u.status = UnitStatus::kOnTable;
+    if (why) return m.unit + ": " + *why;
+    const GameUnit* u = FindUnit(m.unit);
+    if (!m.path.empty() && UnitAt(m.path.back(), Enemy(u->side)))
+      return m.unit + " charges: a charge is moved on its own, not in a set of moves";
+  }
+  // Where they all end (1C): no two movers of a side in one square, one commander per square.
+  std::map<Square, std::vector<const GameUnit*>> ends;
+  for (const auto& m : ms.moves) {
+    const GameUnit* u = FindUnit(m.unit);
+    ends[m.path.empty() ? u->square : m.path.back()].push_back(u);
+  }
+  for (const auto& [square, units] : ends) {
+    int troops = 0, commanders = 0;
+    for (const auto* u : units) {
+      const std::string& arm = rules_.Unit(u->type).arm;
+      if (arm == "commander") {
+        ++commanders;
+      } else if (arm != "catapult") {
+        ++troops;
+      }
+    }
+    if (troops > 1)
+      return "no two units of one side in the same square (" + SquareName(square) + ")";
+    if (commanders > 1) return "one commander per square (" + SquareName(square) + ")";
+  }
+  return std::nullopt;
+}
+
+ActionResult Game::DoMoveTogether(const MoveUnits& ms, DiceSource& dice) {
+  if (auto why = WhyCannotMoveTogether(ms)) return Refuse(*why);
+  std::set<std::string> movers;
+  for (const auto& m : ms.moves) movers.insert(m.unit);
+  ActionResult r;
+  r.ok = true;
+  // As checked: each moves with the others lifted, so one may enter a square another leaves.
+  for (const auto& m : ms.moves) {
+    for (auto& u : units_)
+      if (movers.count(u.id) && u.id != m.unit) u.status = UnitStatus::kOffTable;
+    ActionResult one = DoMove(m, dice);
+    for (auto& u : units_)
+      if (movers.count(u.id)) u.status = UnitStatus::kOnTable;
+    r.entries.insert(r.entries.end(), one.entries.begin(), one.entries.end());
+  }
+  return r;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Supports and melees
 

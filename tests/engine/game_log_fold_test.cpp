@@ -122,5 +122,41 @@ TEST(GameLogFold, UndoPointingForwardOrAtNothingIsIgnored) {
   EXPECT_EQ(s.casualties.size(), 1u);
 }
 
+// "red-1 is really red-2": the two bases keep their places and kinds, their names swap. Replay,
+// `referee log` and reports then follow the stand the players named, e.g. when it is shot.
+TEST(GameLogFold, IdentitySwapRenamesTheBasesWhereTheyStand) {
+  auto events = AGame();
+  SnapshotStand gun = StandAt("r3", "red", 14, 10);
+  gun.kind = "field_gun";
+  events.push_back(Ev(10, Snapshot{{StandAt("r2", "red", 12, 10), gun}, ""}));
+  events.push_back(
+      Ev(11, Correction{"stand_kind", 0, {{"stand", "r3"}, {"kind", "howitzer"}}, ""}));
+  events.push_back(Ev(12, Correction{"stand_identity", 0, {{"stand", "r3"}, {"is", "r2"}}, ""}));
+  GameState s = FoldGameLog(events);
+  ASSERT_EQ(s.stands.size(), 2u);
+  EXPECT_EQ(s.stands.at("r2").id, "r2");
+  EXPECT_DOUBLE_EQ(s.stands.at("r2").footprint.center.x, 14.0);
+  EXPECT_EQ(s.stands.at("r2").kind, "howitzer");
+  EXPECT_DOUBLE_EQ(s.stands.at("r3").footprint.center.x, 12.0);
+  EXPECT_EQ(s.stands.at("r3").kind, "line_infantry");
+  // The renamed gun is shot: the base at x = 14 leaves the table.
+  events.push_back(Ev(13, CasualtiesRemoved{"red", "", {"r2"}, 1.0, "blue", "shot", 0}));
+  s = FoldGameLog(events);
+  ASSERT_EQ(s.stands.size(), 1u);
+  EXPECT_DOUBLE_EQ(s.stands.at("r3").footprint.center.x, 12.0);
+  // Renaming to an id nobody holds; and undoing the swap puts the names back.
+  events.push_back(Ev(14, Correction{"stand_identity", 0, {{"stand", "r3"}, {"is", "r9"}}, ""}));
+  s = FoldGameLog(events);
+  ASSERT_TRUE(s.stands.count("r9"));
+  EXPECT_EQ(s.stands.at("r9").id, "r9");
+  events.push_back(Ev(15, Undo{12, ""}));
+  events.push_back(Ev(16, Undo{14, ""}));
+  s = FoldGameLog(events);
+  EXPECT_EQ(s.stands.at("r3").kind, "howitzer") << "r3 is the gun again, and still on the table";
+  EXPECT_FALSE(s.stands.count("r2"));
+  // The replay's step right after the swap already sees it.
+  EXPECT_DOUBLE_EQ(FoldGameLogUpTo(events, 12).stands.at("r2").footprint.center.x, 14.0);
+}
+
 }  // namespace
 }  // namespace referee

@@ -109,6 +109,54 @@ TEST(RulesGame, NoMovingThroughEnemiesOrBetweenDiagonalEnemies) {
   EXPECT_FALSE(g.WhyCannotMove({"r", {{4, 5}, {4, 4}}, Facing::kN}));
 }
 
+// 1E: friends may pass through each other; 1C: no two units of a side in one square. Two
+// friends swapping squares (or a ring of three) is legal, but only as one set of moves.
+TEST(RulesGame, FriendsSwapSquaresWhenMovedTogether) {
+  const RulesetData nap = LoadRuleset("napoleonic");
+  SeededDice d(1);
+  Game g(nap, TwoSides({MakeUnit(nap, "r1", "red", "line_infantry", {5, 6}, Facing::kN),
+                        MakeUnit(nap, "r2", "red", "line_infantry", {5, 5}, Facing::kN),
+                        MakeUnit(nap, "r3", "red", "line_infantry", {6, 5}, Facing::kN),
+                        MakeUnit(nap, "r4", "red", "line_infantry", {2, 6}, Facing::kN),
+                        MakeUnit(nap, "b", "blue", "line_infantry", {5, 1}, Facing::kS)}));
+  ToMoves(g, d);
+  const MoveUnit up{"r1", {{5, 5}}, Facing::kN};
+  const MoveUnit down{"r2", {{5, 6}}, Facing::kS};
+  // One at a time each ends on the other: refused.
+  EXPECT_TRUE(g.WhyCannotMove(up));
+  EXPECT_TRUE(g.WhyCannotMove(down));
+  // Together: legal, and both end where the other stood.
+  EXPECT_FALSE(g.WhyCannotMoveTogether({{up, down}}));
+  // Two movers may not end in one square, nor one on a friend that stays.
+  EXPECT_TRUE(g.WhyCannotMoveTogether({{up, MoveUnit{"r3", {{5, 5}}, Facing::kN}}}));
+  EXPECT_TRUE(g.WhyCannotMoveTogether({{up, MoveUnit{"r2", {}, Facing::kS}}}));
+  EXPECT_TRUE(g.WhyCannotMoveTogether({{MoveUnit{"r4", {{3, 5}, {4, 5}, {5, 5}}, Facing::kN},
+                                        MoveUnit{"r2", {{5, 4}}, Facing::kN}}}))
+      << "three squares is beyond line infantry's move of 2";
+  EXPECT_TRUE(g.WhyCannotMoveTogether({{up, up}}));
+  const ActionResult r = g.Apply(MoveUnits{{up, down}}, d);
+  ASSERT_TRUE(r.ok) << r.refusal;
+  EXPECT_EQ(g.FindUnit("r1")->square, (Square{5, 5}));
+  EXPECT_EQ(g.FindUnit("r2")->square, (Square{5, 6}));
+  EXPECT_EQ(g.FindUnit("r2")->facing, Facing::kS);
+  EXPECT_EQ(r.entries.size(), 2u);
+  // Both have moved this turn.
+  EXPECT_TRUE(g.WhyCannotMove({"r1", {{5, 4}}, Facing::kN}));
+  EXPECT_TRUE(g.WhyCannotMove({"r2", {{4, 6}}, Facing::kN}));
+  // A ring of three the next turn red attacks: r1 to r3's square, r3 to r2's, r2 to r1's.
+  do {
+    ASSERT_TRUE(g.Apply(EndPhase{}, d).ok);
+  } while (!(g.phase() == Phase::kAttackerMoves && g.attacker() == "red"));
+  const ActionResult ring =
+      g.Apply(MoveUnits{{MoveUnit{"r1", {{6, 5}}, Facing::kN}, MoveUnit{"r3", {{5, 6}}, Facing::kN},
+                         MoveUnit{"r2", {{5, 5}}, Facing::kN}}},
+              d);
+  ASSERT_TRUE(ring.ok) << ring.refusal;
+  EXPECT_EQ(g.FindUnit("r1")->square, (Square{6, 5}));
+  EXPECT_EQ(g.FindUnit("r3")->square, (Square{5, 6}));
+  EXPECT_EQ(g.FindUnit("r2")->square, (Square{5, 5}));
+}
+
 TEST(RulesGame, CavalryCannotMeleeAnUnbrokenSquare) {
   const RulesetData nap = LoadRuleset("napoleonic");
   SeededDice d(1);
