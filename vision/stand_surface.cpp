@@ -29,6 +29,14 @@ cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {
   return out;
 }
 
+// Share of a thin ring just inside the border that must be of the border's colour for the
+// border to run on through it. Default 0.5: figures of the side colour standing against the
+// border cover less of a ring than that; the border itself covers nearly all of it.
+constexpr double kBorderRingShare = 0.5;
+// Widest border looked for, in nominal border widths: TABLE_KIT gives only a minimum (3 mm);
+// painted borders run 3-5 mm and the camera's blur adds up to a couple of mm inward.
+constexpr double kMaxBorderWidths = 3.0;
+
 }  // namespace
 
 bool LikeColour(const cv::Vec3b& bgr, const cv::Vec3d& reference, double max_gain, double tolerance,
@@ -60,13 +68,7 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   cv::Mat inner(box.size(), CV_8U, cv::Scalar(0));
   cv::fillConvexPoly(ring, local(Grown(fp, -0.25 * border_in)), cv::Scalar(255));
   cv::fillConvexPoly(ring, local(Grown(fp, -0.85 * border_in)), cv::Scalar(0));
-  // Figures stand inside the border, leaving the bare top showing next to it (most in the
-  // corners, around rounded figures): its colour is read there.
-  // Kept 1.5 borders in: the camera's blur spreads the border's colour inward.
-  cv::fillConvexPoly(band, local(Grown(fp, -1.5 * border_in)), cv::Scalar(255));
-  cv::fillConvexPoly(band, local(Grown(fp, -1.5 * border_in - MmToInches(2.5))), cv::Scalar(0));
-  cv::fillConvexPoly(inner, local(Grown(fp, -1.15 * border_in)), cv::Scalar(255));
-  if (cv::countNonZero(ring) < 8 || cv::countNonZero(band) < 8) return out;
+  if (cv::countNonZero(ring) < 8) return out;
   // Sensor noise would scatter a flat colour over several bins of the histogram below.
   cv::Mat patch;
   cv::blur(top_before(box), patch, {3, 3});
@@ -81,6 +83,45 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
     }
   }
   out.border = ChannelMedian(border_ch);
+  // TABLE_KIT's border is "at least" border_mm wide: where it runs wider, the side colour just
+  // inside the assumed border is still border, not figures wearing that colour. Its width is
+  // where thin rings walking inward stop being mostly of the border's colour (figures against
+  // the border cover only part of a ring); a ring of border colour all the way to the cap is a
+  // top painted in the side colour, whose border cannot be told from it: the nominal width.
+  const double step_in = std::max(MmToInches(0.5), MmToInches(view.MmPerPx()));
+  const double cap_in =
+      std::min(kMaxBorderWidths * border_in, 0.25 * std::min(fp.width_in, fp.depth_in));
+  double measured_in = border_in;
+  bool ended = false;
+  for (double d = border_in; d + step_in <= cap_in + 1e-9; d += step_in) {
+    cv::Mat thin(box.size(), CV_8U, cv::Scalar(0));
+    cv::fillConvexPoly(thin, local(Grown(fp, -d)), cv::Scalar(255));
+    cv::fillConvexPoly(thin, local(Grown(fp, -d - step_in)), cv::Scalar(0));
+    int thin_n = 0, thin_border = 0;
+    for (int y = 0; y < box.height; ++y) {
+      for (int x = 0; x < box.width; ++x) {
+        if (!thin.at<uchar>(y, x)) continue;
+        ++thin_n;
+        thin_border += LikeColour(patch.at<cv::Vec3b>(y, x), out.border) ? 1 : 0;
+      }
+    }
+    if (thin_n == 0 || thin_border < kBorderRingShare * thin_n) {
+      ended = true;
+      break;
+    }
+    measured_in = d + step_in;
+  }
+  if (!ended) measured_in = border_in;
+  out.border_width_mm = InchesToMm(measured_in);
+  // Figures stand inside the border, leaving the bare top showing next to it (most in the
+  // corners, around rounded figures): its colour is read there.
+  // Kept 1.5 borders in: the camera's blur spreads the border's colour inward.
+  const double inset_in = border_in + 0.5 * measured_in;
+  cv::fillConvexPoly(band, local(Grown(fp, -inset_in)), cv::Scalar(255));
+  cv::fillConvexPoly(band, local(Grown(fp, -inset_in - MmToInches(2.5))), cv::Scalar(0));
+  const double interior_in = measured_in + 0.15 * border_in;
+  cv::fillConvexPoly(inner, local(Grown(fp, -interior_in)), cv::Scalar(255));
+  if (cv::countNonZero(band) < 8) return out;
   // The band may still hold some border (borders are 3 mm or wider): the bare top is what is
   // not of the border's colour there, when enough of it is.
   int band_n = 0, band_other = 0;
@@ -120,7 +161,7 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   out.interior = ChannelMedian(interior_ch);
   out.interior_distinct = band_other >= 0.3 * band_n;
   out.figure_cover = static_cast<double>(not_border) / n;
-  out.interior_px = PolygonPx(Grown(fp, -1.15 * border_in), view);
+  out.interior_px = PolygonPx(Grown(fp, -interior_in), view);
   out.valid = true;
   return out;
 }

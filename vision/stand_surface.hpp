@@ -25,8 +25,9 @@ struct StandSurface {
   bool valid = false;  // false: too little of the stand seen to measure its colours
   cv::Vec3d border;    // median colour of the border band (BGR)
   cv::Vec3d interior;  // the bare top's colour: most common in a band just inside the border
-  bool interior_distinct = false;      // the bare top is not of the border's colour (flock, paint)
-  double figure_cover = 0;             // share of the interior not of the border's colour, 0..1
+  bool interior_distinct = false;  // the bare top is not of the border's colour (flock, paint)
+  double figure_cover = 0;         // share of the interior not of the border's colour, 0..1
+  double border_width_mm = 0;      // the border's measured width (at least the nominal border_mm)
   std::vector<cv::Point> interior_px;  // the interior (inside the border), top-view polygon
 };
 

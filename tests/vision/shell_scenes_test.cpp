@@ -50,5 +50,32 @@ TEST(ShellScenesTest, AncientShellsAreFoundNearTheirDots) {
   }
 }
 
+// Unseen seed 31, scene 5: a shell on the bare top of a catapult base, at a corner, whose side-
+// colour border is wider than TABLE_KIT's 3 mm minimum. The border's side colour just inside
+// 3 mm was read as figures wearing it, and the shell was raised to the figures' 20 mm: 7.3 mm
+// off. The border's measured width keeps it on the base top.
+TEST(ShellScenesTest, ShellBesideAWideBorderRestsOnTheBareTop) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
+  const StandKindCatalog catalog = LoadStandKinds();
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 31, .size = {1920, 1080}}, 5);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_FALSE(s.projectile->resting_on.empty());
+  std::vector<uchar> jpg;
+  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
+  TableCalibration cal;
+  cal.board = s.board.grid;
+  cal.camera = s.camera;
+  StandDetectorOptions stand_opt;
+  stand_opt.kind_preference = KindPreference("ancient");
+  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
+                                     ScenarioSideColors(sc), catalog, &s.board, stand_opt);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "shell");
+  EXPECT_FALSE(a.projectile->resting_on.empty());
+  // On the base top its dot is 2.5 + 5 mm up; on the figures it would be 27.5 mm.
+  EXPECT_LT(InchesToMm(a.projectile->height_in), 12.0);
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0);
+}
+
 }  // namespace
 }  // namespace referee
