@@ -10,8 +10,8 @@
 #include <map>
 
 #include "engine/game_log.hpp"
-#include "engine/resumed_stands.hpp"
 #include "engine/rules/ruleset_loader.hpp"
+#include "engine/stand_fold.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 
 namespace referee {
@@ -224,7 +224,7 @@ TEST(StandKindCorrection, AResumedLogGivesBackThePlayersKindsUnderTheirIds) {
                              ""}),
       LogEvent(7, Undo{6, "wrong base"}),
   };
-  const auto stands = StandsToResume(log);
+  const auto stands = FoldStands(log);
   ASSERT_EQ(stands.size(), 2u);
   EXPECT_EQ(stands[0].stand.id, "red-6");
   EXPECT_EQ(stands[0].stand.kind, "howitzer");

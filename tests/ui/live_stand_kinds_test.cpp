@@ -277,5 +277,64 @@ TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) 
   EXPECT_NE(dice[0]->purpose.find("fire"), std::string::npos) << dice[0]->purpose;
 }
 
+// `referee live --resume` after a crash in the middle of a shot: the game (with the players'
+// corrected kinds) is played again from the log, and the shot armed but never judged has its
+// declaration taken back, so the battery fires it again with its shots intact. Gap: the resume
+// restored stands only; the turn panel started a new game.
+TEST_F(LiveStandKinds, AResumedGameGoesOnAndFiresItsUnjudgedShotAgain) {
+  std::vector<Stand> table;
+  for (const auto& d : Detection(grid(), 0.0)) {
+    Stand s = d.stand;
+    if (s.kind == "line_infantry" && s.side == "red") s.kind = "foot_crew";
+    if (s.kind == "line_cavalry") s.kind = "mounted_crew";
+    table.push_back(s);
+  }
+  auto log_turn = [&] {
+    for (const auto& e : flow_.TakeTurnEvents())
+      flow_.NoteLogged(e.action, session_->AppendEvent(e.payload));
+  };
+  ASSERT_TRUE(
+      flow_.Start(SetupFromTable(ruleset_->data(), session_->board().board, table, catalog_, 8), 1))
+      << flow_.notice();
+  ASSERT_TRUE(flow_.CorrectStandKind("det-7", "howitzer")) << flow_.notice();
+  ASSERT_TRUE(flow_.CorrectStandKind("det-8", "supply_wagon")) << flow_.notice();
+  log_turn();
+  // Armed (the shot flow logs it) and declared; then the laptop goes down.
+  ASSERT_GT(session_->AppendEvent(ShotArmed{"shot-1", "red", "", "", "det-6", "field", ""}), 0);
+  ASSERT_TRUE(flow_.DeclareShot("det-6", kTarget, "shot-1")) << flow_.notice();
+  log_turn();
+
+  Open(true);
+  TurnFlow resumed(*ruleset_, 11);
+  session_->SetTurnFlow(&resumed);
+  ASSERT_TRUE(session_->ResumeGame()) << resumed.notice();
+  ASSERT_TRUE(resumed.started());
+  EXPECT_EQ(resumed.PhaseName(), "artillery");
+  EXPECT_EQ(resumed.attacker(), "red");
+  const std::string battery = testing::UnitAt(*resumed.game(), kBattery, "red");
+  const rules::GameUnit* u = resumed.game()->FindUnit(battery);
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(std::ranges::count(u->stands, "howitzer"), 1) << "the players' kinds hold";
+  EXPECT_EQ(std::ranges::count(u->stands, "supply_wagon"), 1);
+  EXPECT_EQ(resumed.actions_played(), 0u) << "the unjudged shot's declaration is taken back";
+  const auto& lines = resumed.last_results();
+  EXPECT_TRUE(std::ranges::any_of(lines, [](const std::string& l) {
+    return l.find("shot-1 was armed but never judged") != std::string::npos;
+  }));
+  // The undo reaches the log, and the battery fires its full 3 shots again.
+  int64_t declared = 0;
+  for (const auto& e : ReadGameLog(dir_ / "game.jsonl").events) {
+    if (const auto* f = e.As<FirerChoice>(); f && f->choice == "fire_artillery") declared = e.seq;
+  }
+  ASSERT_GT(declared, 0);
+  const auto undo_events = resumed.TakeEvents();
+  EXPECT_TRUE(std::ranges::any_of(testing::OfType<Undo>(undo_events),
+                                  [&](const Undo* undo) { return undo->target_seq == declared; }));
+  ASSERT_TRUE(resumed.DeclareShot("det-6", kTarget, "shot-2")) << resumed.notice();
+  EXPECT_TRUE(std::ranges::any_of(resumed.last_results(), [](const std::string& l) {
+    return l.find("2 shot(s) left") != std::string::npos;
+  }));
+}
+
 }  // namespace
 }  // namespace referee::live

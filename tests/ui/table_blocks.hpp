@@ -64,6 +64,16 @@ std::vector<const T*> OfType(const std::vector<EventPayload>& events) {
   return out;
 }
 
+// The choices the players made (firer_choice events), without the turn flow's own records of
+// its set-up and actions ("game_setup", "turn_action", which let a resumed log play again).
+inline std::vector<const FirerChoice*> PlayersChoices(const std::vector<EventPayload>& events) {
+  std::vector<const FirerChoice*> out;
+  for (const auto* c : OfType<FirerChoice>(events)) {
+    if (c->choice != "game_setup" && c->choice != "turn_action") out.push_back(c);
+  }
+  return out;
+}
+
 // The game unit standing in `sq` (the panel names units; tests find them by place).
 inline std::string UnitAt(const rules::Game& g, Square sq, const std::string& side) {
   for (const auto& u : g.units()) {

@@ -71,7 +71,7 @@ TEST_F(TurnFlowShots, AScreenedGunIsRefusedWithTheReasonAndAClearOneDeclaresItsS
   ASSERT_TRUE(flow_.AimOptions("clear").at(0).refusal.empty());
   ASSERT_TRUE(flow_.DeclareShot("clear", kBlueSquare, "shot-1")) << flow_.notice();
   const auto events = flow_.TakeEvents();  // the choices point into it
-  const auto choices = OfType<FirerChoice>(events);
+  const auto choices = testing::PlayersChoices(events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0]->choice, "fire_artillery");
   EXPECT_EQ(choices[0]->shot_id, "shot-1");
@@ -133,7 +133,7 @@ TEST_F(TurnFlowShots, GunsFireCanisterHoldItAndLimberFromThePanel) {
   held.TakeEvents();
   ASSERT_TRUE(held.HoldCanister(gun)) << held.notice();
   const auto hold_events = held.TakeEvents();
-  const auto choices = OfType<FirerChoice>(hold_events);
+  const auto choices = testing::PlayersChoices(hold_events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0]->choice, "hold_canister");
   EXPECT_TRUE(held.Shooters().empty()) << "no other shot while canister is held";
@@ -199,7 +199,7 @@ TEST_F(TurnFlowShots, TheStandMannningACatapultIsTiedUpForTheTurn) {
   ASSERT_TRUE(firing.Start(setup(), 1));
   ASSERT_TRUE(firing.DeclareShot("cat-1", {5, 4})) << firing.notice();
   const auto events = firing.TakeEvents();  // the choices point into it
-  const auto choices = OfType<FirerChoice>(events);
+  const auto choices = testing::PlayersChoices(events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_TRUE(Mentions(choices[0]->details["entries"].dump(), "manned by li"))
       << choices[0]->details.dump();
@@ -299,7 +299,7 @@ TEST(LiveAncientShots, ACatapultAndItsCrewSeenOnTheTableAreArmedAndRuled) {
   ASSERT_TRUE(st.Apply(Command::kArm)) << st.arm_refusal() << " / " << st.notice();
   ASSERT_TRUE(session.shot_declared());
   auto turn_events = flow.TakeEvents();
-  const auto choices = OfType<FirerChoice>(turn_events);
+  const auto choices = testing::PlayersChoices(turn_events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0]->choice, "fire_artillery");
   // CATAPULT FIRE 1: the shot is declared with the unit whose stand mans it: the crew.
@@ -414,6 +414,7 @@ TEST_F(LiveShots, ArmingAScreenedBatteryShowsTheReasonAndTheOverruleIsLogged) {
   const GameLog log = ReadGameLog(dir_ / "game.jsonl");
   std::vector<std::string> armed;
   int overrules = 0, declared = 0, undone = 0;
+  int64_t declared_seq = -1;
   for (const auto& e : log.events) {
     if (const auto* a = e.As<ShotArmed>()) armed.push_back(a->shot_id);
     if (const auto* c = e.As<Correction>(); c && c->subject == "shot") {
@@ -425,8 +426,12 @@ TEST_F(LiveShots, ArmingAScreenedBatteryShowsTheReasonAndTheOverruleIsLogged) {
       ++declared;
       ASSERT_EQ(armed.size(), 2u) << "the declaration follows its shot_armed";
       EXPECT_EQ(f->shot_id, armed.back());
+      declared_seq = e.seq;
     }
-    if (const auto* u = e.As<Undo>(); u && Mentions(u->note, "fire_artillery")) ++undone;
+    if (const auto* u = e.As<Undo>(); u && u->target_seq == declared_seq) {
+      EXPECT_TRUE(Mentions(u->note, "fire_artillery")) << u->note;
+      ++undone;
+    }
   }
   EXPECT_EQ(armed.size(), 2u);
   EXPECT_EQ(overrules, 1);

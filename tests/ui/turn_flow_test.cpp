@@ -4,7 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
+
+#include "engine/game_log.hpp"
 
 #include "engine/rules/fire.hpp"
 #include "engine/rules/ruleset.hpp"
@@ -170,7 +173,7 @@ TEST_F(TurnFlowTest, MdiCardsStayHiddenUntilBothAreInThenTheMeleeIsApplied) {
   ASSERT_TRUE(flow_.RevealedMdi());
   EXPECT_EQ(flow_.RevealedMdi()->first, rules::Mdi::kColumn);
   auto events = flow_.TakeEvents();
-  const auto choices = OfType<FirerChoice>(events);
+  const auto choices = testing::PlayersChoices(events);
   ASSERT_EQ(choices.size(), 2u);
   EXPECT_EQ(choices[0]->side, "red");
   EXPECT_EQ(choices[0]->details["card"], rules::MdiName(rules::Mdi::kColumn));
@@ -386,7 +389,7 @@ TEST_F(TurnFlowTest, FormingASquareTakesTheWholeMoveIsLoggedAndCanBeUndone) {
   for (const auto& id : block) EXPECT_TRUE(g.FindUnit(id)->formed_square) << id;
   EXPECT_EQ(flow_.UnitsInSquare().size(), 4u);
   const auto events = flow_.TakeEvents();
-  const auto choices = OfType<FirerChoice>(events);
+  const auto choices = testing::PlayersChoices(events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0]->choice, "form_square");
   EXPECT_EQ(choices[0]->side, "red");
@@ -424,7 +427,7 @@ TEST_F(TurnFlowTest, SupportsAreDeclaredAttackerFirstThenDefenderBeforeTheMelee)
   EXPECT_EQ(flow_.SupportsDeclared({5, 4}), (std::vector<std::string>{red_support}));
   EXPECT_TRUE(flow_.SupportCandidates().empty()) << "declared once";
   const auto support_events = flow_.TakeEvents();
-  const auto choices = OfType<FirerChoice>(support_events);
+  const auto choices = testing::PlayersChoices(support_events);
   ASSERT_EQ(choices.size(), 1u);
   EXPECT_EQ(choices[0]->choice, "support");
   EXPECT_EQ(choices[0]->side, "red");
@@ -456,6 +459,106 @@ TEST_F(TurnFlowTest, SupportsAreDeclaredAttackerFirstThenDefenderBeforeTheMelee)
   std::string bare_lines;
   for (const auto& l : bare.last_results()) bare_lines += l + "\n";
   EXPECT_NE(lines, bare_lines);
+}
+
+// `referee live --resume` after a laptop crash: the game the log on disk holds is played again
+// (set-up, then each turn action with its dice), so turn, phase, attacker, units' squares and
+// losses, the table's stand ids and the points are as they were, the game plays on alike, and
+// an undo after the resume undoes the logged events. Gap: the resume restored stands only.
+TEST_F(TurnFlowTest, AResumedLogContinuesTheGameWhereItStopped) {
+  namespace fs = std::filesystem;
+  const fs::path log_path = fs::path(REFEREE_TEST_TMP) / "turn_flow_resume" / "game.jsonl";
+  fs::remove_all(log_path.parent_path());
+  const auto blue = Block("b", "blue", "line_infantry", {5, 4}, 180);
+  const auto stands = Concat(Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                                    Block("q", "red", "line_infantry", {6, 6}, 0)),
+                             blue);
+  const std::string target = "blue/line_infantry#1";
+  {
+    GameLogWriter writer(log_path);
+    auto log = [&] {
+      for (const auto& e : flow_.TakeTurnEvents())
+        flow_.NoteLogged(e.action, writer.Append(e.payload));
+    };
+    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+    log();
+    ASSERT_TRUE(flow_.EndPhase());
+    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"), target));
+    ASSERT_TRUE(flow_.EndPhase());
+    log();
+    // The two red units change places on the table (one set of moves).
+    const auto swapped = Concat(Concat(Block("r", "red", "line_infantry", {6, 6}, 0),
+                                       Block("q", "red", "line_infantry", {5, 6}, 0)),
+                                blue);
+    flow_.RefreshStandIds(swapped, catalog_);
+    ASSERT_EQ(flow_.ApplyTableMoves(swapped, catalog_), 2) << flow_.notice();
+    log();
+  }  // the laptop goes down here
+  ASSERT_LT(flow_.game()->FindUnit(target)->stands.size(), 4u) << "seed 7: the volley hits";
+
+  auto expect_same_game = [&](const TurnFlow& a, const TurnFlow& b) {
+    EXPECT_EQ(a.turn(), b.turn());
+    EXPECT_EQ(a.PhaseName(), b.PhaseName());
+    EXPECT_EQ(a.attacker(), b.attacker());
+    EXPECT_EQ(a.actions_played(), b.actions_played());
+    EXPECT_EQ(a.stand_ids(), b.stand_ids());
+    ASSERT_EQ(a.game()->units().size(), b.game()->units().size());
+    for (size_t i = 0; i < a.game()->units().size(); ++i) {
+      const rules::GameUnit& u = a.game()->units()[i];
+      const rules::GameUnit& v = b.game()->units()[i];
+      EXPECT_EQ(u.id, v.id);
+      EXPECT_EQ(u.square, v.square) << u.id;
+      EXPECT_EQ(u.facing, v.facing) << u.id;
+      EXPECT_EQ(u.stands, v.stands) << u.id;
+      EXPECT_EQ(u.status, v.status) << u.id;
+    }
+    for (const auto& side : {a.attacker(), a.defender()})
+      EXPECT_EQ(a.game()->PointsOf(side).Score(), b.game()->PointsOf(side).Score()) << side;
+  };
+  GameLog on_disk = ReadGameLog(log_path);
+  TurnFlow resumed(*ruleset_, 99);  // another seed: the logged dice are what counts
+  ASSERT_TRUE(resumed.Resume(Board(), on_disk.events)) << resumed.notice();
+  expect_same_game(flow_, resumed);
+  EXPECT_EQ(resumed.PhaseName(), "attacker_moves");
+  EXPECT_EQ(resumed.UnitOfStand("r1"), flow_.UnitOfStand("r1"));
+  EXPECT_TRUE(resumed.TakeEvents().empty()) << "nothing is logged twice";
+  EXPECT_FALSE(resumed.Start(Setup(stands), 0)) << "a resumed game is started";
+  // Both play on alike.
+  ASSERT_TRUE(flow_.EndPhase());
+  ASSERT_TRUE(resumed.EndPhase());
+  expect_same_game(flow_, resumed);
+
+  // After the resume the players undo the swap: its logged turn action is undone in the log,
+  // and a second resume plays the game without it.
+  ASSERT_TRUE(resumed.UndoLast());  // the phase end just played
+  resumed.TakeTurnEvents();
+  ASSERT_TRUE(resumed.UndoLast()) << resumed.notice();
+  {
+    auto resumed_log = ResumeGameLog(log_path);
+    const auto undo_events = resumed.TakeEvents();
+    const auto undos = OfType<Undo>(undo_events);
+    ASSERT_EQ(undos.size(), 1u);
+    EXPECT_EQ(undos[0]->target_seq, on_disk.events.back().seq) << "the swap's turn_action";
+    for (const auto& e : undo_events) resumed_log.writer.Append(e);
+  }
+  TurnFlow again(*ruleset_, 5);
+  ASSERT_TRUE(again.Resume(Board(), ReadGameLog(log_path).events)) << again.notice();
+  EXPECT_EQ(again.actions_played(), 3u);
+  const std::string fired = UnitAt(*flow_.game(), {6, 6}, "red");  // swapped from F7
+  ASSERT_FALSE(fired.empty());
+  EXPECT_EQ(again.game()->FindUnit(fired)->square, (Square{5, 6})) << "back where it fired from";
+  expect_same_game(resumed, again);
+
+  // A log without a started game, or of another ruleset, resumes no game.
+  TurnFlow none(*ruleset_, 1);
+  EXPECT_FALSE(
+      none.Resume(Board(), std::vector<GameEvent>(on_disk.events.end() - 1, on_disk.events.end())));
+  EXPECT_NE(none.notice().find("no started game"), std::string::npos) << none.notice();
+  const auto ancient = rules::MakeRuleset("ancient");
+  TurnFlow other(*ancient, 1);
+  EXPECT_FALSE(other.Resume(Board(), on_disk.events));
+  EXPECT_NE(other.notice().find("napoleonic"), std::string::npos) << other.notice();
+  EXPECT_FALSE(other.started());
 }
 
 }  // namespace

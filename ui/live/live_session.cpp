@@ -6,7 +6,7 @@
 
 #include "engine/gun_shot_kind.hpp"
 #include "engine/input_error.hpp"
-#include "engine/resumed_stands.hpp"
+#include "engine/stand_fold.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee::live {
@@ -53,10 +53,11 @@ LiveSession::LiveSession(SessionConfig config)
       }
       // The stands the game left, under their ids and with the kinds the players gave them: the
       // first detection matches them by position like any earlier snapshot.
-      for (const ResumedStand& r : StandsToResume(resumed.log.events)) {
+      for (const FoldedStand& r : FoldStands(resumed.log.events)) {
         const SnapshotStand& s = r.stand;
         tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known}, r.kind_source);
       }
+      resumed_events_ = std::move(resumed.log.events);
     } else {
       if (std::filesystem::exists(*config_.log_path)) {
         throw InputError(config_.log_path->string(), "",
@@ -66,6 +67,29 @@ LiveSession::LiveSession(SessionConfig config)
     }
     log_frames_.emplace(*config_.log_path);
   }
+}
+
+bool LiveSession::ResumeGame() {
+  if (!turn_ || resumed_events_.empty()) return false;
+  const std::vector<GameEvent> events = std::move(resumed_events_);
+  resumed_events_.clear();
+  if (!turn_->Resume(config_.board.board, events)) return false;
+  const GameState folded = FoldGameLog(events);
+  if (folded.shots.empty()) return true;
+  const ShotRecord& last = folded.shots.back();
+  const bool unjudged = last.verdict_seq == 0;
+  const bool never_removed =
+      !unjudged && last.Hit() && std::ranges::none_of(folded.casualties, [&](const auto& c) {
+        return c.removed.cause_seq == last.verdict_seq;
+      });
+  if (!unjudged && !never_removed) return true;
+  // The laptop went down mid-shot: the shot is fired again, as if cancelled before it flew.
+  if (never_removed) AppendEvent(Undo{last.verdict_seq, "resumed: the hit was never taken off"});
+  turn_->TakeBackShot(last.shot_id);
+  turn_->AddResultLine(
+      last.shot_id + (unjudged ? " was armed but never judged" : " hit but nothing was taken off") +
+      " when the log stopped: fire it again (arm the battery)");
+  return true;
 }
 
 void LiveSession::OnFrame(const FrameResult& result) {

@@ -63,6 +63,12 @@ class LiveSession {
   // players may overrule). A shot whose gun is inferred is declared when it comes to rest,
   // aimed at the square it rests in; a refusal makes the verdict void.
   void SetTurnFlow(TurnFlow* turn) { turn_ = turn; }
+  // `--resume`: the turn flow (SetTurnFlow first) plays again the game the log holds
+  // (TurnFlow::Resume). A last shot armed but never judged has its declaration taken back (the
+  // players fire it again); a last hit whose stands were never taken off is named in the Turn
+  // panel. False when there is no log to resume or it holds no started game (then only the
+  // stands are resumed).
+  bool ResumeGame();
   // The enemy unit the chosen battery aims at; "" (or a unit not offered): the first target
   // the rules allow (TurnFlow::AimOptions).
   void SetAim(const std::string& unit);
@@ -197,6 +203,7 @@ class LiveSession {
   std::string shot_id_;
   std::map<int, int64_t> log_seq_of_;          // LiveEvent seq -> game log seq
   std::map<int, int64_t> removal_log_seq_of_;  // verdict LiveEvent seq -> removal log seq
+  std::vector<GameEvent> resumed_events_;      // the resumed log, until ResumeGame has run
 };
 
 }  // namespace referee::live

@@ -76,6 +76,7 @@ class LiveApp {
     for (const auto& [side, rgb] : session_.board().side_colors_srgb) side_rgb_[side] = rgb;
     if (options.physical_dice) turn_.SetDiceMode(DiceMode::kPhysical);
     session_.SetTurnFlow(&turn_);  // shots are declared to the game's rules when armed
+    session_.ResumeGame();         // --resume: the game goes on where the log stopped
   }
 
   void SetScale(float scale, ImFont* big) {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+
+#include "engine/rules/action_json.hpp"
 
 namespace referee::live {
 
@@ -87,9 +90,93 @@ bool TurnFlow::Start(TableSetup setup, int first_attacker) {
   initial_ = setup.setup;
   history_.clear();
   game_ = std::make_unique<rules::Game>(ruleset_.data(), std::move(setup.setup));
+  EmitSetup();
   Emit(TurnChange{game_->turn(), game_->attacker(), rules::PhaseName(game_->phase())});
   last_results_ = {"turn " + std::to_string(game_->turn()) + ": " + game_->attacker() +
                    " attacks, " + game_->defender() + " defends"};
+  notice_.clear();
+  return true;
+}
+
+void TurnFlow::EmitSetup() {
+  Emit(FirerChoice{"",
+                   initial_.sides[initial_.first_attacker == 1 ? 1 : 0].name,
+                   "game_setup",
+                   {{"ruleset", ruleset_.data().name},
+                    {"setup", rules::SetupToJson(initial_)},
+                    {"stand_ids", initial_stand_ids_},
+                    {"dice_seed", seed_}}});
+}
+
+bool TurnFlow::Resume(const Board& board, std::span<const GameEvent> events) {
+  if (started()) return Refuse("the game has already started");
+  const std::set<int64_t> undone = UndoneSeqs(events);
+  const FirerChoice* setup = nullptr;
+  std::vector<size_t> actions;  // indices into events
+  for (size_t i = 0; i < events.size(); ++i) {
+    if (undone.contains(events[i].seq)) continue;
+    const auto* c = events[i].As<FirerChoice>();
+    if (c && c->choice == "game_setup") setup = c;
+    if (c && c->choice == "turn_action") actions.push_back(i);
+  }
+  if (!setup) return Refuse("the log holds no started game");
+  std::unique_ptr<rules::Game> game;
+  std::vector<Played> history;
+  std::map<std::string, std::vector<std::string>> ids;
+  rules::GameSetup initial;
+  std::map<std::string, std::vector<std::string>> initial_ids;
+  size_t at = 0;  // the action being played again, for the message
+  try {
+    const nlohmann::json& d = setup->details;
+    if (d.value("ruleset", "") != ruleset_.data().name) {
+      return Refuse("the log's game is played with " + d.value("ruleset", std::string("?")) +
+                    ", not " + ruleset_.data().name);
+    }
+    initial = rules::SetupFromJson(d.at("setup"), board);
+    initial_ids = d.at("stand_ids").get<std::map<std::string, std::vector<std::string>>>();
+    game = std::make_unique<rules::Game>(ruleset_.data(), initial);  // throws off the board
+    ids = initial_ids;
+    for (; at < actions.size(); ++at) {
+      const GameEvent& e = events[actions[at]];
+      const nlohmann::json& a = e.As<FirerChoice>()->details;
+      Played p;
+      p.action = rules::ActionFromJson(a.at("action"));
+      p.cause = static_cast<Cause>(a.at("cause").get<int>());
+      p.dice = a.at("dice").get<std::vector<int>>();
+      p.coins = a.at("coins").get<std::vector<int>>();
+      p.shot_stand = a.at("shot_stand").get<std::string>();
+      p.shot_id = a.at("shot_id").get<std::string>();
+      p.ids_before = ids;
+      p.turn = game->turn();
+      TypedDice dice(p.dice, p.coins);
+      const rules::ActionResult r = game->Apply(p.action, dice);
+      if (!r.ok) throw std::invalid_argument(r.refusal);
+      ids = a.at("stand_ids").get<std::map<std::string, std::vector<std::string>>>();
+      // The action's own events were logged just before it, one after the other.
+      const auto own = static_cast<size_t>(std::max(0, a.at("events").get<int>()));
+      for (size_t k = actions[at] - std::min(own, actions[at]); k <= actions[at]; ++k)
+        p.logged_seqs.push_back(events[k].seq);
+      history.push_back(std::move(p));
+    }
+  } catch (const rules::DiceExhausted&) {
+    return Refuse("the log's turn action " + std::to_string(at + 1) +
+                  " no longer plays: it needs more dice than were logged");
+  } catch (const std::exception& e) {
+    if (at < actions.size() && game) {
+      return Refuse("the log's turn action " + std::to_string(at + 1) + " (seq " +
+                    std::to_string(events[actions[at]].seq) + ") no longer plays: " + e.what());
+    }
+    return Refuse(std::string("the log's game set-up cannot be played again: ") + e.what());
+  }
+  initial_ = std::move(initial);
+  initial_stand_ids_ = std::move(initial_ids);
+  stand_ids_ = std::move(ids);
+  history_ = std::move(history);
+  game_ = std::move(game);
+  table_changes_.clear();
+  last_results_ = {"game resumed from the log: turn " + std::to_string(game_->turn()) + ", " +
+                   PhaseName() + ", " + game_->attacker() + " attacks; " +
+                   std::to_string(history_.size()) + " actions played again"};
   notice_.clear();
   return true;
 }
@@ -128,7 +215,8 @@ bool TurnFlow::Retry() {
   const int turn_before = game_->turn();
   const rules::Phase phase_before = game_->phase();
   rules::ActionResult result;
-  Played played{action, waiting_cause_, {}, {}, stand_ids_, {}, "", turn_before};
+  Played played{action,      waiting_cause_,    {}, {}, stand_ids_, {}, casualty_stand_,
+                turn_before, declaring_shot_id_};
   // Every value the engine drew, in the order drawn, so the action can be replayed exactly.
   auto keep_draws = [&](const rules::DiceSource& d, size_t from) {
     for (size_t i = from; i < d.Events().size(); ++i) {
@@ -259,6 +347,7 @@ bool TurnFlow::CorrectStandKind(const std::string& stand_id, const std::string& 
   }
   initial_ = std::move(fixed);
   game_ = std::move(replay);
+  EmitSetup();  // a resumed game starts from the corrected set-up
   last_results_ = {stand_id + " is a " + kind + " (was " + old_kind + "), " + unit_id};
   notice_.clear();
   return true;
@@ -638,8 +727,10 @@ int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindC
     progress = false;
     std::vector<SeenMove> left;
     for (auto& m : moves) {
-      if (Run(m.move, Cause::kMove)) {
-        stand_ids_[m.move.unit] = m.stand_ids;
+      moving_ids_ = {{m.move.unit, m.stand_ids}};
+      const bool ok = Run(m.move, Cause::kMove);
+      moving_ids_.clear();
+      if (ok) {
         refusals.erase(m.move.unit);
         ++applied;
         progress = true;
@@ -649,33 +740,57 @@ int TurnFlow::ApplyTableMoves(const std::vector<Stand>& stands, const StandKindC
       }
     }
     moves = std::move(left);
-  }
-  // Units that changed places (two swapping, or a ring of them): each move ends where another
-  // still stands. The rules allow it (1E: only enemy units may not be moved through; 1C: no two
-  // units of a side in one square, which holds once all have moved), but the engine checks one
-  // move at a time, so it cannot play them: say so in words, not as "two units in one square".
-  std::map<Square, const SeenMove*> left_at;  // square a refused unit still stands in -> move
-  for (const auto& m : moves) {
-    if (const rules::GameUnit* u = game_->FindUnit(m.move.unit)) left_at[u->square] = &m;
-  }
-  for (const auto& m : moves) {
-    std::vector<std::string> ring = {m.move.unit};
-    const SeenMove* next = &m;
-    for (size_t hop = 0; hop < moves.size() && !next->move.path.empty(); ++hop) {
-      const auto it = left_at.find(next->move.path.back());
-      if (it == left_at.end()) break;
-      next = it->second;
-      if (next == &m) {
-        std::string others;
-        for (size_t i = 1; i < ring.size(); ++i) others += (i > 1 ? ", " : "") + ring[i];
-        refusals[m.move.unit] =
-            "changes places with " + others +
-            ": the rules allow it (friends may pass through each other, 1E; no two units of a "
-            "side end in one square, 1C) but the rules engine checks one move at a time and "
-            "cannot play a swap yet";
-        break;
+    if (progress) continue;
+    // Units that changed places (two swapping, or a ring of them): each move ends where another
+    // still stands. The rules allow it (1E: friends may pass through each other; 1C: no two
+    // units of a side in one square, which holds once all have moved): the engine checks such a
+    // ring as one set of moves.
+    std::map<Square, size_t> left_at;  // square a refused unit still stands in -> its move
+    for (size_t i = 0; i < moves.size(); ++i) {
+      if (const rules::GameUnit* u = game_->FindUnit(moves[i].move.unit)) left_at[u->square] = i;
+    }
+    std::set<size_t> tried;  // members of rings the engine refused
+    for (size_t first = 0; first < moves.size() && !progress; ++first) {
+      if (tried.contains(first)) continue;
+      // Follow each move to the unit standing where it ends, until back at `first`.
+      std::vector<size_t> ring = {first};
+      bool closed = false;
+      while (!closed && !moves[ring.back()].move.path.empty()) {
+        const auto it = left_at.find(moves[ring.back()].move.path.back());
+        if (it == left_at.end() || std::ranges::find(ring, it->second) != ring.end()) {
+          closed = it != left_at.end() && it->second == first;
+          break;  // a ring not through `first` is found from one of its own members
+        }
+        ring.push_back(it->second);
       }
-      ring.push_back(next->move.unit);
+      if (!closed || ring.size() < 2) continue;
+      rules::MoveUnits together;
+      for (const size_t i : ring) {
+        together.moves.push_back(moves[i].move);
+        moving_ids_[moves[i].move.unit] = moves[i].stand_ids;
+      }
+      const bool ok = Run(together, Cause::kMove);
+      moving_ids_.clear();
+      std::string members;
+      for (const size_t i : ring) members += (members.empty() ? "" : ", ") + moves[i].move.unit;
+      for (const size_t i : ring) {
+        if (ok) {
+          refusals.erase(moves[i].move.unit);
+        } else {
+          refusals[moves[i].move.unit] = "changing places (" + members + "): " + notice_;
+        }
+      }
+      if (!ok) {
+        tried.insert(ring.begin(), ring.end());
+        continue;
+      }
+      applied += static_cast<int>(ring.size());
+      progress = true;
+      std::vector<SeenMove> rest;
+      for (size_t i = 0; i < moves.size(); ++i) {
+        if (std::ranges::find(ring, i) == ring.end()) rest.push_back(std::move(moves[i]));
+      }
+      moves = std::move(rest);
     }
   }
   std::string why;
@@ -812,7 +927,10 @@ bool TurnFlow::OnShotCasualties(const std::string& gun_stand_id,
         break;
       }
     }
-    if (Run(rules::ArtilleryCasualty{firer, target, kind}, Cause::kArtillery)) {
+    casualty_stand_ = id;
+    const bool ok = Run(rules::ArtilleryCasualty{firer, target, kind}, Cause::kArtillery);
+    casualty_stand_.clear();
+    if (ok) {
       history_.back().shot_stand = id;
     } else {
       all = false;
@@ -872,6 +990,21 @@ bool TurnFlow::UndoDeclaredShot() {
   return Refuse("no declared shot to take back");
 }
 
+bool TurnFlow::TakeBackShot(const std::string& shot_id) {
+  for (size_t i = history_.size(); i-- > 0;) {
+    const auto* f = std::get_if<rules::FireArtillery>(&history_[i].action);
+    if (!f || shot_id.empty() || history_[i].shot_id != shot_id) continue;
+    for (size_t j = i + 1; j < history_.size(); ++j) {
+      const auto* hit = std::get_if<rules::ArtilleryCasualty>(&history_[j].action);
+      if (hit && hit->firer_unit == f->firer_unit) {
+        return Refuse("the shot of " + f->firer_unit + " has hit: undo its verdict instead");
+      }
+    }
+    return Undo(i);
+  }
+  return false;  // not declared (an inferred gun, or no game): nothing to take back
+}
+
 std::vector<TurnFlow::AimOption> TurnFlow::AimOptions(const std::string& gun_stand_id) const {
   std::vector<AimOption> out;
   // Not a structured binding: clang (clang-tidy) cannot capture one in a lambda.
@@ -921,6 +1054,8 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
   last_results_.clear();
   for (const auto& e : result.entries) last_results_.push_back(e.text);
   nlohmann::json lines = last_results_;
+  // A move read on the table: its units' stands are the ones seen where they now stand.
+  for (const auto& [unit, ids] : moving_ids_) stand_ids_[unit] = ids;
 
   std::string acting_side;
   if (const auto* f = std::get_if<rules::FireMusketry>(&action)) {
@@ -1064,6 +1199,20 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
     }
     Emit(end);
   }
+  // Last, the action itself, to play the game again from the log (Resume).
+  const Played& played = history_.at(static_cast<size_t>(recording_));
+  const auto own = std::ranges::count(events_, recording_, &TurnEvent::action);
+  Emit(FirerChoice{"",
+                   acting_side,
+                   "turn_action",
+                   {{"action", rules::ActionToJson(action)},
+                    {"cause", static_cast<int>(cause)},
+                    {"dice", played.dice},
+                    {"coins", played.coins},
+                    {"shot_stand", played.shot_stand},
+                    {"shot_id", played.shot_id},
+                    {"stand_ids", stand_ids_},
+                    {"events", own}}});
 }
 
 bool TurnFlow::ConfirmTableMatches() {

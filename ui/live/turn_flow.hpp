@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -58,12 +59,26 @@ class TurnFlow {
   const std::string& notice() const { return notice_; }
   // The engine's lines for the last applied action (phase changes, hits, melee clause...).
   const std::vector<std::string>& last_results() const { return last_results_; }
+  // A line for the players under the results (e.g. what a resumed log left half done).
+  void AddResultLine(std::string line) { last_results_.push_back(std::move(line)); }
 
   // --- start ---
   // Starts the game with `first_attacker` (0 or 1, index into setup.sides) attacking first.
-  // Refused when the setup has fewer than two sides or no units. Logs game_start and the
-  // first turn_change.
+  // Refused when the setup has fewer than two sides or no units. Logs the set-up (firer_choice
+  // "game_setup": units, stand ids, first attacker, dice seed) and the first turn_change.
+  // Every applied action is then logged, after its own events, as firer_choice "turn_action"
+  // (the action, the dice and coins it drew, the table stand ids after it, and how many events
+  // just before it belong to it), so a log holds the game exactly enough to play it again.
   bool Start(TableSetup setup, int first_attacker);
+  // `referee live --resume`: the game a log holds, played again from its last counted set-up
+  // with each counted turn action and the very dice it drew (undone ones skipped), on `board`.
+  // Turn, phase, attacker, units lost, shaken, retreated, in Square or limbered, shots used and
+  // melees waiting are then as they were; an undo after the resume undoes the logged events.
+  // Not logged again. Refused (nothing started, the reason in notice()) when the log holds no
+  // started game, was played with another ruleset or board, or an action no longer plays.
+  // Typed dice waiting, MDI cards not both in and table changes not yet confirmed are not in
+  // the log: the players give them again.
+  bool Resume(const Board& board, std::span<const GameEvent> events);
 
   // --- dice ---
   DiceMode dice_mode() const { return dice_mode_; }
@@ -180,6 +195,10 @@ class TurnFlow {
   // Takes back the last declared shot whose hit is not in yet (the players cancelled the shot
   // before firing): the engine plays the game again without it.
   bool UndoDeclaredShot();
+  // Takes back the declaration of the shot flow's `shot_id` (a resumed log whose last shot was
+  // armed but never judged: the players fire it again). False when it was not declared or a
+  // hit of its firer followed (with the reason in notice()).
+  bool TakeBackShot(const std::string& shot_id);
   // The enemy units the gun may be aimed at, those the engine allows first (nearest first),
   // then the rest with the engine's reason.
   struct AimOption {
@@ -246,6 +265,7 @@ class TurnFlow {
     std::vector<int64_t> logged_seqs;
     std::string shot_stand;  // ArtilleryCasualty from the shot flow: the table stand removed
     int turn = 0;            // the game turn it was played in
+    std::string shot_id;     // FireArtillery: the shot flow's id of the shot declared
   };
   struct SeenMove {
     rules::MoveUnit move;
@@ -290,6 +310,11 @@ class TurnFlow {
   std::vector<Played> history_;
   int recording_ = -1;             // history index whose events Record is emitting
   std::string declaring_shot_id_;  // the shot flow's id of the shot being declared
+  std::string casualty_stand_;     // the table stand an ArtilleryCasualty being run removes
+  // Table stand ids of the units a move being run takes to their new squares (read on the table).
+  std::map<std::string, std::vector<std::string>> moving_ids_;
+  // The set-up as logged (firer_choice "game_setup"), at the start and after a kind correction.
+  void EmitSetup();
   std::vector<TurnEvent> events_;
 };
 
