@@ -46,18 +46,33 @@ struct RingFitOptions {
   // Pieces of evidence this close are fitted as one base (a border cut by a canopy or a
   // figure). Default 10 mm.
   double join_gap_mm = 10.0;
+  // Where a tall object may hide part of a ring (the `hidden` mask: a wood's canopy, a house,
+  // a bridge deck, as the board file places them), ring samples there that show no evidence
+  // are left out: a base half under a canopy is scored on the border it shows. In exchange
+  // that border must be strong: this fraction of the samples left, and of each of at least
+  // three sides (a side counts when a third of it is seen), must show evidence ... Default
+  // 0.75 (a side seen beside a canopy shows 0.9-1.0; a washed-out border 0.5-0.8). Raise if
+  // bases are claimed at the edges of woods where there are none.
+  double min_seen_ring_fraction = 0.75;
+  // ... and this fraction of the whole ring must show evidence. Default 0.3: a base may be
+  // more than half under a canopy, as long as three of its sides show.
+  double min_hidden_ring_fraction = 0.3;
 };
 
 struct RingFit {
   PxRect rect;
-  double ring = 0;     // fraction of the ring showing evidence
-  double outside = 0;  // fraction of the outside band showing evidence
+  double ring = 0;             // fraction of the ring showing evidence
+  double outside = 0;          // fraction of the outside band showing evidence
+  bool partly_hidden = false;  // accepted on the part of its ring outside the hidden mask
 };
 
 // evidence: CV_8U, 255 where a pixel may be this side's border (pixels of bases already found
-// removed). mm_per_px: top-view scale. Returns the bases the evidence supports.
+// removed). mm_per_px: top-view scale. hidden (optional, CV_8U): 255 where a tall object may
+// hide the mat (see RingFitOptions::min_seen_ring_fraction). Returns the bases the evidence
+// supports.
 std::vector<RingFit> FitBasesToBorderEvidence(const cv::Mat& evidence, double mm_per_px,
                                               const std::vector<BaseSize>& sizes,
-                                              const RingFitOptions& options = {});
+                                              const RingFitOptions& options = {},
+                                              const cv::Mat& hidden = cv::Mat());
 
 }  // namespace referee

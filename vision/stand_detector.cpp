@@ -707,6 +707,67 @@ cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int 
   return mask;
 }
 
+// Terrain that stands taller than a base and may hide part of one.
+bool IsTall(Terrain t) {
+  return t == Terrain::kWoods || t == Terrain::kHouse || t == Terrain::kRocks ||
+         t == Terrain::kBridge;
+}
+
+// Where the mat point `on_mat` is seen when the camera looks at `p` raised height_in: the
+// inverse of TopView::TableAtHeight, by fixed-point steps (it is nearly a scaling about the
+// camera's foot, so a few steps converge).
+Vec2 SeenOnMat(const TopView& view, Vec2 p, double height_in) {
+  Vec2 on_mat = p;
+  for (int i = 0; i < 6; ++i) on_mat = on_mat + (p - view.TableAtHeight(on_mat, height_in));
+  return on_mat;
+}
+
+// Where tall terrain may hide the mat in the top view (CV_8U, 255): each tall feature's
+// outline on the mat and seen at height_in (the hull of both), grown by margin_px. A tall
+// square with no tall feature drawn in it counts whole.
+cv::Mat HiddenMask(const Board& board, const TopView& view, cv::Size size, double height_in,
+                   int margin_px) {
+  cv::Mat mask(size, CV_8U, cv::Scalar(0));
+  const auto fill = [&](const std::vector<Vec2>& outline) {
+    std::vector<cv::Point> pts, hull;
+    for (const Vec2& v : outline) {
+      for (const Vec2& q : {v, SeenOnMat(view, v, height_in)}) {
+        const cv::Point2d p = view.RectifiedFromTable(q);
+        pts.emplace_back(cvRound(p.x), cvRound(p.y));
+      }
+    }
+    if (pts.size() < 3) return;
+    cv::convexHull(pts, hull);
+    cv::fillConvexPoly(mask, hull, cv::Scalar(255));
+  };
+  const Grid& g = board.grid;
+  for (int row = 0; row < g.rows; ++row) {
+    for (int col = 0; col < g.cols; ++col) {
+      if (!IsTall(board.TerrainAt({col, row}))) continue;
+      const bool drawn = std::any_of(board.features.begin(), board.features.end(), [&](auto& f) {
+        if (!IsTall(f.type) || f.outline.vertices.empty()) return false;
+        Vec2 c{0, 0};
+        for (const Vec2& v : f.outline.vertices) c = c + v;
+        c = c * (1.0 / static_cast<double>(f.outline.vertices.size()));
+        const auto sq = g.SquareOf(c);
+        return sq && sq->col == col && sq->row == row;
+      });
+      if (drawn) continue;
+      const double s = g.square_size_in, x = col * s, y = row * s;
+      fill({{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}});
+    }
+  }
+  for (const auto& f : board.features) {
+    if (IsTall(f.type)) fill(f.outline.vertices);
+  }
+  if (margin_px > 0) {
+    cv::dilate(
+        mask, mask,
+        cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * margin_px + 1, 2 * margin_px + 1}));
+  }
+  return mask;
+}
+
 // Fraction of the valid pixels inside r (deeper than depth_px) whose chroma lies within 0.12
 // (about 12 % in each channel ratio) of their median: near 1 for one paint (water, a roof),
 // low for figures of several colours on flock.
@@ -792,8 +853,8 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
 // evidence: the edge of water or a roof blurred into the mat lies part of the way toward a
 // side's colour all round, as a washed-out border does.
 void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                 const cv::Mat& terrain, const StandDetection& det, double mm,
-                 const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
+                 const cv::Mat& terrain, const cv::Mat& hidden, const StandDetection& det,
+                 double mm, const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                  std::vector<std::vector<PxRect>>& rects) {
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
@@ -815,7 +876,8 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
     const cv::Mat usable = terrain.empty() ? loose[s] : loose[s] & ~terrain;
     const cv::Mat evidence = (usable | det.side_masks[s]) & ~claimed;
-    for (const RingFit& f : FitBasesToBorderEvidence(evidence, mm, sizes, options.ring_fit)) {
+    for (const RingFit& f :
+         FitBasesToBorderEvidence(evidence, mm, sizes, options.ring_fit, hidden)) {
       rects[s].push_back(f.rect);
     }
   }
@@ -871,8 +933,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))
             : cv::Mat();
-  if (options.fit_partial_borders)
-    AddRingFits(chroma, valid, mat_chroma, terrain, out, mm, sizes, options, rects);
+  if (options.fit_partial_borders) {
+    const cv::Mat hidden =
+        board ? HiddenMask(*board, view, top_bgr.size(), MmToInches(options.tall_terrain_height_mm),
+                           static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
+              : cv::Mat();
+    AddRingFits(chroma, valid, mat_chroma, terrain, hidden, out, mm, sizes, options, rects);
+  }
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.
   std::vector<cv::Mat> toward_wide;

@@ -61,6 +61,14 @@ struct StandDetectorOptions {
   // (canopies, figures over them), washed out by blur, or around figures painted near the
   // side colour. Default on; turn off only to measure what it adds.
   bool fit_partial_borders = true;
+  // Terrain the board file places that stands taller than a base and may hide part of one
+  // (woods, houses, rocks, bridge decks): its outline, seen from the calibrated camera at this
+  // height (leaning away from the camera's foot), is where a partial border may be fitted on
+  // the part of its ring not hidden (RingFitOptions::min_seen_ring_fraction). Default 80 mm
+  // (model trees and houses are 40-100 mm); raise for taller scenery.
+  double tall_terrain_height_mm = 80.0;
+  // ... grown by this much for canopies and eaves spreading past the outline. Default 10 mm.
+  double tall_terrain_margin_mm = 10.0;
   RingFitOptions ring_fit;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.

@@ -414,5 +414,55 @@ TEST_F(StandDetectorTest, FindsBasesFromPartialAndWashedOutBorders) {
   EXPECT_EQ(Nearest(d, canopied.rect.center)->stand.kind, "line_cavalry");
 }
 
+// A wood's canopy hides more than half of a base's ring (a whole end and half of both long
+// sides, with a figure leaning over the other end): too little ring for a base anywhere, but
+// the board says a wood stands there, and the ring seen beside it is strong. A red roof's
+// corner beside the same kind of canopy is the colour throughout the part seen: no base.
+TEST_F(StandDetectorTest, FindsABaseHalfUnderACanopyWhereTheBoardHasAWood) {
+  cv::RNG rng(5);
+  const cv::Scalar red(42, 48, 192);
+  const DrawnBase hidden{{{10.0, 22.0}, MmToInches(40), MmToInches(30), 20.0}, red, false};
+  DrawBase(img, view, hidden, 3.0, rng);
+  const OrientedRect& r = hidden.rect;
+  // A figure leaning over the middle of the end left in view.
+  cv::circle(img, view.RectifiedFromTable(r.center - 0.5 * r.width_in * r.AxisX()),
+             static_cast<int>(MmToInches(6) * view.px_per_inch()), cv::Scalar(25, 25, 30),
+             cv::FILLED, cv::LINE_AA);
+  // A red roof (filled, 45 mm square) whose corner shows beside a second canopy.
+  const OrientedRect roof{{30.0, 22.0}, MmToInches(45), MmToInches(45), -10.0};
+  std::vector<cv::Point> roof_px;
+  for (const Vec2& c : roof.Corners()) roof_px.emplace_back(view.RectifiedFromTable(c));
+  cv::fillConvexPoly(img, roof_px, red, cv::LINE_AA);
+  Board board;
+  board.grid = view.calibration().board;
+  // Canopies: from just short of each shape's middle to well past its +x end.
+  int n = 0;
+  for (const OrientedRect* under : {&r, &roof}) {
+    const double from_in = -MmToInches(2), to_in = 0.5 * under->width_in + MmToInches(15);
+    const double half_d = 0.5 * under->depth_in + MmToInches(12);
+    Polygon canopy;
+    std::vector<cv::Point> px;
+    for (const Vec2 q : {Vec2{from_in, -half_d}, Vec2{to_in, -half_d}, Vec2{to_in, half_d},
+                         Vec2{from_in, half_d}}) {
+      const Vec2 p = under->center + q.x * under->AxisX() + q.y * under->AxisY();
+      canopy.vertices.push_back(p);
+      px.emplace_back(view.RectifiedFromTable(p));
+    }
+    cv::fillConvexPoly(img, px, cv::Scalar(30, 70, 35), cv::LINE_AA);
+    board.features.push_back({"woods-" + std::to_string(++n), Terrain::kWoods, canopy});
+  }
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  EXPECT_EQ(DetectStands(img, view, Colors(), catalog, opt).stands.size(), 0u)
+      << "without the board nothing says a canopy hides the rest of the ring";
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt, &board);
+  ASSERT_EQ(d.stands.size(), 1u);
+  const Stand& s = d.stands[0].stand;
+  EXPECT_LT(InchesToMm(Distance(s.footprint.center, r.center)), 1.5);
+  EXPECT_NEAR(InchesToMm(s.footprint.width_in), 40.0, 2.0);
+  EXPECT_NEAR(InchesToMm(s.footprint.depth_in), 30.0, 2.0);
+  EXPECT_EQ(s.side, "red");
+}
+
 }  // namespace
 }  // namespace referee
