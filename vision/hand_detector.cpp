@@ -9,6 +9,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/change_meter.hpp"
+#include "vision/hand_texture.hpp"
 
 namespace referee {
 
@@ -88,7 +89,8 @@ cv::Mat Hysteresis(const cv::Mat& weak, const cv::Mat& strong) {
 
 // One connected changed region, as the hand test sees it.
 struct HandDetector::Crossing {
-  double area_mm2 = 0;
+  double area_mm2 = 0;                                     // colour-changed cells
+  double texture_area_mm2 = 0;                             // colour- or texture-changed cells
   float out_in = -std::numeric_limits<float>::infinity();  // farthest outside the outline
   float in_in = -std::numeric_limits<float>::infinity();   // farthest inside it
   bool at_picture_edge = false;  // outside the board, at the edge of the picture
@@ -139,15 +141,23 @@ HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
       if (edge && dist > 0) border_.at<uchar>(y, x) = 255;
     }
   }
+  if (options_.border_hidden_in > 0) {
+    border_line_ = BorderLineWatch(cal);
+  } else {
+    clear_seen_ = true;
+  }
 }
 
 void HandDetector::Reset() {
+  clear_seen_ = true;  // the user (or a bump) says: what is in the picture now is the table
   reference_.release();
+  reference_texture_.release();
   previous_.release();
   candidate_still_since_ = -1;
 }
 
-HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed) const {
+HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed, const cv::Mat& colour,
+                                             const cv::Mat& textured) const {
   Crossing best;
   if (cv::countNonZero(changed) == 0) return best;
   cv::Mat labels, stats, centroids;
@@ -158,10 +168,13 @@ HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed) const {
     const auto* dist = outside_in_.ptr<float>(y);
     const auto* area = area_mm2_.ptr<float>(y);
     const auto* border = border_.ptr<uchar>(y);
+    const uchar* by_colour = colour.empty() ? nullptr : colour.ptr<uchar>(y);
+    const uchar* by_texture = textured.empty() ? nullptr : textured.ptr<uchar>(y);
     for (int x = 0; x < labels.cols; ++x) {
       if (l[x] <= 0) continue;
       Crossing& r = regions[static_cast<size_t>(l[x])];
-      r.area_mm2 += area[x];
+      if (by_colour == nullptr || by_colour[x] != 0) r.area_mm2 += area[x];
+      if (by_texture != nullptr && by_texture[x] != 0) r.texture_area_mm2 += area[x];
       r.out_in = std::max(r.out_in, dist[x]);
       r.in_in = std::max(r.in_in, -dist[x]);
       r.at_picture_edge = r.at_picture_edge || border[x] != 0;
@@ -175,8 +188,9 @@ HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed) const {
                         stats.at<int>(i, cv::CC_STAT_TOP) * factor_,
                         stats.at<int>(i, cv::CC_STAT_WIDTH) * factor_,
                         stats.at<int>(i, cv::CC_STAT_HEIGHT) * factor_);
-    r.from_outside = r.area_mm2 >= options_.min_area_mm2 &&
-                     (r.out_in >= options_.reach_out_in || r.at_picture_edge);
+    const bool large =
+        r.area_mm2 >= options_.min_area_mm2 || r.texture_area_mm2 >= options_.texture_min_area_mm2;
+    r.from_outside = large && (r.out_in >= options_.reach_out_in || r.at_picture_edge);
     r.hand = r.from_outside && r.in_in >= options_.reach_in_in;
     if (rank(r) > rank(best) || (rank(r) == rank(best) && r.area_mm2 > best.area_mm2)) best = r;
   }
@@ -186,10 +200,18 @@ HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed) const {
 HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
   HandReport report;
   if (frame_bgr.size() != image_size_ || frame_bgr.type() != CV_8UC3) return report;
-  cv::Mat small;
-  // An exact integer factor keeps cv::resize on its fast block-average path.
-  cv::resize(frame_bgr(cv::Rect(0, 0, cells_.width * factor_, cells_.height * factor_)), small,
-             cells_, 0, 0, cv::INTER_AREA);
+  const cv::Rect whole(0, 0, cells_.width * factor_, cells_.height * factor_);
+  cv::Mat small, texture;
+  if (options_.texture_level > 0) {
+    // Twice the cells' resolution for the edges, then the cells from it (the same block means).
+    cv::Mat fine;
+    cv::resize(frame_bgr(whole), fine, cells_ * 2, 0, 0, cv::INTER_AREA);
+    cv::resize(fine, small, cells_, 0, 0, cv::INTER_AREA);
+    texture = EdgeContrastCells(fine);
+  } else {
+    // An exact integer factor keeps cv::resize on its fast block-average path.
+    cv::resize(frame_bgr(whole), small, cells_, 0, 0, cv::INTER_AREA);
+  }
   if (previous_.empty()) {
     last_motion_t_ = t_s;
   } else {
@@ -198,9 +220,41 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     if (report.moving) last_motion_t_ = t_s;
   }
   previous_ = small;
-  if (reference_.empty()) reference_ = small;  // the first frame, until a settled one
+  if (!clear_seen_) {
+    // No picture of the clear table yet: one with the border line hidden over a hand's width
+    // is not taken for it (a hand already over the table when the referee starts).
+    const BorderCover cover = border_line_.Covered(frame_bgr);
+    if (cover.longest_in >= options_.border_hidden_in) {
+      report.hand = true;
+      report.box_px = cover.box_px;
+      if (report.moving || candidate_still_since_ < 0) candidate_still_since_ = t_s;
+      report.still_s = t_s - candidate_still_since_;
+      if (report.still_s < options_.held_scenery_after_s) return report;
+      report.hand = false;  // not moved at all for that long: something left across the edge
+    }
+    clear_seen_ = true;
+    candidate_still_since_ = -1;
+    reference_.release();
+  }
+  if (reference_.empty()) {  // the first clear frame, until a settled one
+    reference_ = small;
+    reference_texture_ = texture;
+  }
   const cv::Mat counted = watched_ & ~Unreliable(reference_, small);
-  const cv::Mat strong = ChangedCells(reference_, small, options_.level) & counted;
+  cv::Mat strong = ChangedCells(reference_, small, options_.level) & counted;
+  cv::Mat colour_cells = strong.clone();  // what a region's area counts
+  cv::Mat texture_cells;  // ... with the texture: not the gaps closed between pieces
+  if (!texture.empty() && reference_texture_.size() == texture.size()) {
+    // A hand of the table's colour: its outline and the grid lines it hides, joined up.
+    // (Only the texture cells are closed: closing the colour cells too would join up the
+    // scattered cells an exposure change leaves.)
+    texture_cells = TextureChangedCells(reference_texture_, texture, options_.texture_level);
+    cv::Mat joined;
+    cv::morphologyEx(texture_cells, joined, cv::MORPH_CLOSE,
+                     cv::getStructuringElement(cv::MORPH_RECT, {3, 3}));
+    texture_cells = (texture_cells & counted) | strong;
+    strong |= joined & counted;
+  }
   cv::Mat mask = strong;
   if (options_.grow_level < options_.level) {
     // Growth only through cells that are not bright in either picture: near saturation a
@@ -209,8 +263,10 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     const cv::Mat weak = ChangedCells(reference_, small, options_.grow_level) & counted &
                          (MaxChannel(reference_) < kBright) & (MaxChannel(small) < kBright);
     mask = Hysteresis(weak | strong, strong);
+    colour_cells = mask & (weak | colour_cells);
+    if (!texture_cells.empty()) texture_cells |= colour_cells;
   }
-  const Crossing r = Largest(mask);
+  const Crossing r = Largest(mask, colour_cells, texture_cells);
   if (r.from_outside) {
     report.hand = r.hand;
     report.area_mm2 = r.area_mm2;
@@ -218,6 +274,10 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     report.in_in = r.in_in;
     report.box_px = r.box_px;
   }
+  const auto take_reference = [&] {
+    reference_ = small;
+    reference_texture_ = texture;
+  };
   if (r.from_outside && !report.moving) {
     if (candidate_still_since_ < 0) candidate_still_since_ = t_s;
     report.still_s = t_s - candidate_still_since_;
@@ -227,7 +287,7 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     const double scenery_s = held ? options_.held_scenery_after_s : options_.scenery_after_s;
     if (report.still_s >= scenery_s) {
       // Perfectly still for long: something put down, not a hand.
-      reference_ = small;
+      take_reference();
       candidate_still_since_ = -1;
       const bool moving = report.moving;
       report = HandReport{};
@@ -235,7 +295,7 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     }
   } else {
     candidate_still_since_ = -1;
-    if (!r.from_outside && t_s - last_motion_t_ >= options_.settle_s) reference_ = small;
+    if (!r.from_outside && t_s - last_motion_t_ >= options_.settle_s) take_reference();
   }
   return report;
 }

@@ -16,6 +16,7 @@
 #include <opencv2/core.hpp>
 
 #include "calibration/table_calibration.hpp"
+#include "vision/hand_outline.hpp"
 
 namespace referee {
 
@@ -75,6 +76,27 @@ struct HandOptions {
   // seconds. Default 30: a hand held over a table for half a minute without moving a few mm
   // is not seen in play. The user can also say the table is clear (Reset) at any time.
   double held_scenery_after_s = 30.0;
+  // Until a picture of the table is known to be clear (the first frames after calibration),
+  // a picture is not taken for the reference while the board's border line is hidden over at
+  // least this length, inches (vision/hand_outline): a hand already over the table when the
+  // referee starts is a hand, not the table. Default 2: the generator's hands reaching over
+  // the board hide 2.25-3.75" of it, stands, figures and terrain at the edge 0-1.75" (15 clear
+  // start-up scenes). Lower toward 1.5 to catch hands that only reach the edge; raise if a
+  // start-up pause comes without a hand. A permanent object across the edge pauses the
+  // referee until the user says the table is clear (Reset) or it has not moved for
+  // held_scenery_after_s. 0 turns the check off (the first picture is the table).
+  double border_hidden_in = 2.0;
+  // A cell's edge contrast (vision/hand_texture: mean gradient over brightness) changed by at
+  // least this much counts as changed too, even when its colour did not: a hand or sleeve of
+  // the mat's own colour hides the grid lines and the grain under it and draws its outline.
+  // Default 0.1 (camera noise moves it by ~0.03; a grid line is 1-2). Raise for very noisy
+  // cameras; 0 turns the texture test off.
+  double texture_level = 0.1;
+  // A region counted with its texture-changed cells must cover at least this much table to be
+  // a hand, mm^2 (its colour-changed cells alone: min_area_mm2). Default 3500: a hand of the
+  // mat's colour changes the texture of 4000-25000, a Q-tip lying across the board's edge (its
+  // outline and heads) up to ~2400. Lower with care: small things across the edge come next.
+  double texture_min_area_mm2 = 3500.0;
 };
 
 struct HandReport {
@@ -99,8 +121,9 @@ class HandDetector {
 
   // One camera frame (BGR, the calibration's size) at source time t_s (seconds, increasing).
   HandReport Update(const cv::Mat& frame_bgr, double t_s);
-  // Forget the reference: the next frame becomes it (after a camera bump or a re-calibration,
-  // or when the user says the table is clear and what the referee takes for a hand is not).
+  // Forget the reference: the next frame becomes it, whatever lies across the board's edge
+  // (after a camera bump or a re-calibration, or when the user says the table is clear and
+  // what the referee takes for a hand is not).
   void Reset();
 
   const HandOptions& options() const { return options_; }
@@ -108,7 +131,10 @@ class HandDetector {
 
  private:
   struct Crossing;
-  Crossing Largest(const cv::Mat& changed) const;
+  // The largest region of `changed`; its area counts only the cells of `colour` (all when
+  // empty), its texture area those of `textured` (none when empty).
+  Crossing Largest(const cv::Mat& changed, const cv::Mat& colour = cv::Mat(),
+                   const cv::Mat& textured = cv::Mat()) const;
 
   HandOptions options_;
   cv::Size image_size_;
@@ -118,7 +144,10 @@ class HandDetector {
   cv::Mat area_mm2_;    // CV_32F: table area each cell covers, mm^2
   cv::Mat watched_;     // CV_8U: cells within band_out_in of the board (255)
   cv::Mat border_;      // CV_8U: watched cells outside the board at the picture's edge
+  BorderLineWatch border_line_;
+  bool clear_seen_ = false;  // a picture was taken for the clear table (or the user said so)
   cv::Mat reference_, previous_;
+  cv::Mat reference_texture_;  // CV_32F: the reference's edge contrast per cell
   double last_motion_t_ = 0;
   double candidate_still_since_ = -1;  // something come in from outside and not moving since
 };
