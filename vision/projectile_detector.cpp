@@ -58,6 +58,97 @@ std::string StandUnderStick(Vec2 a, Vec2 b, const TopView& view,
   return {};
 }
 
+// Share of the model's columns that must stand out when pieces at both ends are matched as one
+// Q-tip (the whole-model match's own default is 0.6 for a single fragment). Default 0.5: its
+// heads alone make about a third; the rest must come from the stick between them.
+constexpr double kPiecesColumnShare = 0.5;
+
+// A region of change in the top view.
+struct Blob {
+  std::vector<cv::Point> pts;
+  double area_mm2;
+  cv::Rect box;
+  bool from_outside = false;  // touches the border of the camera's field
+  bool cut_off = false;       // runs out of the top view
+};
+
+// Extent along and across the principal axis of `pts`, mm, and that axis.
+struct LineFit {
+  double length_mm = 0, width_mm = 0;
+  cv::Point2d a, b;  // ends along the axis, top-view px
+};
+
+LineFit FitLine(const std::vector<cv::Point>& pts, double mm_per_px) {
+  cv::Mat data(static_cast<int>(pts.size()), 2, CV_64F);
+  for (size_t i = 0; i < pts.size(); ++i) {
+    data.at<double>(static_cast<int>(i), 0) = pts[i].x;
+    data.at<double>(static_cast<int>(i), 1) = pts[i].y;
+  }
+  const cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
+  const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
+  const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
+  const cv::Point2d perp(-axis.y, axis.x);
+  std::vector<double> across;
+  double tmin = 1e9, tmax = -1e9;
+  for (const auto& p : pts) {
+    const cv::Point2d d = cv::Point2d(p) - c;
+    tmin = std::min(tmin, d.dot(axis));
+    tmax = std::max(tmax, d.dot(axis));
+    across.push_back(std::abs(d.dot(perp)));
+  }
+  return {(tmax - tmin + 1.0) * mm_per_px, 2.0 * Percentile(across, 0.97) * mm_per_px + mm_per_px,
+          c + tmin * axis, c + tmax * axis};
+}
+
+// Several regions that may be one Q-tip broken up by blur and noise (its white stick fading
+// into a pale mat, its heads still showing): regions lying along one line no wider than a head,
+// together about a Q-tip long. Their indices in `blobs`, the most regions first; empty when no
+// two regions line up so. Whether they are one Q-tip is for the whole-model match to say.
+std::vector<size_t> PiecesAlongAQtip(const std::vector<Blob>& blobs, const ProjectileOptions& opt,
+                                     double mm_per_px) {
+  constexpr size_t kMaxRegions = 8;  // more pieces than that is not one broken stick
+  const size_t n = blobs.size();
+  if (n < 2 || n > kMaxRegions) return {};
+  std::vector<size_t> best;
+  double best_area = 0;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (blobs[i].cut_off || blobs[j].cut_off) continue;
+      std::vector<cv::Point> both = blobs[i].pts;
+      both.insert(both.end(), blobs[j].pts.begin(), blobs[j].pts.end());
+      const LineFit line = FitLine(both, mm_per_px);
+      const bool fits = line.width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
+                        line.length_mm >= 0.6 * opt.qtip_length_mm &&
+                        line.length_mm <= (1 + opt.size_tolerance) * opt.qtip_length_mm;
+      if (!fits) continue;
+      // Other regions on the segment between them belong to it too.
+      const cv::Point2d ab = line.b - line.a;
+      const double ab2 = std::max(1e-9, ab.dot(ab));
+      const double reach_px = opt.qtip_head_diameter_mm / mm_per_px;
+      std::vector<size_t> on{i, j};
+      double area = blobs[i].area_mm2 + blobs[j].area_mm2;
+      for (size_t k = 0; k < n; ++k) {
+        if (k == i || k == j || blobs[k].cut_off) continue;
+        int near = 0;
+        for (const cv::Point& p : blobs[k].pts) {
+          const double t = (cv::Point2d(p) - line.a).dot(ab) / ab2;
+          near += t >= 0 && t <= 1 && cv::norm(cv::Point2d(p) - (line.a + t * ab)) <= reach_px;
+        }
+        if (near >= 0.8 * static_cast<double>(blobs[k].pts.size())) {
+          on.push_back(k);
+          area += blobs[k].area_mm2;
+        }
+      }
+      if (on.size() > best.size() || (on.size() == best.size() && area > best_area)) {
+        best = on;
+        best_area = area;
+      }
+    }
+  }
+  std::sort(best.begin(), best.end());
+  return best;
+}
+
 }  // namespace
 
 double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
@@ -151,13 +242,6 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
         groups[static_cast<size_t>(labels.at<int>(y, x))].emplace_back(x, y);
     }
   }
-  struct Blob {
-    std::vector<cv::Point> pts;
-    double area_mm2;
-    cv::Rect box;
-    bool from_outside = false;  // touches the border of the camera's field
-    bool cut_off = false;       // runs out of the top view
-  };
   std::vector<Blob> blobs;
   const cv::Rect inner(2, 2, mask.cols - 4, mask.rows - 4);
   for (int i = 1; i < n; ++i) {
@@ -187,28 +271,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     }
   }
   // One region of change explained by a projectile model.
-  const auto explain = [&](const Blob& blob) -> ProjectileResult {
-    // Principal axis of the changed pixels.
-    cv::Mat data(static_cast<int>(blob.pts.size()), 2, CV_64F);
-    for (size_t i = 0; i < blob.pts.size(); ++i) {
-      data.at<double>(static_cast<int>(i), 0) = blob.pts[i].x;
-      data.at<double>(static_cast<int>(i), 1) = blob.pts[i].y;
-    }
-    cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
-    const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
-    const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
-    const cv::Point2d perp(-axis.y, axis.x);
-    std::vector<double> ss;
-    double tmin = 1e9, tmax = -1e9;
-    for (const auto& p : blob.pts) {
-      const cv::Point2d d = cv::Point2d(p) - c;
-      const double t = d.dot(axis);
-      ss.push_back(std::abs(d.dot(perp)));
-      tmin = std::min(tmin, t);
-      tmax = std::max(tmax, t);
-    }
-    const double length_mm = (tmax - tmin + 1.0) * mm;
-    const double width_mm = 2.0 * Percentile(ss, 0.97) * mm + mm;
+  // `pieces`: the blob is several regions joined along one line (a Q-tip seen in pieces): only
+  // the whole-model match may explain it.
+  const auto explain = [&](const Blob& blob, bool pieces = false) -> ProjectileResult {
+    // Extent along and across the principal axis of the changed pixels.
+    const LineFit extent = FitLine(blob.pts, mm);
+    const double length_mm = extent.length_mm;
+    const double width_mm = extent.width_mm;
     const double tol = opt.size_tolerance;
     // A Q-tip running out of the view only shows part of its length.
     const bool qtip_length_ok =
@@ -255,8 +324,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
       return obs;
     };
-    if (qtip_shape && opt.expect != "shell") return qtip_from(blob.pts, blob.cut_off, false);
-    if (shell_extent && opt.expect != "qtip") {
+    if (!pieces && qtip_shape && opt.expect != "shell")
+      return qtip_from(blob.pts, blob.cut_off, false);
+    if (!pieces && shell_extent && opt.expect != "qtip") {
       // Where a point of the shell's bottom and the point above it on its top are seen.
       const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
       const Vec2 c_mat = view.TableFromRectified(c_px);
@@ -299,7 +369,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     // by the whole model along it, and taken only when the model stands out of the noise.
     const bool fragment =
         !blob.cut_off && opt.expect != "shell" && length_mm < (1 + tol) * opt.qtip_length_mm &&
-        width_mm <= 2.0 * opt.qtip_head_diameter_mm && length_mm >= 2.0 * width_mm;
+        width_mm <= 2.0 * opt.qtip_head_diameter_mm && (pieces || length_mm >= 2.0 * width_mm);
     if (fragment) {
       cv::Mat difference, before_f;
       top_before.convertTo(before_f, CV_32FC3);
@@ -307,8 +377,15 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       QtipTemplateOptions topt;
       topt.length_mm = opt.qtip_length_mm;
       topt.head_diameter_mm = opt.qtip_head_diameter_mm;
+      // Pieces at both ends already show the heads a Q-tip's length apart (a third of the
+      // model's columns); the stick between them must still show along half the model.
+      if (pieces) topt.min_column_share = kPiecesColumnShare;
       const QtipTemplateResult m = MatchQtipTemplate(difference, blob.pts, mm, topt);
       if (!m.found) return Refusal{neither + " (" + m.reason + "): not adjudicated"};
+      if (pieces && m.match.length_mm < length_mm - opt.qtip_head_diameter_mm) {
+        return Refusal{"pieces along a line are not one Q-tip: the matched model covers " +
+                       Mm(m.match.length_mm) + " of their " + Mm(length_mm) + " mm"};
+      }
       ProjectileResult r = qtip_from(m.match.footprint, false, true);
       if (const auto* refusal = std::get_if<Refusal>(&r)) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
@@ -337,7 +414,27 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                               " regions): cannot tell which is the projectile, frame refused";
   std::optional<ProjectileObservation> found;
   size_t found_at = 0;
-  for (size_t i = 0; i < blobs.size(); ++i) {
+  std::vector<bool> joined(blobs.size(), false);
+  if (const std::vector<size_t> line = PiecesAlongAQtip(blobs, opt, mm); !line.empty()) {
+    Blob merged{{}, 0.0, blobs[line[0]].box};
+    for (const size_t i : line) {
+      merged.pts.insert(merged.pts.end(), blobs[i].pts.begin(), blobs[i].pts.end());
+      merged.area_mm2 += blobs[i].area_mm2;
+      merged.box |= blobs[i].box;
+    }
+    ProjectileResult r = explain(merged, true);
+    if (auto* o = std::get_if<ProjectileObservation>(&r)) {
+      found = *o;
+      for (const size_t i : line) joined[i] = true;
+      blobs.push_back(std::move(merged));
+      joined.push_back(true);
+      found_at = blobs.size() - 1;
+      found->note = "Q-tip seen in " + std::to_string(line.size()) +
+                    " pieces along its length, matched as one";
+    }
+  }
+  const bool pieces_found = found.has_value();
+  for (size_t i = 0; i < blobs.size() && !pieces_found; ++i) {
     const ProjectileResult r = explain(blobs[i]);
     const auto* o = std::get_if<ProjectileObservation>(&r);
     if (!o) continue;
@@ -363,7 +460,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   };
   int small = 0;
   for (size_t i = 0; i < blobs.size(); ++i) {
-    if (i == found_at) continue;
+    if (i == found_at || joined[i]) continue;
     // Pieces of one projectile (a stick broken up where it lies over figures): which figures
     // hold it up, and so its height, is not measured reliably yet; refused.
     if (along_projectile(blobs[i])) return Refusal{several};
@@ -371,8 +468,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     ++small;
   }
   if (small > 0) {
-    found->note = "also changed: " + std::to_string(small) +
-                  " small region(s) no projectile model explains (noise, a shadow), ignored";
+    if (!found->note.empty()) found->note += "; ";
+    found->note += "also changed: " + std::to_string(small) +
+                   " small region(s) no projectile model explains (noise, a shadow), ignored";
   }
   return *found;
 }
