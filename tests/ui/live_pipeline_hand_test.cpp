@@ -33,6 +33,9 @@ LivePipeline Calibrated(const Scenario& sc, const Grid& board, const CameraModel
   c.board = board;
   c.catalog = LoadStandKinds();
   c.colors = ScenarioSideColors(sc);
+  // What the referee decides is the same without the full top view made every frame (only
+  // for display); it is made where the stands and the projectile are looked for.
+  c.top_view_every_frame = false;
   LivePipeline p(c);
   TableCalibration cal;
   cal.board = board;

@@ -54,9 +54,12 @@ class LivePipelineTest : public ::testing::Test {
     }
     return c;
   }
-  // A pipeline already calibrated (no grid search on its first frame).
-  static LivePipeline Calibrated() {
-    LivePipeline p(Config());
+  // A pipeline already calibrated (no grid search on its first frame). Without the full top
+  // view made every frame (for display only) unless asked: what it decides is the same.
+  static LivePipeline Calibrated(bool top_view_every_frame = false) {
+    PipelineConfig c = Config();
+    c.top_view_every_frame = top_view_every_frame;
+    LivePipeline p(c);
     p.SetCalibration(cal_);
     return p;
   }
@@ -74,7 +77,7 @@ BoardFile LivePipelineTest::board_;
 TableCalibration LivePipelineTest::cal_;
 
 TEST_F(LivePipelineTest, SampleShotStandsOnceRestOnceHandsFlagged) {
-  LivePipeline p = Calibrated();
+  LivePipeline p = Calibrated(/*top_view_every_frame=*/true);
   const auto& info = meta_["frames"];
   ASSERT_EQ(info.size(), frames_.size());
   const double rest_from = meta_["rest_from_s"].get<double>();
