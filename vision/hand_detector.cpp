@@ -8,6 +8,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/block_shrink.hpp"
 #include "vision/change_meter.hpp"
 #include "vision/hand_texture.hpp"
 
@@ -200,17 +201,20 @@ HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed, const cv::M
 HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
   HandReport report;
   if (frame_bgr.size() != image_size_ || frame_bgr.type() != CV_8UC3) return report;
-  const cv::Rect whole(0, 0, cells_.width * factor_, cells_.height * factor_);
   cv::Mat small, texture;
   if (options_.texture_level > 0) {
     // Twice the cells' resolution for the edges, then the cells from it (the same block means).
     cv::Mat fine;
-    cv::resize(frame_bgr(whole), fine, cells_ * 2, 0, 0, cv::INTER_AREA);
-    cv::resize(fine, small, cells_, 0, 0, cv::INTER_AREA);
+    if (factor_ % 2 == 0) {
+      fine = ShrinkByBlocks(frame_bgr, factor_ / 2);
+    } else {
+      cv::resize(frame_bgr(cv::Rect(0, 0, cells_.width * factor_, cells_.height * factor_)), fine,
+                 cells_ * 2, 0, 0, cv::INTER_AREA);
+    }
+    small = ShrinkByBlocks(fine, 2);
     texture = EdgeContrastCells(fine);
   } else {
-    // An exact integer factor keeps cv::resize on its fast block-average path.
-    cv::resize(frame_bgr(whole), small, cells_, 0, 0, cv::INTER_AREA);
+    small = ShrinkByBlocks(frame_bgr, factor_);
   }
   if (previous_.empty()) {
     last_motion_t_ = t_s;
