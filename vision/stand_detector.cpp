@@ -12,6 +12,7 @@
 
 #include "vision/base_ring_fit.hpp"
 #include "vision/px_rect.hpp"
+#include "vision/side_washout.hpp"
 
 namespace referee {
 
@@ -883,6 +884,72 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
   }
 }
 
+bool Overlaps(const PxRect& r, const std::vector<PxRect>& others) {
+  return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
+    return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b});
+  });
+}
+
+// Fraction of r deeper than depth_px from its edge that is set in mask (1 when nothing is
+// that deep).
+double InteriorFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
+  const double ha = 0.5 * r.len_a - depth_px, hb = 0.5 * r.len_b - depth_px;
+  if (ha <= 0 || hb <= 0) return 1.0;
+  cv::Mat inside(mask.size(), CV_8U, cv::Scalar(0));
+  std::vector<cv::Point> poly;
+  for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+    const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * r.AxisB();
+    poly.emplace_back(cvRound(p.x), cvRound(p.y));
+  }
+  cv::fillConvexPoly(inside, poly, cv::Scalar(255));
+  const int n = cv::countNonZero(inside);
+  return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask)) / n : 1.0;
+}
+
+// Bases of a side whose colour this camera washes out toward the mat, past the colour model's
+// gate (see vision/side_washout.hpp). Where several base-shaped rings of relaxed evidence lie
+// where no base was found, the side is refitted from those rings' border pixels, detected
+// again, and the bases that finds where none was found are added. Bases already found keep
+// the model that found them: a refit to the washed-out rings alone would lose saturated
+// borders elsewhere in the frame (uneven light).
+void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                       double mm, const std::vector<BaseSize>& sizes,
+                       const StandDetectorOptions& options, StandDetection& det,
+                       std::vector<std::vector<PxRect>>& rects) {
+  const WashoutOptions washout;
+  cv::Mat smooth;
+  cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
+  const std::vector<cv::Mat> loose = LooseTowardSides(smooth, valid, mat_chroma, det.colors.sides(),
+                                                      washout.min_fraction, washout.cone);
+  const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
+  for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
+    std::vector<PxRect> missed;
+    for (const RingFit& f : WashoutCandidates(loose[s], mm, sizes, options.ring_fit, washout)) {
+      if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
+    }
+    if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
+    const cv::Mat gated = BorderBand(chroma.size(), missed, 1.0, t) & loose[s];
+    if (cv::countNonZero(gated) < 50) continue;
+    SideColorModel washed = det.colors;
+    washed.Refit(s, chroma, gated);
+    const cv::Mat mask = CleanMask(washed.ClassifyChroma(chroma, valid, &mat_chroma)[s]);
+    const std::vector<PxRect> again = SideDetector(mask, mm, sizes, options).Run();
+    const std::vector<PxRect> before = rects[s];
+    // Anything of the side's hue at all, for the interior test: the blurred edge of water or a
+    // roof in a stronger shade of the side's colour passes the refitted gate as a ring.
+    const cv::Mat any_hue = mask | loose[s] | det.side_masks[s];
+    // Only where a washed-out ring was seen: the refitted gate also takes in figures and
+    // terrain of a paler shade of the side's colour.
+    for (const PxRect& r : again) {
+      if (!Overlaps(r, before) && Overlaps(r, missed) &&
+          InteriorFraction(any_hue, r, options.ring_fit.interior_depth_mm / mm) <=
+              options.ring_fit.max_interior_fraction) {
+        rects[s].push_back(r);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
@@ -908,27 +975,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
     if (pass + 1 < passes) {
       // Re-fit each side from the inner part of the borders just found.
+      const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
       for (size_t s = 0; s < rects.size(); ++s) {
-        cv::Mat band(top_bgr.size(), CV_8U, cv::Scalar(0));
-        for (const auto& r : rects[s]) {
-          const cv::Point2d b = r.AxisB();
-          const double inset = 1.0;
-          const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
-          for (double d = inset; d < inset + t; d += 0.5) {
-            const double ha = 0.5 * r.len_a - d, hb = 0.5 * r.len_b - d;
-            std::vector<cv::Point> poly;
-            for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-              const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * b;
-              poly.emplace_back(cvRound(p.x), cvRound(p.y));
-            }
-            cv::polylines(band, poly, true, cv::Scalar(255), 1);
-          }
-        }
-        cv::Mat gated = band & out.side_masks[s];
+        const cv::Mat gated = BorderBand(top_bgr.size(), rects[s], 1.0, t) & out.side_masks[s];
         if (cv::countNonZero(gated) > 50) out.colors.Refit(s, chroma, gated);
       }
     }
   }
+  if (options.refit_colors)
+    AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options, out, rects);
 
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))

@@ -95,5 +95,38 @@ TEST(StandDetectorRenderTest, FindsABaseHalfUnderAWoodsCanopy) {
   }
 }
 
+// Hard seed 7, scene 3: this camera and light wash both side colours out toward the grey mat
+// (a blue border sits a third of the way from the mat to the blue prior, 4 standard
+// deviations out): the prior's gate finds 1 base of 20. The washed-out borders still make
+// base-shaped rings of the side's hue; several agree, so each side is refitted from them and
+// its bases found. Nothing is claimed where there is no base (water in a stronger blue lies
+// on this board).
+TEST(StandDetectorRenderTest, FindsBasesOfASideWashedOutTowardTheMat) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7}, 3);
+  TableCalibration cal;
+  cal.board = s.board.grid;
+  cal.camera = s.camera;
+  const TopView view(cal);
+  const StandDetection d = DetectStands(view.Rectify(s.before), view, ScenarioSideColors(sc),
+                                        LoadStandKinds(), {}, &s.board);
+  int found = 0;
+  for (const Stand& t : s.stands) {
+    found += std::any_of(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
+      return ds.stand.side == t.side &&
+             Distance(ds.stand.footprint.center, t.footprint.center) < MmToInches(6.0);
+    });
+  }
+  EXPECT_GE(found, 4) << "of " << s.stands.size();
+  for (const auto& ds : d.stands) {
+    EXPECT_TRUE(std::any_of(s.stands.begin(), s.stands.end(),
+                            [&](const Stand& t) {
+                              return Distance(ds.stand.footprint.center, t.footprint.center) <
+                                     MmToInches(6.0);
+                            }))
+        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
+  }
+}
+
 }  // namespace
 }  // namespace referee

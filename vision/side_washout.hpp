@@ -1,0 +1,56 @@
+// How this camera and light wash out a side's colour. A low-saturation camera, a warm or cold
+// white balance or a bright lamp pulls a side's border colour part of the way toward the mat's,
+// often past the Mahalanobis gate of a model sampled elsewhere or given as nominal sRGB: then
+// one side's mask is nearly empty and its bases go missing all at once. The washout is
+// measured on the frame itself: with a relaxed gate (any pixel lying in the side's hue
+// direction from the mat), the strongest base-shaped rings are fitted; if several agree, the
+// side's colour model is refitted from their border pixels.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "vision/base_ring_fit.hpp"
+#include "vision/px_rect.hpp"
+#include "vision/side_color_model.hpp"
+
+namespace referee {
+
+struct WashoutOptions {
+  // How far from the mat's chroma toward a side's nominal colour a border pixel may sit and
+  // still count as evidence, 0..1. Default 0.15 (washed-out borders measured 0.3-0.4 of the
+  // way); raise if shadows or roads cast toward a side colour give false candidates.
+  double min_fraction = 0.15;
+  // ... and how far off that line, as a fraction of the distance along it. Default 0.5.
+  double cone = 0.5;
+  // Base-shaped rings that must agree before a side is refitted. Default 3: one or two rings
+  // may be a road crossing, a fence or figures; several base-sized rings of one hue are bases.
+  int min_candidates = 3;
+  // Ring fit for candidates: stricter than the partial-border pass, since nothing is hidden
+  // here and a false candidate would move the colour model. Defaults: 0.8 of the ring, 0.7 of
+  // each side at a corner, at most 0.1 of the outside band.
+  double min_ring_fraction = 0.6;
+  double min_corner_sides = 0.5;
+  double max_outside_fraction = 0.15;
+};
+
+// Per side, CV_8U masks of pixels lying at least min_fraction of the way from mat_chroma toward
+// the side's mean, within the cone; each pixel goes to the side whose line it is nearest.
+std::vector<cv::Mat> LooseTowardSides(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Vec2f& mat_chroma,
+                                      const std::vector<SideColor>& sides, double min_fraction,
+                                      double cone);
+
+// The strongest base-shaped rings in `evidence` (CV_8U) under the stricter WashoutOptions
+// ring gates.
+std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px,
+                                       const std::vector<BaseSize>& sizes,
+                                       const RingFitOptions& base_options,
+                                       const WashoutOptions& options);
+
+// The border band of each rect (from inset_px to inset_px + depth_px inside its edge), CV_8U.
+cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset_px,
+                   double depth_px);
+
+}  // namespace referee
