@@ -233,8 +233,10 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
       report.box_px = cover.box_px;
       if (report.moving || candidate_still_since_ < 0) candidate_still_since_ = t_s;
       report.still_s = t_s - candidate_still_since_;
-      if (report.still_s < options_.held_scenery_after_s) return report;
-      report.hand = false;  // not moved at all for that long: something left across the edge
+      // Not moved at all for scenery_after_s: terrain or something left across the edge (a
+      // hand held perfectly still that long at start-up is taken for the table).
+      if (report.still_s < options_.scenery_after_s) return report;
+      report.hand = false;
     }
     clear_seen_ = true;
     candidate_still_since_ = -1;

@@ -80,11 +80,13 @@ struct HandOptions {
   // a picture is not taken for the reference while the board's border line is hidden over at
   // least this length, inches (vision/hand_outline): a hand already over the table when the
   // referee starts is a hand, not the table. Default 2: the generator's hands reaching over
-  // the board hide 2.25-3.75" of it, stands, figures and terrain at the edge 0-1.75" (15 clear
-  // start-up scenes). Lower toward 1.5 to catch hands that only reach the edge; raise if a
-  // start-up pause comes without a hand. A permanent object across the edge pauses the
-  // referee until the user says the table is clear (Reset) or it has not moved for
-  // held_scenery_after_s. 0 turns the check off (the first picture is the table).
+  // the board hide 2.25-3.75" of it, stands and figures at the edge of a clear table 0-1.75"
+  // (15 napoleonic and ancient start-up scenes). Terrain over the edge hides it too (3.75-11"
+  // in the hard scenario): such a picture is taken for the table once nothing in the watched
+  // area has moved for scenery_after_s (3 s), so a table with terrain across its edge starts
+  // 3 s late; the user can say the table is clear at once (Reset). 0 turns the check off (the
+  // first picture is the table; a hand in it is then missed, and its ghost flagged once it
+  // has left, until held_scenery_after_s).
   double border_hidden_in = 2.0;
   // A cell's edge contrast (vision/hand_texture: mean gradient over brightness) changed by at
   // least this much counts as changed too, even when its colour did not: a hand or sleeve of

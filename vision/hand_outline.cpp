@@ -28,7 +28,8 @@ float GrayAt(const cv::Mat& bgr, cv::Point2f p) {
     x = std::clamp(x, 0, bgr.cols - 1);
     y = std::clamp(y, 0, bgr.rows - 1);
     const cv::Vec3b v = bgr.at<cv::Vec3b>(y, x);
-    return 0.114f * v[0] + 0.587f * v[1] + 0.299f * v[2];
+    return 0.114f * static_cast<float>(v[0]) + 0.587f * static_cast<float>(v[1]) +
+           0.299f * static_cast<float>(v[2]);
   };
   return (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
          fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
