@@ -924,7 +924,20 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
     std::vector<PxRect> missed;
-    for (const RingFit& f : WashoutCandidates(loose[s], mm, sizes, options.ring_fit, washout)) {
+    // Bases already found are left out: their rings need no fit (and most frames have no
+    // washed-out side, so this keeps the search cheap).
+    cv::Mat evidence = loose[s].clone();
+    for (const PxRect& r : rects[s]) {
+      std::vector<cv::Point> poly;
+      const double grow = 2.0 / mm;
+      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+        const cv::Point2d p = r.center + sa * (0.5 * r.len_a + grow) * r.axis_a +
+                              sb * (0.5 * r.len_b + grow) * r.AxisB();
+        poly.emplace_back(cvRound(p.x), cvRound(p.y));
+      }
+      cv::fillConvexPoly(evidence, poly, cv::Scalar(0));
+    }
+    for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, options.ring_fit, washout)) {
       if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
     }
     if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
