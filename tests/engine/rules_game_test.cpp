@@ -2,6 +2,7 @@
 // fire arcs and screening, supports, retreats, morale, artillery losses, points and the end.
 #include <gtest/gtest.h>
 
+#include "engine/rules/action_json.hpp"
 #include "engine/rules/game.hpp"
 #include "engine/rules/ruleset_loader.hpp"
 #include "rules_test_units.hpp"
@@ -431,6 +432,56 @@ TEST(RulesGame, CanisterAdjacentInArcNotIntoFriends) {
   const ActionResult r = g.Apply(FireCanister{"hb", {5, 4}, "b"}, d);
   ASSERT_TRUE(r.ok) << r.refusal;
   EXPECT_EQ(r.entries.at(0).dice.size(), 2u);  // 2 dice per horse gun shot
+}
+
+// A resumed game log plays every action again from its JSON: each kind comes back the same,
+// and a damaged one is refused naming the field.
+TEST(RulesGame, ActionsAndSetUpsRoundTripThroughJson) {
+  const MoveUnit move{"r1", {{5, 5}, {6, 4}}, Facing::kNE};
+  const std::vector<Action> actions = {
+      ArtilleryCasualty{"g", "b", "line_infantry"},
+      HoldCanister{"g"},
+      FireCanister{"g", {3, 2}, "b"},
+      FireMusketry{"r", "b"},
+      move,
+      MoveUnit{"r2", {}, Facing::kS, true, false, {"r3", "r4", "r5"}},
+      DeclareSupport{"r", {4, 4}},
+      FightMelee{{4, 4}, Mdi::kColumn, Mdi::kSquare},
+      EndPhase{},
+      Surrender{"blue"},
+      ShellOnInflammable{"g", {1, 1}},
+      Limber{"g", false},
+      DestroyEquipment{"g", "supply_wagon"},
+      AttachCommander{"c", "r"},
+      FireArtillery{"g", {7, 1}, "howitzer", "crew"},
+      MoveUnits{{move, MoveUnit{"r2", {{5, 6}}, Facing::kS}}},
+  };
+  ASSERT_EQ(actions.size(), std::variant_size_v<Action> + 1);  // MoveUnit: a move and a Square
+  for (const auto& a : actions) {
+    const nlohmann::json j = ActionToJson(a);
+    const Action back = ActionFromJson(j);
+    EXPECT_EQ(back.index(), a.index()) << j.dump();
+    EXPECT_EQ(ActionToJson(back), j);
+  }
+  nlohmann::json bad = ActionToJson(move);
+  bad["path"] = {{5}};
+  EXPECT_THROW(ActionFromJson(bad), std::invalid_argument);
+  EXPECT_THROW(ActionFromJson({{"action", "teleport"}}), std::invalid_argument);
+
+  const RulesetData nap = LoadRuleset("napoleonic");
+  GameSetup s = TwoSides({MakeUnit(nap, "r", "red", "line_infantry", {5, 6}, Facing::kN, 3),
+                          MakeUnit(nap, "b", "blue", "line_infantry", {5, 1}, Facing::kS)},
+                         6);
+  s.units[0].formed_square = true;
+  s.units[0].square_group = 2;
+  s.first_attacker = 1;
+  Board board;
+  board.terrain[{2, 2}] = Terrain::kWoods;
+  const GameSetup back = SetupFromJson(SetupToJson(s), board);
+  EXPECT_EQ(SetupToJson(back), SetupToJson(s));
+  EXPECT_EQ(back.units[0].stands.size(), 3u);
+  EXPECT_EQ(back.board.TerrainAt({2, 2}), Terrain::kWoods) << "the board is the caller's";
+  EXPECT_EQ(back.agreed_turns, 6);
 }
 
 }  // namespace
