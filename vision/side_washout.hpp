@@ -28,8 +28,8 @@ struct WashoutOptions {
   // may be a road crossing, a fence or figures; several base-sized rings of one hue are bases.
   int min_candidates = 3;
   // Ring fit for candidates: stricter than the partial-border pass, since nothing is hidden
-  // here and a false candidate would move the colour model. Defaults: 0.8 of the ring, 0.7 of
-  // each side at a corner, at most 0.1 of the outside band.
+  // here and a false candidate would move the colour model. Defaults: 0.6 of the ring, 0.5 of
+  // each side at a corner, at most 0.15 of the outside band.
   double min_ring_fraction = 0.6;
   double min_corner_sides = 0.5;
   double max_outside_fraction = 0.15;
