@@ -185,21 +185,20 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const
   return masks;
 }
 
-std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
-                                                         const cv::Mat& valid,
-                                                         const cv::Vec2f& mat_chroma,
-                                                         double cone) const {
+std::vector<cv::Mat> TowardSidesMasks(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Vec2f& mat_chroma,
+                                      const std::vector<SideColor>& sides, double min_fraction,
+                                      double cone) {
   std::vector<cv::Mat> masks;
   std::vector<cv::Vec2f> dir;
   std::vector<float> len2;
-  for (const auto& s : sides_) {
+  for (const auto& s : sides) {
     masks.emplace_back(chroma.size(), CV_8U, cv::Scalar(0));
     dir.push_back(cv::Vec2f(s.mean) - mat_chroma);
     len2.push_back(std::max(1e-6f, dir.back().dot(dir.back())));
   }
-  const auto t_min = static_cast<float>(options_.toward_min_fraction);
-  const double half_width = cone > 0 ? cone : options_.toward_cone;
-  const auto cone2 = static_cast<float>(half_width * half_width);
+  const auto t_min = static_cast<float>(min_fraction);
+  const auto cone2 = static_cast<float>(cone * cone);
   for (int y = 0; y < chroma.rows; ++y) {
     const auto* c = chroma.ptr<cv::Vec2f>(y);
     const auto* v = valid.ptr<uchar>(y);
@@ -220,6 +219,14 @@ std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
     }
   }
   return masks;
+}
+
+std::vector<cv::Mat> SideColorModel::ClassifyTowardSides(const cv::Mat& chroma,
+                                                         const cv::Mat& valid,
+                                                         const cv::Vec2f& mat_chroma,
+                                                         double cone) const {
+  return TowardSidesMasks(chroma, valid, mat_chroma, sides_, options_.toward_min_fraction,
+                          cone > 0 ? cone : options_.toward_cone);
 }
 
 void SideColorModel::Refit(size_t side, const cv::Mat& chroma, const cv::Mat& mask) {

@@ -100,4 +100,12 @@ class SideColorModel {
 void BalancedChroma(const cv::Mat& bgr, double px_per_inch, const SideColorOptions& options,
                     cv::Mat& chroma, cv::Mat& valid, cv::Vec2f* mat_chroma = nullptr);
 
+// Per side, a CV_8U mask of the valid pixels whose chroma lies at least min_fraction of the way
+// from mat_chroma toward the side's mean, within a cone of half-width `cone` (a fraction of the
+// distance along the line); each pixel goes to the side whose line it lies closest to.
+std::vector<cv::Mat> TowardSidesMasks(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Vec2f& mat_chroma,
+                                      const std::vector<SideColor>& sides, double min_fraction,
+                                      double cone);
+
 }  // namespace referee

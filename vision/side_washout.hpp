@@ -35,13 +35,6 @@ struct WashoutOptions {
   double max_outside_fraction = 0.15;
 };
 
-// Per side, CV_8U masks of pixels lying at least min_fraction of the way from mat_chroma toward
-// the side's mean, within the cone; each pixel goes to the side whose line it is nearest.
-std::vector<cv::Mat> LooseTowardSides(const cv::Mat& chroma, const cv::Mat& valid,
-                                      const cv::Vec2f& mat_chroma,
-                                      const std::vector<SideColor>& sides, double min_fraction,
-                                      double cone);
-
 // The strongest base-shaped rings in `evidence` (CV_8U) under the stricter WashoutOptions
 // ring gates.
 std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px,

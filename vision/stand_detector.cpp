@@ -919,7 +919,7 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   const WashoutOptions washout;
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
-  const std::vector<cv::Mat> loose = LooseTowardSides(smooth, valid, mat_chroma, det.colors.sides(),
+  const std::vector<cv::Mat> loose = TowardSidesMasks(smooth, valid, mat_chroma, det.colors.sides(),
                                                       washout.min_fraction, washout.cone);
   const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {

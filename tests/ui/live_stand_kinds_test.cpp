@@ -105,6 +105,18 @@ class LiveStandKinds : public NapoleonicTurnFlow {
     ASSERT_EQ(st.battery(), id);
     session_->Step();
   }
+  // The detection with the battery's crews named as crews; the gun, howitzer and wagon are
+  // still three field guns (the size guess).
+  std::vector<Stand> CrewedTable() const {
+    std::vector<Stand> table;
+    for (const auto& d : Detection(grid(), 0.0)) {
+      Stand s = d.stand;
+      if (s.kind == "line_infantry" && s.side == "red") s.kind = "foot_crew";
+      if (s.kind == "line_cavalry") s.kind = "mounted_crew";
+      table.push_back(s);
+    }
+    return table;
+  }
   std::vector<Stand> OnTable() const {
     std::vector<Stand> out;
     for (const auto& s : session_->stands()) out.push_back(s.stand);
@@ -231,13 +243,7 @@ TEST_F(LiveStandKinds, AResumedLogKeepsThePlayersKindsAndIds) {
 TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) {
   // The battery as the size guess alone read it (three field guns): the game's foot battery
   // has no howitzer and no wagon, and its gun count fits no row of the shots table.
-  std::vector<Stand> table;
-  for (const auto& d : Detection(grid(), 0.0)) {
-    Stand s = d.stand;
-    if (s.kind == "line_infantry" && s.side == "red") s.kind = "foot_crew";
-    if (s.kind == "line_cavalry") s.kind = "mounted_crew";
-    table.push_back(s);
-  }
+  const std::vector<Stand> table = CrewedTable();
   // Red attacks first (sides in name order: blue 0, red 1): its artillery phase.
   ASSERT_TRUE(
       flow_.Start(SetupFromTable(ruleset_->data(), session_->board().board, table, catalog_, 8), 1))
@@ -282,13 +288,7 @@ TEST_F(LiveStandKinds, AStartedGamePlaysOnWithTheCorrectedKindsAndItsShotCount) 
 // declaration taken back, so the battery fires it again with its shots intact. Gap: the resume
 // restored stands only; the turn panel started a new game.
 TEST_F(LiveStandKinds, AResumedGameGoesOnAndFiresItsUnjudgedShotAgain) {
-  std::vector<Stand> table;
-  for (const auto& d : Detection(grid(), 0.0)) {
-    Stand s = d.stand;
-    if (s.kind == "line_infantry" && s.side == "red") s.kind = "foot_crew";
-    if (s.kind == "line_cavalry") s.kind = "mounted_crew";
-    table.push_back(s);
-  }
+  const std::vector<Stand> table = CrewedTable();
   auto log_turn = [&] {
     for (const auto& e : flow_.TakeTurnEvents())
       flow_.NoteLogged(e.action, session_->AppendEvent(e.payload));

@@ -5,6 +5,7 @@
 // scenes). What is left (+0.3..0.4 mm) is the side face seen on the sides facing the camera,
 // which the 1.5 mm camera pixels blur into the top's edge.
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +22,36 @@ namespace {
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Scene `index` of a scenario's seed-7 set and what the detector finds in its `before` view,
+// with the scenario's side colours and the scene's board (calibration from truth).
+struct RenderedDetection {
+  SynthScene scene;
+  StandDetection found;
+};
+RenderedDetection DetectInScene(const std::string& scenario, int index) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
+  RenderedDetection r{GenerateScene(sc, SynthOptions{.seed = 7}, index), {}};
+  TableCalibration cal;
+  cal.board = r.scene.board.grid;
+  cal.camera = r.scene.camera;
+  const TopView view(cal);
+  r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
+                         LoadStandKinds(), {}, &r.scene.board);
+  return r;
+}
+
+// Every detected base lies within `mm` of a true one: nothing claimed where there is none.
+void ExpectNoFalseBases(const RenderedDetection& r, double mm) {
+  for (const auto& ds : r.found.stands) {
+    EXPECT_TRUE(std::any_of(r.scene.stands.begin(), r.scene.stands.end(),
+                            [&](const Stand& t) {
+                              return Distance(ds.stand.footprint.center, t.footprint.center) <
+                                     MmToInches(mm);
+                            }))
+        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
+  }
 }
 
 TEST(StandDetectorRenderTest, RenderedBasesAreFoundAtTheirTrueSize) {
@@ -65,14 +96,8 @@ TEST(StandDetectorRenderTest, RenderedBasesAreFoundAtTheirTrueSize) {
 // canopy (the ring seen is 0.44 of the whole, under the 0.45 a ring needs anywhere). The board
 // places the wood there, so the three sides seen beside it decide. Nothing else is claimed.
 TEST(StandDetectorRenderTest, FindsABaseHalfUnderAWoodsCanopy) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7}, 20);
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  const TopView view(cal);
-  const StandDetection d = DetectStands(view.Rectify(s.before), view, ScenarioSideColors(sc),
-                                        LoadStandKinds(), {}, &s.board);
+  const RenderedDetection r = DetectInScene("napoleonic.json", 20);
+  const StandDetection& d = r.found;
   const Vec2 commander{2.32, 26.65};
   const auto near = [&](Vec2 p, double mm) {
     return std::find_if(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
@@ -85,14 +110,7 @@ TEST(StandDetectorRenderTest, FindsABaseHalfUnderAWoodsCanopy) {
   // A commander's base is 40 x 30 mm, as a line cavalry stand's: the size is what is checked.
   EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), 40.0, 2.0);
   EXPECT_NEAR(InchesToMm(found->stand.footprint.depth_in), 30.0, 2.0);
-  for (const auto& ds : d.stands) {
-    EXPECT_TRUE(std::any_of(s.stands.begin(), s.stands.end(),
-                            [&](const Stand& t) {
-                              return Distance(ds.stand.footprint.center, t.footprint.center) <
-                                     MmToInches(2.0);
-                            }))
-        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
-  }
+  ExpectNoFalseBases(r, 2.0);
 }
 
 // Hard seed 7, scene 3: this camera and light wash both side colours out toward the grey mat
@@ -102,14 +120,9 @@ TEST(StandDetectorRenderTest, FindsABaseHalfUnderAWoodsCanopy) {
 // its bases found. Nothing is claimed where there is no base (water in a stronger blue lies
 // on this board).
 TEST(StandDetectorRenderTest, FindsBasesOfASideWashedOutTowardTheMat) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7}, 3);
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  const TopView view(cal);
-  const StandDetection d = DetectStands(view.Rectify(s.before), view, ScenarioSideColors(sc),
-                                        LoadStandKinds(), {}, &s.board);
+  const RenderedDetection r = DetectInScene("hard.json", 3);
+  const SynthScene& s = r.scene;
+  const StandDetection& d = r.found;
   int found = 0;
   for (const Stand& t : s.stands) {
     found += std::any_of(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
@@ -118,14 +131,7 @@ TEST(StandDetectorRenderTest, FindsBasesOfASideWashedOutTowardTheMat) {
     });
   }
   EXPECT_GE(found, 4) << "of " << s.stands.size();
-  for (const auto& ds : d.stands) {
-    EXPECT_TRUE(std::any_of(s.stands.begin(), s.stands.end(),
-                            [&](const Stand& t) {
-                              return Distance(ds.stand.footprint.center, t.footprint.center) <
-                                     MmToInches(6.0);
-                            }))
-        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
-  }
+  ExpectNoFalseBases(r, 6.0);
 }
 
 }  // namespace
