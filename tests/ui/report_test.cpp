@@ -81,6 +81,20 @@ TEST(Report, ModelCountsShotsHitsPointsAndUndo) {
   EXPECT_EQ(m.timeline[3].phase, "artillery");
 }
 
+// The turn flow logs its set-up and each action for --resume as firer_choice events; the
+// timeline names them as such, not as "red chooses turn_action".
+TEST(Report, TurnFlowRecordsAreNotShownAsPlayersChoices) {
+  GameEvent action;
+  action.payload = FirerChoice{"", "red", "turn_action", {{"action", {{"action", "move"}}}}};
+  EXPECT_EQ(report::EventSummary(action), "red turn action: move");
+  GameEvent setup;
+  setup.payload = FirerChoice{"", "red", "game_setup", nlohmann::json::object()};
+  EXPECT_EQ(report::EventSummary(setup), "turn-flow game set up");
+  GameEvent choice;
+  choice.payload = FirerChoice{"s1", "blue", "remove_stand", nlohmann::json::object()};
+  EXPECT_EQ(report::EventSummary(choice), "blue chooses remove_stand (shot s1)");
+}
+
 TEST(Report, Base64MatchesTheStandardAlphabet) {
   const std::string s = "Many hands make light work.";
   EXPECT_EQ(report::Base64({reinterpret_cast<const unsigned char*>(s.data()), s.size()}),

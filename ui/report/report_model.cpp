@@ -65,6 +65,15 @@ std::string EventSummary(const GameEvent& event) {
             << ") in: " << (e.hit_stand_ids.empty() ? "miss" : "hit " + Join(e.hit_stand_ids));
           return s.str();
         } else if constexpr (std::is_same_v<T, FirerChoice>) {
+          // The turn flow's own records (what --resume plays again) are not the players' choices.
+          if (e.choice == "game_setup") return "turn-flow game set up";
+          if (e.choice == "turn_action") {
+            const auto action = e.details.find("action");
+            const bool named = action != e.details.end() && action->is_object() &&
+                               action->contains("action") && (*action)["action"].is_string();
+            return e.side + " turn action" +
+                   (named ? ": " + (*action)["action"].template get<std::string>() : "");
+          }
           return e.side + " chooses " + e.choice +
                  (e.shot_id.empty() ? "" : " (shot " + e.shot_id + ")");
         } else if constexpr (std::is_same_v<T, DiceRoll>) {
