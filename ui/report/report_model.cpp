@@ -123,6 +123,7 @@ std::vector<PlayerAccuracy> ArtilleryAccuracy(const GameState& state) {
     a.hits += shot.Hit();
   }
   std::vector<PlayerAccuracy> out;
+  out.reserve(by_player.size());
   for (auto& [key, a] : by_player) out.push_back(a);
   return out;
 }
