@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/order_statistics.hpp"
+#include "vision/principal_axis.hpp"
 #include "vision/qtip_model.hpp"
 #include "vision/qtip_support.hpp"
 #include "vision/qtip_template.hpp"
@@ -79,14 +80,9 @@ struct LineFit {
 };
 
 LineFit FitLine(const std::vector<cv::Point>& pts, double mm_per_px) {
-  cv::Mat data(static_cast<int>(pts.size()), 2, CV_64F);
-  for (size_t i = 0; i < pts.size(); ++i) {
-    data.at<double>(static_cast<int>(i), 0) = pts[i].x;
-    data.at<double>(static_cast<int>(i), 1) = pts[i].y;
-  }
-  const cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
-  const cv::Point2d c(pca.mean.at<double>(0), pca.mean.at<double>(1));
-  const cv::Point2d axis(pca.eigenvectors.at<double>(0, 0), pca.eigenvectors.at<double>(0, 1));
+  const PrincipalAxis fit = FitPrincipalAxis(pts);
+  const cv::Point2d c = fit.centre;
+  const cv::Point2d axis = fit.axis;
   const cv::Point2d perp(-axis.y, axis.x);
   std::vector<double> across;
   double tmin = 1e9, tmax = -1e9;

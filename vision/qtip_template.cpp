@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "engine/order_statistics.hpp"
+#include "vision/principal_axis.hpp"
 
 namespace referee {
 
@@ -96,15 +97,9 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
     return out;
   }
   const double px = 1.0 / mm_per_px;
-  cv::Mat data(static_cast<int>(seed.size()), 2, CV_64F);
-  for (size_t i = 0; i < seed.size(); ++i) {
-    data.at<double>(static_cast<int>(i), 0) = seed[i].x;
-    data.at<double>(static_cast<int>(i), 1) = seed[i].y;
-  }
-  const cv::PCA pca(data, cv::Mat(), cv::PCA::DATA_AS_ROW);
-  const cv::Point2d centre(pca.mean.at<double>(0), pca.mean.at<double>(1));
-  const double angle0 =
-      std::atan2(pca.eigenvectors.at<double>(0, 1), pca.eigenvectors.at<double>(0, 0));
+  const PrincipalAxis fit = FitPrincipalAxis(seed);
+  const cv::Point2d centre = fit.centre;
+  const double angle0 = std::atan2(fit.axis.y, fit.axis.x);
 
   // Geometry of the matched band and its nulls, px.
   const double band = (0.5 * opt.head_diameter_mm + opt.blur_mm) * px;

@@ -19,6 +19,15 @@ using testing::Concat;
 using testing::OfType;
 using testing::UnitAt;
 
+// Two red line-infantry units, `first` in square a and `second` in b, both at angle_deg,
+// beside blue's: the table before or after the attacker's move.
+std::vector<Stand> RedPairAndBlue(const std::string& first, Square a, const std::string& second,
+                                  Square b, double angle_deg, const std::vector<Stand>& blue) {
+  return Concat(Concat(Block(first, "red", "line_infantry", a, angle_deg),
+                       Block(second, "red", "line_infantry", b, angle_deg)),
+                blue);
+}
+
 class TurnFlowMoves : public NapoleonicTurnFlow {
  protected:
   // Starts with red (side 1) attacking and ends phases until red moves.
@@ -35,17 +44,13 @@ class TurnFlowMoves : public NapoleonicTurnFlow {
 
 TEST_F(TurnFlowMoves, TwoUnitsSwappingSquaresAreReadAsTwoMoves) {
   const auto blue = Block("b", "blue", "line_infantry", {5, 1}, 180);
-  StartAndReachMoves(Concat(Concat(Block("a", "red", "line_infantry", {4, 5}, 0),
-                                   Block("c", "red", "line_infantry", {5, 5}, 0)),
-                            blue));
+  StartAndReachMoves(RedPairAndBlue("a", {4, 5}, "c", {5, 5}, 0, blue));
   const std::string a = UnitAt(*flow_.game(), {4, 5}, "red");
   const std::string c = UnitAt(*flow_.game(), {5, 5}, "red");
   ASSERT_FALSE(a.empty());
   ASSERT_FALSE(c.empty());
   // On the table the two units change places; the tracker keeps each stand's id.
-  const auto swapped = Concat(Concat(Block("a", "red", "line_infantry", {5, 5}, 0),
-                                     Block("c", "red", "line_infantry", {4, 5}, 0)),
-                              blue);
+  const auto swapped = RedPairAndBlue("a", {5, 5}, "c", {4, 5}, 0, blue);
   flow_.RefreshStandIds(swapped, catalog_);  // the window does this on every frame
   EXPECT_EQ(flow_.UnitOfStand("a1"), a) << "a unit moved on the table keeps its stands";
   EXPECT_EQ(flow_.UnitOfStand("c1"), c);
@@ -63,14 +68,10 @@ TEST_F(TurnFlowMoves, TwoUnitsSwappingSquaresAreReadAsTwoMoves) {
 // and the log's turn_action holds it for a resumed game.
 TEST_F(TurnFlowMoves, TwoFriendsSwappingSquaresArePlayedAsOneSetOfMoves) {
   const auto blue = Block("b", "blue", "line_infantry", {5, 1}, 180);
-  StartAndReachMoves(Concat(Concat(Block("a", "red", "line_infantry", {4, 5}, 0),
-                                   Block("c", "red", "line_infantry", {5, 5}, 0)),
-                            blue));
+  StartAndReachMoves(RedPairAndBlue("a", {4, 5}, "c", {5, 5}, 0, blue));
   const std::string a = UnitAt(*flow_.game(), {4, 5}, "red");
   const std::string c = UnitAt(*flow_.game(), {5, 5}, "red");
-  const auto swapped = Concat(Concat(Block("a", "red", "line_infantry", {5, 5}, 0),
-                                     Block("c", "red", "line_infantry", {4, 5}, 0)),
-                              blue);
+  const auto swapped = RedPairAndBlue("a", {5, 5}, "c", {4, 5}, 0, blue);
   flow_.RefreshStandIds(swapped, catalog_);
   flow_.TakeEvents();
   EXPECT_EQ(flow_.ApplyTableMoves(swapped, catalog_), 2) << flow_.notice();
@@ -93,13 +94,9 @@ TEST_F(TurnFlowMoves, TwoFriendsSwappingSquaresArePlayedAsOneSetOfMoves) {
 TEST_F(TurnFlowMoves, ASwapTheRulesRefuseIsExplainedAndNothingMoves) {
   const auto blue = Block("b", "blue", "line_infantry", {5, 1}, 180);
   // Three squares apart: beyond line infantry's move of 2 for both.
-  StartAndReachMoves(Concat(Concat(Block("a", "red", "line_infantry", {2, 5}, 0),
-                                   Block("c", "red", "line_infantry", {5, 5}, 0)),
-                            blue));
+  StartAndReachMoves(RedPairAndBlue("a", {2, 5}, "c", {5, 5}, 0, blue));
   const std::string a = UnitAt(*flow_.game(), {2, 5}, "red");
-  const auto swapped = Concat(Concat(Block("a", "red", "line_infantry", {5, 5}, 0),
-                                     Block("c", "red", "line_infantry", {2, 5}, 0)),
-                              blue);
+  const auto swapped = RedPairAndBlue("a", {5, 5}, "c", {2, 5}, 0, blue);
   flow_.RefreshStandIds(swapped, catalog_);
   EXPECT_EQ(flow_.ApplyTableMoves(swapped, catalog_), 0);
   const std::string& why = flow_.notice();
@@ -112,14 +109,10 @@ TEST_F(TurnFlowMoves, AUnitSteppingIntoASquareAnotherLeavesIsAppliedAfterIt) {
   // A column marching south: the rear unit steps into the square the front unit leaves. The
   // engine takes one move at a time and allows no two units of a side in one square.
   const auto blue = Block("b", "blue", "line_infantry", {9, 1}, 180);
-  StartAndReachMoves(Concat(Concat(Block("rear", "red", "line_infantry", {5, 3}, 180),
-                                   Block("front", "red", "line_infantry", {5, 4}, 180)),
-                            blue));
+  StartAndReachMoves(RedPairAndBlue("rear", {5, 3}, "front", {5, 4}, 180, blue));
   const std::string rear = UnitAt(*flow_.game(), {5, 3}, "red");
   const std::string front = UnitAt(*flow_.game(), {5, 4}, "red");
-  const auto marched = Concat(Concat(Block("rear", "red", "line_infantry", {5, 4}, 180),
-                                     Block("front", "red", "line_infantry", {5, 5}, 180)),
-                              blue);
+  const auto marched = RedPairAndBlue("rear", {5, 4}, "front", {5, 5}, 180, blue);
   flow_.RefreshStandIds(marched, catalog_);
   EXPECT_EQ(flow_.ApplyTableMoves(marched, catalog_), 2) << flow_.notice();
   EXPECT_EQ(flow_.game()->FindUnit(rear)->square, (Square{5, 4}));
