@@ -47,6 +47,7 @@ struct FlatShape {
 struct StandLook {
   Stand stand;
   double thickness_in = 0.1;
+  double elevation_in = 0.0;  // bottom above the mat: a stand crossing a bridge rests on its deck
   double border_in = 0.15;
   cv::Scalar side_bgr;
   cv::Scalar interior_bgr;

@@ -73,10 +73,11 @@ cv::Vec3d V(cv::Point3d p) { return {p.x, p.y, p.z}; }
 std::vector<Solid> StandSolids(const StandLook& look) {
   std::vector<Solid> out;
   const OrientedRect& fp = look.stand.footprint;
-  const double t = look.thickness_in;
+  const double e = look.elevation_in;
+  const double t = e + look.thickness_in;  // height of the base top above the mat
   Solid base;
   for (const Vec2 c : fp.Corners()) {
-    base.points.push_back(P3(c, 0.0));
+    base.points.push_back(P3(c, e));
     base.points.push_back(P3(c, t));
   }
   base.side_bgr = Shade(look.side_bgr, 0.55);

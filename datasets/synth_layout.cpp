@@ -16,6 +16,9 @@ namespace referee {
 
 namespace {
 
+// A bridge deck's top above the mat; stands crossing the bridge rest on it.
+constexpr double kBridgeDeckHeightIn = 0.15;
+
 cv::Scalar Bgr(const Rgb& c) { return cv::Scalar(c[2], c[1], c[0]); }
 
 cv::Scalar Jitter(cv::Scalar c, SynthRandom& rng, double amount) {
@@ -242,9 +245,10 @@ double SupportHeight(const SceneLayout& L, Vec2 p, std::string* on_stand) {
   double h = 0.0;
   for (const auto& s : L.stands) {
     if (!s.stand.footprint.Contains(p)) continue;
-    double hh = s.thickness_in;
+    const double top = s.elevation_in + s.thickness_in;
+    double hh = top;
     for (const auto& f : s.figures) {
-      if (PointInPolygon(p, Polygon{f.footprint})) hh = std::max(hh, s.thickness_in + f.height_in);
+      if (PointInPolygon(p, Polygon{f.footprint})) hh = std::max(hh, top + f.height_in);
     }
     if (hh > h) {
       h = hh;
@@ -361,8 +365,11 @@ void AddTerrainArt(const Scenario& sc, SceneLayout& L, SynthRandom& rng) {
         L.board.features.push_back({id, type, Polygon{road}});
         if (type == Terrain::kBridge) {
           auto deck = RectPoly(c, 0.55 * s, 0.3 * s, ang);
-          L.terrain_solids.push_back(Box(deck, 0, 0.15, cv::Scalar(40, 70, 100),
-                                         Jitter(cv::Scalar(60, 100, 140), rng, 0.1)));
+          Solid slab = Box(deck, 0, kBridgeDeckHeightIn, cv::Scalar(40, 70, 100),
+                           Jitter(cv::Scalar(60, 100, 140), rng, 0.1));
+          // A low slab: what stands on it must be painted after it, wherever its centroid is.
+          slab.sort_bias_in = 1000.0;
+          L.terrain_solids.push_back(slab);
         }
         break;
       }
@@ -526,6 +533,8 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
       const double room = std::max(0.0, 0.5 * g.square_size_in - half - 0.05);
       fp.center = g.Center(sq) + Vec2{rng.Uniform(-room, room), rng.Uniform(-room, room)};
       look.thickness_in = MmToInches(rng.Uniform(sc.base_thickness_mm));
+      // A stand cannot stand under a bridge deck: on a bridge square it rests on the deck.
+      if (L.board.TerrainAt(sq) == Terrain::kBridge) look.elevation_in = kBridgeDeckHeightIn;
       look.border_in = MmToInches(rng.Uniform(sc.border_mm));
       look.side_bgr = Jitter(Bgr(sc.sides[side].colour), rng, 0.06);
       static const cv::Scalar kFlock[] = {

@@ -94,7 +94,7 @@ LaidOutScene LayOutScene(const Scenario& scenario, const SynthOptions& options, 
   s.jpeg_quality = L.photo.jpeg_quality;
   for (const auto& look : L.stands) {
     s.stands.push_back(look.stand);
-    s.stand_height_in.push_back(look.thickness_in);
+    s.stand_height_in.push_back(look.elevation_in + look.thickness_in);
   }
   ProjectileTruth p;
   p.kind = L.projectile_kind;

@@ -77,7 +77,8 @@ struct SynthScene {
   CameraModel camera;
   Board board;
   std::vector<Stand> stands;
-  std::vector<double> stand_height_in;  // base thickness per stand (the top the camera sees)
+  std::vector<double>
+      stand_height_in;  // base top above the mat per stand (the top the camera sees)
   std::optional<ProjectileTruth> projectile;
   ExpectedVerdict verdict;
   bool markers = false;

@@ -175,6 +175,37 @@ TEST(SynthTruth, StandEdgesAndCornersAreTheSideColourBordersOuterEdge) {
   EXPECT_GE(edges, 20);
 }
 
+// A stand on a bridge square rests on the deck: the whole top is seen, none of it under the deck
+// (the generator once drew such bases under a 4 mm deck, an impossible scene).
+TEST(SynthTruth, StandsOnABridgeSquareAreSeenWholeOnTheDeck) {
+  Scenario sc = CleanScenario();
+  sc.terrain_counts = {{Terrain::kBridge, 40}};
+  sc.stands_per_side = 12;
+  int on_bridge = 0;
+  for (int index = 0; index < 2; ++index) {
+    const SynthScene s = GenerateScene(sc, SynthOptions{21, cv::Size(1920, 1080), 2, false}, index);
+    for (size_t i = 0; i < s.stands.size(); ++i) {
+      const Stand& st = s.stands[i];
+      const auto sq = s.board.grid.SquareOf(st.footprint.center);
+      if (!sq || s.board.TerrainAt(*sq) != Terrain::kBridge) continue;
+      const bool red = st.side == "red";
+      const auto side_coloured = [&](const cv::Vec3d& bgr) {
+        return red ? bgr[2] > bgr[1] + 50 && bgr[2] > bgr[0] + 50
+                   : bgr[0] > bgr[2] + 50 && bgr[0] > bgr[1] + 30;
+      };
+      for (const Vec2 c : st.footprint.Corners()) {
+        const Vec2 in = (1.0 / Distance(st.footprint.center, c)) * (st.footprint.center - c);
+        const cv::Point2d px =
+            s.camera.ImageFromTable(c + MmToInches(2.5) * in, s.stand_height_in[i]);
+        ASSERT_TRUE(Inside(s.before, px, 10)) << st.id;
+        EXPECT_TRUE(side_coloured(At(s.before, px))) << st.id << " corner " << At(s.before, px);
+      }
+      ++on_bridge;
+    }
+  }
+  EXPECT_GE(on_bridge, 2);
+}
+
 TEST(SynthTruth, GridIntersectionsAreOnTheDarkLines) {
   const Scenario sc = CleanScenario();
   const SynthScene s = GenerateScene(sc, SynthOptions{31, cv::Size(1280, 720), 2, false}, 0);
