@@ -80,6 +80,11 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   // Every stand it could rest on; it rests on the highest thing under it, so figures seen
   // under it win over a neighbour's bare top.
   double best_share = -1;
+  // When no hypothesis below holds and the shell would overlap a base if it lay on the mat, the
+  // stand whose figures could hold it up (its centre over the interior at their height).
+  bool mat_blocked = false;
+  const DetectedStand* held_by_figures = nullptr;
+  int figure_holders = 0;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
     // On the figures when the `before` view showed figures (not the bare top) where the shell
@@ -90,6 +95,22 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
             ? FigureShare(surface, top_before, outline_px, opt.min_figure_cover)
             : 0.0;
     const bool figures = figure_share >= opt.min_figure_share;
+    // Outside this base when it would lie on the mat: the mat cannot hold it (that is the
+    // shell's half side less a tenth, so a shell beside a base at any turn is not taken for it).
+    const bool overlaps_on_mat = DistanceToRect(on_mat, fp) <= MmToInches(0.4 * opt.side_mm);
+    if (overlaps_on_mat) {
+      mat_blocked = true;
+      // A shell on figures may overhang them: its silhouette need not show them (a figure's top
+      // under one corner holds it up), but its centre must be over the figures' interior.
+      OrientedRect interior = fp;
+      interior.width_in -= 2 * MmToInches(opt.border_mm);
+      interior.depth_in -= 2 * MmToInches(opt.border_mm);
+      if (surface.valid && surface.figure_cover >= opt.min_figure_cover &&
+          interior.Contains(view.TableAtHeight(seen, figures_in + half_thick))) {
+        held_by_figures = &s;
+        ++figure_holders;
+      }
+    }
     const double bottom = figures ? figures_in : base_in;
     if (!fp.Contains(view.TableAtHeight(seen, bottom + half_thick))) continue;
     // On the mat its centre would be within 0.4 side of the base: it would overlap the base.
@@ -107,6 +128,18 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.what = figures ? "figures" : "base";
   }
   if (!out.stand_id.empty()) return out;
+  // It would overlap a base on the mat and its centre is off every bare base top it could lie
+  // on: only figures can hold it where it is seen, or nothing found does.
+  if (mat_blocked) {
+    if (figure_holders != 1) {  // none, or two stands it could be on: cannot tell
+      out.what = "unknown";
+      return out;
+    }
+    out.bottom_in = figures_in;
+    out.stand_id = held_by_figures->stand.id;
+    out.what = "figures";
+    return out;
+  }
   // On no stand that was found: it must lie on the mat, and the mat must show under it (a
   // grid line may take a quarter of it); else it rests on something of unknown height (a base
   // the stand detector missed, a terrain piece) and its height cannot be guessed.
