@@ -6,6 +6,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/side_classify.hpp"
+
 namespace referee {
 
 namespace {
@@ -147,42 +149,7 @@ std::vector<cv::Mat> SideColorModel::Classify(const cv::Mat& bgr, double px_per_
 
 std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
                                                     const cv::Vec2f* mat_chroma) const {
-  std::vector<cv::Mat> masks;
-  std::vector<cv::Matx22f> inv;
-  std::vector<cv::Vec2f> mean;
-  for (const auto& s : sides_) {
-    masks.emplace_back(chroma.size(), CV_8U, cv::Scalar(0));
-    inv.push_back(cv::Matx22f(s.cov.inv()));
-    mean.push_back(cv::Vec2f(s.mean));
-  }
-  const float gate2 = static_cast<float>(options_.gate_sigma * options_.gate_sigma);
-  for (int y = 0; y < chroma.rows; ++y) {
-    const auto* c = chroma.ptr<cv::Vec2f>(y);
-    const auto* v = valid.ptr<uchar>(y);
-    for (int x = 0; x < chroma.cols; ++x) {
-      if (!v[x]) continue;
-      float best = gate2;
-      int best_i = -1;
-      for (size_t i = 0; i < mean.size(); ++i) {
-        const cv::Vec2f d = c[x] - mean[i];
-        const cv::Matx22f& a = inv[i];
-        const float d2 =
-            d[0] * (a(0, 0) * d[0] + a(0, 1) * d[1]) + d[1] * (a(1, 0) * d[0] + a(1, 1) * d[1]);
-        // Most pixels are mat, far outside every gate: skip the mat test for them.
-        if (d2 >= best) continue;
-        if (mat_chroma) {
-          const cv::Vec2f m = c[x] - *mat_chroma;
-          const float m2 =
-              m[0] * (a(0, 0) * m[0] + a(0, 1) * m[1]) + m[1] * (a(1, 0) * m[0] + a(1, 1) * m[1]);
-          if (m2 <= d2) continue;
-        }
-        best = d2;
-        best_i = static_cast<int>(i);
-      }
-      if (best_i >= 0) masks[static_cast<size_t>(best_i)].ptr<uchar>(y)[x] = 255;
-    }
-  }
-  return masks;
+  return ClassifySides(chroma, valid, sides_, options_.gate_sigma, mat_chroma);
 }
 
 std::vector<cv::Mat> TowardSidesMasks(const cv::Mat& chroma, const cv::Mat& valid,

@@ -7,6 +7,7 @@
 // side's colour model is refitted from their border pixels.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -33,7 +34,28 @@ struct WashoutOptions {
   double min_ring_fraction = 0.6;
   double min_corner_sides = 0.5;
   double max_outside_fraction = 0.15;
+  // Washout of the whole frame (AddFrameWashoutBases): besides the model as given, each side is
+  // tried moved this far from the mat toward its colour (1 = as given; see WashedToward).
+  // Default {0.65, 0.4}: 3-5 mm borders seen by a webcam (defocus, motion blur, chroma
+  // subsampling, low saturation) keep 0.25-0.6 of their colour's distance from the mat. Add a
+  // lower factor for very soft cameras; empty turns the search off.
+  std::vector<double> frame_factors{0.65, 0.4};
 };
+
+// Finds a side's bases in its colour mask: cleans the mask in place (what the detector keeps)
+// and returns the bases.
+using SideMaskDetector = std::function<std::vector<PxRect>(cv::Mat& side_mask)>;
+
+// Bases of a frame that washes every side toward the mat (a soft or desaturating camera, low
+// light): each side is classified again under each factor of options.frame_factors
+// (WashedToward the mat, `colors` as given) and the bases that finds where no base of any side
+// lies are added to rects. A washed colour is near neutral, so paper, roads and pale terrain
+// pass it too: only bases whose inside (deeper than ring.interior_depth_mm) shows at most
+// ring.max_interior_fraction of it (a ring around figures) are added.
+void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                          const SideColorModel& colors, const WashoutOptions& options,
+                          const SideMaskDetector& detect, double mm_per_px,
+                          const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects);
 
 // The strongest base-shaped rings in `evidence` (CV_8U) under the stricter WashoutOptions
 // ring gates.

@@ -995,6 +995,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       }
     }
   }
+  if (options.refit_colors) {
+    // The camera may wash every side toward the mat (see vision/side_washout.hpp).
+    AddFrameWashoutBases(
+        chroma, valid, mat_chroma, colors, WashoutOptions(),
+        [&](cv::Mat& m) { return SideDetector(m = CleanMask(m), mm, sizes, options).Run(); }, mm,
+        options.ring_fit, rects);
+  }
   if (options.refit_colors)
     AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options, out, rects);
 

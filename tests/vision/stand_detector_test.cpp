@@ -464,5 +464,57 @@ TEST_F(StandDetectorTest, FindsABaseHalfUnderACanopyWhereTheBoardHasAWood) {
   EXPECT_EQ(s.side, "red");
 }
 
+// A soft, dim camera over a dark brown mat (as hard seed 7 scene 9 renders it): every blue
+// border keeps only about a quarter of its colour's distance from the mat, far outside the
+// nominal colour's gate, so the side's mask was empty and its bases were missed (4 of 6 found
+// before vision/side_washout's frame washout search). Beside
+// them, things a washed colour also passes: a sheet of paper (neutral, filled) and a pond in
+// the full blue (whose blurred edge is a ring of the washed colour). No red side is present.
+TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
+  cv::RNG rng(17);
+  const cv::Scalar mat(40, 58, 75), blue(192, 75, 42);
+  const cv::Scalar washed = 0.25 * blue + 0.75 * mat;
+  img.setTo(mat);
+  for (int c = 0; c <= 12; ++c) {
+    cv::line(img, view.RectifiedFromTable({c * 4.0, 0}), view.RectifiedFromTable({c * 4.0, 32}),
+             cv::Scalar(25, 35, 45), 2);
+  }
+  for (int r = 0; r <= 8; ++r) {
+    cv::line(img, view.RectifiedFromTable({0, r * 4.0}), view.RectifiedFromTable({48, r * 4.0}),
+             cv::Scalar(25, 35, 45), 2);
+  }
+  std::vector<DrawnBase> bases;
+  for (int i = 0; i < 6; ++i) {
+    bases.push_back({{{5.0 + 7.0 * i, 6.0 + 12.0 * (i % 2)},
+                      MmToInches(40),
+                      MmToInches(i % 3 == 0 ? 20 : 30),
+                      12.0 * i - 25.0},
+                     washed,
+                     false});
+  }
+  for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
+  const auto at = [&](Vec2 p) { return cv::Point(view.RectifiedFromTable(p)); };
+  cv::rectangle(img, at({8.0, 24.0}), at({16.0, 29.5}), cv::Scalar(225, 228, 230), cv::FILLED);
+  cv::rectangle(img, at({30.0, 25.0}), at({32.0, 26.5}), blue, cv::FILLED);
+  cv::GaussianBlur(img, img, {0, 0}, 2.2);
+  cv::Mat noise(img.size(), CV_16SC3);
+  cv::randn(noise, cv::Scalar::all(0), cv::Scalar::all(4));
+  cv::Mat dim;
+  img.convertTo(dim, CV_16SC3, 0.75);
+  cv::add(dim, noise, dim);
+  dim.convertTo(img, CV_8UC3);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  for (const auto& b : bases) {
+    const DetectedStand* s = Nearest(d, b.rect.center);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b.rect.center)), 1.5)
+        << "base at " << b.rect.center.x << ", " << b.rect.center.y;
+    EXPECT_EQ(s->stand.side, "blue");
+  }
+  EXPECT_EQ(d.stands.size(), bases.size());
+}
+
 }  // namespace
 }  // namespace referee
