@@ -484,6 +484,7 @@ TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
              cv::Scalar(25, 35, 45), 2);
   }
   std::vector<DrawnBase> bases;
+  bases.reserve(6);
   for (int i = 0; i < 6; ++i) {
     bases.push_back({{{5.0 + 7.0 * i, 6.0 + 12.0 * (i % 2)},
                       MmToInches(40),
