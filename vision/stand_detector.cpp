@@ -11,6 +11,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/base_ring_fit.hpp"
+#include "vision/edge_blur.hpp"
+#include "vision/filled_base_fit.hpp"
 #include "vision/px_rect.hpp"
 #include "vision/side_washout.hpp"
 
@@ -678,9 +680,14 @@ bool MayShowSideColour(Terrain t) {
   return t == Terrain::kHouse || t == Terrain::kWater || t == Terrain::kBridge;
 }
 
+// Terrain that may show a solid patch of a shade toward a side's colour: the above and roads
+// (brown, toward red), where only a base's strict colour is taken for a filled base.
+bool MayShowSolidSideShade(Terrain t) { return MayShowSideColour(t) || t == Terrain::kRoad; }
+
 // Where the board says terrain may show a side colour: its house, water and bridge squares and
 // features, grown by `grow_px` (the blur at their edges), CV_8U 255 in the top view.
-cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int grow_px) {
+cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int grow_px,
+                    bool (*may_show)(Terrain) = MayShowSideColour) {
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const auto fill = [&](const std::vector<Vec2>& outline) {
     std::vector<cv::Point> poly;
@@ -693,13 +700,13 @@ cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int 
   const Grid& g = board.grid;
   for (int row = 0; row < g.rows; ++row) {
     for (int col = 0; col < g.cols; ++col) {
-      if (!MayShowSideColour(board.TerrainAt({col, row}))) continue;
+      if (!may_show(board.TerrainAt({col, row}))) continue;
       const double s = g.square_size_in, x = col * s, y = row * s;
       fill({{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}});
     }
   }
   for (const auto& f : board.features) {
-    if (MayShowSideColour(f.type)) fill(f.outline.vertices);
+    if (may_show(f.type)) fill(f.outline.vertices);
   }
   if (grow_px > 0) {
     cv::dilate(mask, mask,
@@ -884,6 +891,44 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
   }
 }
 
+// Bases whose side's evidence is one solid patch (figures painted near the side's colour, or
+// blur melting a small base's border and figures together; see vision/filled_base_fit.hpp),
+// on the same evidence as the ring fit, with every base found so far (grown 1 mm) taken away.
+void AddFilledFits(const cv::Mat& top_bgr, const cv::Mat& chroma, const cv::Mat& valid,
+                   const cv::Vec2f& mat_chroma, const cv::Mat& terrain, const StandDetection& det,
+                   double mm, const std::vector<BaseSize>& sizes,
+                   const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
+  cv::Mat smooth;
+  cv::blur(chroma, smooth, {3, 3});
+  const std::vector<cv::Mat> loose = det.colors.ClassifyTowardSides(smooth, valid, mat_chroma);
+  // Every side's bases: a patch of this side's colour on another side's base is its figures.
+  cv::Mat claimed(chroma.size(), CV_8U, cv::Scalar(0));
+  for (const auto& side_rects : rects) {
+    for (const PxRect& r : side_rects) {
+      std::vector<cv::Point> poly;
+      const double grow = 1.0 / mm;
+      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
+        const cv::Point2d p = r.center + sa * (0.5 * r.len_a + grow) * r.axis_a +
+                              sb * (0.5 * r.len_b + grow) * r.AxisB();
+        poly.emplace_back(cvRound(p.x), cvRound(p.y));
+      }
+      cv::fillConvexPoly(claimed, poly, cv::Scalar(255));
+    }
+  }
+  // How soft the frame is, from the bases found so far (every side's).
+  std::vector<PxRect> all;
+  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
+  const double blur_mm = EdgeBlurMm(top_bgr, all, mm);
+  for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
+    // In terrain that may show a side's colour (a roof, water) only the strict colour counts.
+    const cv::Mat usable = terrain.empty() ? loose[s] : loose[s] & ~terrain;
+    const cv::Mat evidence = (usable | det.side_masks[s]) & ~claimed;
+    for (const PxRect& r : FitFilledBases(evidence, mm, sizes, blur_mm, options.filled_fit)) {
+      rects[s].push_back(r);
+    }
+  }
+}
+
 bool Overlaps(const PxRect& r, const std::vector<PxRect>& others) {
   return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
     return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b});
@@ -1014,6 +1059,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                            static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
               : cv::Mat();
     AddRingFits(chroma, valid, mat_chroma, terrain, hidden, out, mm, sizes, options, rects);
+  }
+  if (options.fit_filled_bases) {
+    // A piece of road is a solid patch a shade toward a side's colour (brown toward red) too.
+    const cv::Mat solid_terrain =
+        board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)),
+                            MayShowSolidSideShade)
+              : cv::Mat();
+    AddFilledFits(top_bgr, chroma, valid, mat_chroma, solid_terrain, out, mm, sizes, options,
+                  rects);
   }
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.

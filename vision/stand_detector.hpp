@@ -19,6 +19,7 @@
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 #include "vision/base_ring_fit.hpp"
+#include "vision/filled_base_fit.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/top_view.hpp"
 
@@ -70,6 +71,12 @@ struct StandDetectorOptions {
   // ... grown by this much for canopies and eaves spreading past the outline. Default 10 mm.
   double tall_terrain_margin_mm = 10.0;
   RingFitOptions ring_fit;
+  // Third look: bases whose border and figures show as one solid patch of the side's colour
+  // (figures painted near it, or a small base under blur as wide as its border), fitted as a
+  // solid rectangle of a catalogue size (see vision/filled_base_fit.hpp). Default on; turn off
+  // only to measure what it adds.
+  bool fit_filled_bases = true;
+  FilledFitOptions filled_fit;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",

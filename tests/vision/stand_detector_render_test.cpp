@@ -134,5 +134,38 @@ TEST(StandDetectorRenderTest, FindsBasesOfASideWashedOutTowardTheMat) {
   ExpectNoFalseBases(r, 6.0);
 }
 
+// Hard seed 7, scene 6: defocus and motion blur about 5 mm wide (the 10-90 % rise across base
+// edges) melt the 3 mm borders of four red bases into their red-coated figures: each side's
+// evidence is one solid patch, which neither the colour blob's outline (rounded by the blur)
+// nor the ring fit (its inside as full as its ring) accepted. Fitted as solid rectangles of a
+// catalogue size, allowing for the blur's spread past their edges, they are found; the three
+// 40 x 20 mm ones at their size (red-3, a 40 x 40 mm wagon, still comes out 40 x 30 mm: a
+// known gap). Nothing is claimed where there is no base (a brown road lies on this board).
+TEST(StandDetectorRenderTest, FindsBasesBlurredIntoSolidPatchesOfTheirColour) {
+  const RenderedDetection r = DetectInScene("hard.json", 6);
+  const SynthScene& s = r.scene;
+  const StandDetection& d = r.found;
+  for (const char* id : {"red-3", "red-5", "red-8", "red-10"}) {
+    const auto truth =
+        std::find_if(s.stands.begin(), s.stands.end(), [&](const Stand& t) { return t.id == id; });
+    ASSERT_NE(truth, s.stands.end()) << id;
+    const auto found = std::find_if(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
+      return ds.stand.side == "red" &&
+             Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(4.0);
+    });
+    ASSERT_NE(found, d.stands.end()) << id << " blurred into a solid patch";
+    if (std::string(id) == "red-3") continue;
+    const double w = InchesToMm(found->stand.footprint.width_in),
+                 dp = InchesToMm(found->stand.footprint.depth_in);
+    EXPECT_NEAR(std::max(w, dp),
+                InchesToMm(std::max(truth->footprint.width_in, truth->footprint.depth_in)), 3.0)
+        << id;
+    EXPECT_NEAR(std::min(w, dp),
+                InchesToMm(std::min(truth->footprint.width_in, truth->footprint.depth_in)), 3.0)
+        << id;
+  }
+  ExpectNoFalseBases(r, 6.0);
+}
+
 }  // namespace
 }  // namespace referee
