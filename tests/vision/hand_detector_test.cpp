@@ -19,6 +19,7 @@
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "vision/hand_detector.hpp"
+#include "vision/hand_texture.hpp"
 
 namespace referee {
 namespace {
@@ -411,6 +412,34 @@ TEST_F(HandDetectorTest, WrongFrameSizeIsNoHand) {
   cv::Mat small;
   cv::resize(s.after_hand, small, {640, 360});
   EXPECT_FALSE(d.Update(small, 0).hand);
+}
+
+// The texture test's edge contrast (computed in one pass) is what it says: each cell's mean
+// 3x3 Sobel |dx| + |dy| (grey levels per pixel) over its 2x2 pixels, divided by its grey level
+// (as a 2x area resize rounds it) + 4; on a rendered frame with its hand, edges and image border.
+TEST_F(HandDetectorTest, EdgeContrastIsTheCellsMeanSobelEnergyOverItsGreyLevel) {
+  // Odd size, over the board (grid lines) and the hand.
+  const cv::Mat fine = scenes_.at(0).after_hand(cv::Rect(400, 200, 427, 241));
+  cv::Mat gray, gx, gy, energy, energy_cells, gray_cells;
+  cv::cvtColor(fine, gray, cv::COLOR_BGR2GRAY);
+  cv::Sobel(gray, gx, CV_32F, 1, 0, 3, 0.25);
+  cv::Sobel(gray, gy, CV_32F, 0, 1, 3, 0.25);
+  energy = cv::abs(gx) + cv::abs(gy);
+  const cv::Size cells(213, 120);
+  const cv::Rect whole(0, 0, 426, 240);
+  cv::resize(energy(whole), energy_cells, cells, 0, 0, cv::INTER_AREA);
+  cv::resize(gray(whole), gray_cells, cells, 0, 0, cv::INTER_AREA);
+  gray_cells.convertTo(gray_cells, CV_32F, 1.0, 4.0);
+  const cv::Mat expected = energy_cells / gray_cells;
+  const cv::Mat contrast = EdgeContrastCells(fine);
+  ASSERT_EQ(contrast.size(), cells);
+  ASSERT_EQ(contrast.type(), CV_32F);
+  double worst = 0;
+  cv::minMaxLoc(cv::abs(contrast - expected), nullptr, &worst);
+  EXPECT_LT(worst, 1e-4);
+  double most = 0;
+  cv::minMaxLoc(expected, nullptr, &most);
+  EXPECT_GT(most, 0.5) << "the crop has edges (grid lines)";
 }
 
 }  // namespace

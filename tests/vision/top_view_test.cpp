@@ -6,8 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <opencv2/imgproc.hpp>
+
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "vision/block_shrink.hpp"
 #include "vision/change_meter.hpp"
 #include "vision/projectile_detector.hpp"
 
@@ -86,6 +89,33 @@ TEST(TopViewTest, ProjectileFoundOnTheChangedCropAsOnTheWholeView) {
     }
   }
   EXPECT_GE(compared, 2);
+}
+
+// The live tests shrink every camera frame by block means (odd factors on their own vector
+// path): the result is one area resize's, to the level for odd factors (exact rounding) and to
+// one level where halvings round twice. Odd sizes: the pixels past the last block are left out.
+TEST(TopViewTest, BlockMeansByAnyFactorAreOneAreaResize) {
+  const SynthScene s = Scene(31);
+  const cv::Mat frame = s.before(cv::Rect(0, 0, 1279, 719));  // not a multiple of any factor
+  for (const int factor : {2, 3, 5, 6, 12}) {
+    const cv::Size out(frame.cols / factor, frame.rows / factor);
+    cv::Mat expected, diff;
+    cv::resize(frame(cv::Rect(0, 0, out.width * factor, out.height * factor)), expected, out, 0, 0,
+               cv::INTER_AREA);
+    const cv::Mat shrunk = ShrinkByBlocks(frame, factor);
+    ASSERT_EQ(shrunk.size(), out) << "factor " << factor;
+    ASSERT_EQ(shrunk.type(), frame.type());
+    cv::absdiff(shrunk, expected, diff);
+    double worst = 0;
+    cv::minMaxLoc(diff.reshape(1), nullptr, &worst);
+    EXPECT_LE(worst, factor % 2 == 1 ? 0.0 : 1.0) << "factor " << factor;
+  }
+  cv::Mat grey;
+  cv::cvtColor(frame, grey, cv::COLOR_BGR2GRAY);
+  cv::Mat expected, diff;
+  cv::resize(grey(cv::Rect(0, 0, 426 * 3, 239 * 3)), expected, {426, 239}, 0, 0, cv::INTER_AREA);
+  cv::absdiff(ShrinkByBlocks(grey, 3), expected, diff);
+  EXPECT_EQ(cv::countNonZero(diff), 0) << "one channel";
 }
 
 }  // namespace
