@@ -85,6 +85,8 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   bool mat_blocked = false;
   const DetectedStand* held_by_figures = nullptr;
   int figure_holders = 0;
+  const DetectedStand* edge_of = nullptr;  // else the base whose edge it straddles
+  double edge_gap_in = 1e9;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
     // On the figures when the `before` view showed figures (not the bare top) where the shell
@@ -100,6 +102,11 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     const bool overlaps_on_mat = DistanceToRect(on_mat, fp) <= MmToInches(0.4 * opt.side_mm);
     if (overlaps_on_mat) {
       mat_blocked = true;
+      if (const double gap = DistanceToRect(view.TableAtHeight(seen, base_in + half_thick), fp);
+          gap < edge_gap_in) {
+        edge_gap_in = gap;
+        edge_of = &s;
+      }
       // A shell on figures may overhang them: its silhouette need not show them (a figure's top
       // under one corner holds it up), but its centre must be over the figures' interior.
       OrientedRect interior = fp;
@@ -129,15 +136,17 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   }
   if (!out.stand_id.empty()) return out;
   // It would overlap a base on the mat and its centre is off every bare base top it could lie
-  // on: only figures can hold it where it is seen, or nothing found does.
+  // on: figures hold it up where it is seen (one stand's), else it lies across the edge of the
+  // nearest base, its centre overhanging (a ~1 mm question between the mat and the base top).
   if (mat_blocked) {
-    if (figure_holders != 1) {  // none, or two stands it could be on: cannot tell
+    if (figure_holders > 1) {  // on the figures of one of two stands: cannot tell which
       out.what = "unknown";
       return out;
     }
-    out.bottom_in = figures_in;
-    out.stand_id = held_by_figures->stand.id;
-    out.what = "figures";
+    const DetectedStand* on = figure_holders == 1 ? held_by_figures : edge_of;
+    out.bottom_in = figure_holders == 1 ? figures_in : base_in;
+    out.stand_id = on->stand.id;
+    out.what = figure_holders == 1 ? "figures" : "base";
     return out;
   }
   // On no stand that was found: it must lie on the mat, and the mat must show under it (a
