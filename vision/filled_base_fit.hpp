@@ -36,6 +36,11 @@ struct FilledFitOptions {
   // corners (the edge samples keep as far from them). Default 0.6 (a box blur spreads 0.62 of
   // its rise width past the edge, a Gaussian 0.5).
   double blur_spread = 0.6;
+  // The pass runs only on a frame at least this soft (EdgeBlurMm, mm). Default 2.5, just under
+  // the 3 mm border: a sharper camera sees a base's ring, so a solid patch of a side's colour
+  // there is something else (a red die, a rule book, a painted building). Measured: our
+  // napoleonic/ancient renders and the demo 1.2-3.4 mm, the hard renders 2.8-6.2 mm.
+  double min_blur_mm = 2.5;
   // The search: the patch's centre +- this much, 1 px steps, and the patch's axis +- 6 degrees.
   // Default 2.5 mm.
   double centre_search_mm = 2.5;

@@ -898,6 +898,11 @@ void AddFilledFits(const cv::Mat& top_bgr, const cv::Mat& chroma, const cv::Mat&
                    const cv::Vec2f& mat_chroma, const cv::Mat& terrain, const StandDetection& det,
                    double mm, const std::vector<BaseSize>& sizes,
                    const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
+  // How soft the frame is, from the bases found so far (every side's).
+  std::vector<PxRect> all;
+  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
+  const double blur_mm = EdgeBlurMm(top_bgr, all, mm);
+  if (blur_mm < options.filled_fit.min_blur_mm) return;
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});
   const std::vector<cv::Mat> loose = det.colors.ClassifyTowardSides(smooth, valid, mat_chroma);
@@ -915,10 +920,6 @@ void AddFilledFits(const cv::Mat& top_bgr, const cv::Mat& chroma, const cv::Mat&
       cv::fillConvexPoly(claimed, poly, cv::Scalar(255));
     }
   }
-  // How soft the frame is, from the bases found so far (every side's).
-  std::vector<PxRect> all;
-  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
-  const double blur_mm = EdgeBlurMm(top_bgr, all, mm);
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
     // In terrain that may show a side's colour (a roof, water) only the strict colour counts.
     const cv::Mat usable = terrain.empty() ? loose[s] : loose[s] & ~terrain;

@@ -93,7 +93,7 @@ struct ShotWatch {
   std::string refusal;                        // why the last still frame was not adjudicated
 };
 
-// Time spent per stage on one frame, ms (0 for stages that did not run).
+// Time spent per stage on one frame: CPU ms of the calling thread (0 for stages that did not run).
 struct StageTimes {
   double calibrate_ms = 0;
   double rectify_ms = 0;  // the coarse view, and the full view where it was made
