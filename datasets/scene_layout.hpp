@@ -140,8 +140,8 @@ constexpr double kShellThickIn = 5.0 / 25.4;
 constexpr double kShellDotDiaIn = 3.0 / 25.4;
 
 // Solids of the projectile and the hand at a pose (shared by stills and sequences).
-std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr);
-std::vector<Solid> ShellSolids(const ShellPose& pose, cv::Scalar shell_bgr);
+std::vector<Solid> QtipSolids(const QtipPose& pose, const cv::Scalar& paint_bgr);
+std::vector<Solid> ShellSolids(const ShellPose& pose, const cv::Scalar& shell_bgr);
 std::vector<Solid> HandSolids(const HandPose& hand);
 std::vector<Solid> StandSolids(const StandLook& look);
 

@@ -23,8 +23,8 @@ void Frame(const cv::Vec3d& axis, cv::Vec3d& u, cv::Vec3d& v) {
 
 // Points on an ellipsoid of revolution between axial fractions [t0, t1] of its length (0 = the
 // `from` end), radius `r`, axis from `from` to `to`.
-void AddSpheroid(std::vector<cv::Point3d>& pts, cv::Vec3d from, cv::Vec3d to, double r, double t0,
-                 double t1, int rings = 8, int segs = 16) {
+void AddSpheroid(std::vector<cv::Point3d>& pts, const cv::Vec3d& from, const cv::Vec3d& to,
+                 double r, double t0, double t1, int rings = 8, int segs = 16) {
   const cv::Vec3d axis = to - from;
   const double len = cv::norm(axis);
   const cv::Vec3d a = axis / len;
@@ -53,7 +53,8 @@ void AddSpheroid(std::vector<cv::Point3d>& pts, cv::Vec3d from, cv::Vec3d to, do
 }
 
 // Points on a cylinder (capsule-free) of radius r between a and b.
-void AddCylinder(std::vector<cv::Point3d>& pts, cv::Vec3d a, cv::Vec3d b, double r, int segs = 12) {
+void AddCylinder(std::vector<cv::Point3d>& pts, const cv::Vec3d& a, const cv::Vec3d& b, double r,
+                 int segs = 12) {
   const cv::Vec3d axis = cv::normalize(b - a);
   cv::Vec3d u, v;
   Frame(axis, u, v);
@@ -122,7 +123,7 @@ std::vector<Solid> StandSolids(const StandLook& look) {
   return out;
 }
 
-std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr) {
+std::vector<Solid> QtipSolids(const QtipPose& pose, const cv::Scalar& paint_bgr) {
   const cv::Vec3d plain = V(pose.plain_end), painted = V(pose.painted_end);
   const cv::Vec3d axis = cv::normalize(painted - plain);
   const cv::Vec3d plain_in = plain + kQtipHeadLenIn * axis;
@@ -146,7 +147,7 @@ std::vector<Solid> QtipSolids(const QtipPose& pose, cv::Scalar paint_bgr) {
   return {stick, plain_head, painted_head};
 }
 
-std::vector<Solid> ShellSolids(const ShellPose& pose, cv::Scalar shell_bgr) {
+std::vector<Solid> ShellSolids(const ShellPose& pose, const cv::Scalar& shell_bgr) {
   // A square slab, slightly rounded by sampling a superellipse-ish outline, top at the dot.
   const double a = DegToRad(pose.angle_deg);
   const double roll = DegToRad(pose.tilt_deg);

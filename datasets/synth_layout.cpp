@@ -52,8 +52,8 @@ std::vector<Vec2> RectPoly(Vec2 c, double w, double h, double angle_deg) {
 }
 
 // Points on a squashed ellipsoid resting on z = -base_in (for trees' crowns, rocks).
-Solid Lump(Vec2 c, double rx, double ry, double z_bottom_in, double height_in, cv::Scalar bgr,
-           SynthRandom& rng) {
+Solid Lump(Vec2 c, double rx, double ry, double z_bottom_in, double height_in,
+           const cv::Scalar& bgr, SynthRandom& rng) {
   Solid s;
   const int rings = 6, segs = 14;
   for (int i = 0; i <= rings; ++i) {
@@ -71,7 +71,7 @@ Solid Lump(Vec2 c, double rx, double ry, double z_bottom_in, double height_in, c
   return s;
 }
 
-Solid Box(const std::vector<Vec2>& footprint, double z0_in, double z1_in, cv::Scalar side,
+Solid Box(const std::vector<Vec2>& footprint, double z0_in, double z1_in, const cv::Scalar& side,
           std::optional<cv::Scalar> top) {
   Solid s;
   std::vector<cv::Point3d> top_poly;
@@ -610,7 +610,8 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
     std::string on;
     double support = 0.0;
     for (int i = 0; i < 9; ++i) {
-      const Vec2 q = p + Vec2{(i % 3 - 1) * 0.45 * kShellSizeIn, (i / 3 - 1) * 0.45 * kShellSizeIn};
+      const int col = i % 3 - 1, row = i / 3 - 1;  // a 3 x 3 grid of points under the shell
+      const Vec2 q = p + Vec2{col * 0.45 * kShellSizeIn, row * 0.45 * kShellSizeIn};
       support = std::max(support, SupportHeight(L, q, &on));
     }
     L.shell.dot = {p.x, p.y, -(support + kShellThickIn)};

@@ -3,20 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vision/bgr_sample.hpp"
+
 namespace referee {
-
-namespace {
-
-cv::Vec3f Bilinear(const cv::Mat& img, cv::Point2d p) {
-  const int x0 = static_cast<int>(std::floor(p.x)), y0 = static_cast<int>(std::floor(p.y));
-  if (x0 < 0 || y0 < 0 || x0 + 1 >= img.cols || y0 + 1 >= img.rows) return {-1, -1, -1};
-  const float fx = static_cast<float>(p.x - x0), fy = static_cast<float>(p.y - y0);
-  const cv::Vec3f a(img.at<cv::Vec3b>(y0, x0)), b(img.at<cv::Vec3b>(y0, x0 + 1));
-  const cv::Vec3f c(img.at<cv::Vec3b>(y0 + 1, x0)), d(img.at<cv::Vec3b>(y0 + 1, x0 + 1));
-  return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
-}
-
-}  // namespace
 
 double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, double mm_per_px) {
   std::vector<double> widths_mm;
@@ -37,7 +26,7 @@ double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, doub
         const cv::Point2d edge = r.center + half_other * nrm + (0.25 * half_len * k) * t;
         bool inside_image = true;
         for (int i = 0; i < n && inside_image; ++i) {
-          prof[static_cast<size_t>(i)] = Bilinear(top_bgr, edge + (-in_px + i * step) * nrm);
+          prof[static_cast<size_t>(i)] = SampleBgr(top_bgr, edge + (-in_px + i * step) * nrm);
           inside_image = prof[static_cast<size_t>(i)][0] >= 0;
         }
         if (!inside_image) continue;

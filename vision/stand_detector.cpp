@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/base_ring_fit.hpp"
+#include "vision/bgr_sample.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/px_rect.hpp"
@@ -498,15 +499,6 @@ cv::Mat WhiteMask(const cv::Mat& top_bgr) {
     }
   }
   return white;
-}
-
-cv::Vec3f SampleBgr(const cv::Mat& img, cv::Point2d p) {
-  const int x0 = static_cast<int>(std::floor(p.x)), y0 = static_cast<int>(std::floor(p.y));
-  if (x0 < 0 || y0 < 0 || x0 + 1 >= img.cols || y0 + 1 >= img.rows) return {-1, -1, -1};
-  const float fx = static_cast<float>(p.x - x0), fy = static_cast<float>(p.y - y0);
-  const cv::Vec3f a(img.at<cv::Vec3b>(y0, x0)), b(img.at<cv::Vec3b>(y0, x0 + 1));
-  const cv::Vec3f c(img.at<cv::Vec3b>(y0 + 1, x0)), d(img.at<cv::Vec3b>(y0 + 1, x0 + 1));
-  return (1 - fy) * ((1 - fx) * a + fx * b) + fy * ((1 - fx) * c + fx * d);
 }
 
 // Per side (-a, +a, -b, +b), how white the whitest narrow 1.5 mm band within 10 mm of that edge is
