@@ -25,10 +25,24 @@ struct Case {
   bool on_stand;
 };
 
+// The whole shot analysis on a rendered ancient-rules scene: `after` as a webcam sends it (JPEG),
+// the camera from the truth.
+ShotAnalysis AnalyseAncientScene(const Scenario& sc, const SynthScene& s,
+                                 const StandKindCatalog& catalog) {
+  std::vector<uchar> jpg;
+  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
+  TableCalibration cal;
+  cal.board = s.board.grid;
+  cal.camera = s.camera;
+  StandDetectorOptions stand_opt;
+  stand_opt.kind_preference = KindPreference("ancient");
+  return AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
+                     ScenarioSideColors(sc), catalog, &s.board, stand_opt);
+}
+
 TEST(ShellScenesTest, AncientShellsAreFoundNearTheirDots) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
   const StandKindCatalog catalog = LoadStandKinds();
-  const SideColorModel colors = ScenarioSideColors(sc);
   const uint64_t seed = 5;
   // 1: on the mat among many bases (JPEG speckle); 19: dot blurred away; 18: on figures, dot
   // blurred away (the error allows for the figures' assumed 20 mm height); 4: across the edge
@@ -39,16 +53,7 @@ TEST(ShellScenesTest, AncientShellsAreFoundNearTheirDots) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " index " + std::to_string(c.index));
     const SynthScene s =
         GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, c.index);
-    std::vector<uchar> jpg;
-    cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
-    const cv::Mat after = cv::imdecode(jpg, cv::IMREAD_COLOR);
-    TableCalibration cal;
-    cal.board = s.board.grid;
-    cal.camera = s.camera;
-    const TopView view(cal);
-    StandDetectorOptions stand_opt;
-    stand_opt.kind_preference = KindPreference("ancient");
-    const ShotAnalysis a = AnalyseShot(view, s.before, after, colors, catalog, &s.board, stand_opt);
+    const ShotAnalysis a = AnalyseAncientScene(sc, s, catalog);
     ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
     EXPECT_EQ(a.projectile->kind, "shell");
     EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), c.max_error_mm);
@@ -66,15 +71,7 @@ TEST(ShellScenesTest, ShellBesideAWideBorderRestsOnTheBareTop) {
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 31, .size = {1920, 1080}}, 5);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_FALSE(s.projectile->resting_on.empty());
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  StandDetectorOptions stand_opt;
-  stand_opt.kind_preference = KindPreference("ancient");
-  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
-                                     ScenarioSideColors(sc), catalog, &s.board, stand_opt);
+  const ShotAnalysis a = AnalyseAncientScene(sc, s, catalog);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "shell");
   EXPECT_FALSE(a.projectile->resting_on.empty());
@@ -112,15 +109,7 @@ TEST(ShellScenesTest, ShellOverhangingFiguresAtABaseEdgeIsOnTheFigures) {
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 1);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_GT(InchesToMm(s.projectile->height_in), 20.0);  // the scene is the one described
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  StandDetectorOptions stand_opt;
-  stand_opt.kind_preference = KindPreference("ancient");
-  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
-                                     ScenarioSideColors(sc), LoadStandKinds(), &s.board, stand_opt);
+  const ShotAnalysis a = AnalyseAncientScene(sc, s, LoadStandKinds());
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "shell");
   EXPECT_FALSE(a.projectile->resting_on.empty());
