@@ -1001,6 +1001,143 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   }
 }
 
+// Does r overlap another base by more than a tenth of the smaller one?
+bool OverlapsAnother(const PxRect& r, const std::vector<std::vector<PxRect>>& rects,
+                     const PxRect* self) {
+  const auto rotated = [](const PxRect& p) {
+    return cv::RotatedRect(cv::Point2f(p.center),
+                           cv::Size2f(static_cast<float>(p.len_a), static_cast<float>(p.len_b)),
+                           static_cast<float>(RadToDeg(std::atan2(p.axis_a.y, p.axis_a.x))));
+  };
+  const cv::RotatedRect rr = rotated(r);
+  for (const auto& side_rects : rects) {
+    for (const PxRect& o : side_rects) {
+      if (&o == self) continue;
+      std::vector<cv::Point2f> meet;
+      if (cv::rotatedRectangleIntersection(rr, rotated(o), meet) == cv::INTERSECT_NONE ||
+          meet.size() < 3) {
+        continue;
+      }
+      std::vector<cv::Point2f> hull;
+      cv::convexHull(meet, hull);
+      const double area = cv::contourArea(hull);
+      if (area > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) return true;
+    }
+  }
+  return false;
+}
+
+// Fraction of the middle 80 % of side `side` of r (0..3: -a, +a, -b, +b) where the image
+// steps in colour across the edge: the colour in_px inside differs from the colour between
+// out0_px and out1_px outside by more than min_step (BGR distance). A base's top against the
+// mat (or a road) steps all along its outline, whatever its border's shade; the mat does not.
+double StepFraction(const cv::Mat& img, const PxRect& r, int side, double in_px, double out0_px,
+                    double out1_px, double min_step) {
+  const cv::Point2d b = r.AxisB();
+  const cv::Point2d inward[4] = {r.axis_a, -r.axis_a, b, -b};
+  const cv::Point2d n = inward[side];
+  const cv::Point2d t(-n.y, n.x);
+  const double half_len = 0.5 * (side < 2 ? r.len_b : r.len_a);
+  const double half_other = 0.5 * (side < 2 ? r.len_a : r.len_b);
+  const auto at = [&](cv::Point2d p, cv::Vec3d& c) {
+    const int x = cvRound(p.x), y = cvRound(p.y);
+    if (x < 0 || y < 0 || x >= img.cols || y >= img.rows) return false;
+    c = cv::Vec3d(img.at<cv::Vec3b>(y, x));
+    return true;
+  };
+  int n_all = 0, n_step = 0;
+  for (double u = -0.8 * half_len; u <= 0.8 * half_len; u += 1.0) {
+    const cv::Point2d edge = r.center - half_other * n + u * t;
+    cv::Vec3d in, out_sum(0, 0, 0), c;
+    if (!at(edge + in_px * n, in)) continue;
+    int k = 0;
+    for (double d = out0_px; d <= out1_px; d += 1.0) {
+      if (at(edge - d * n, c)) out_sum += c, ++k;
+    }
+    if (k == 0) continue;
+    ++n_all;
+    n_step += cv::norm(in - out_sum / k) > min_step;
+  }
+  return n_all > 0 ? static_cast<double>(n_step) / n_all : 0.0;
+}
+
+// A base found short of its catalogue size: its colour blob stopped at figures or at the front
+// stripe, half way across the base. It is grown to a larger catalogue size sharing one of its
+// sides when the added part shows the rest of a base's outline: the side colour along its far
+// edge and both its flanks, and none just beyond them (past the frame's blur). Two touching
+// bases are not one: the grown base may not cover another base found, nor a seam (the side
+// colour on both sides of where the smaller base ended, two borders side by side).
+void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, double mm,
+                    const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
+                    double blur_mm, std::vector<std::vector<PxRect>>& rects) {
+  const double tol = options.size_tolerance_mm;
+  const double border_px = 0.8 * options.min_border_mm / mm;
+  const double gap0 = (1.0 + options.filled_fit.blur_spread * blur_mm) / mm;
+  const double gap1 = gap0 + 2.5 / mm;
+  const double in_px = 0.5 * options.min_border_mm / mm;
+  constexpr double kMinStep = 40.0;  // BGR distance: border or base top against the mat
+  // A shadowed or glare-washed border keeps 0.3-1.0 of its side's colour on some side of the
+  // added part; the mat or another side's base beside a base shows 0.0-0.2.
+  constexpr double kMinColour = 0.25;
+  for (size_t s = 0; s < rects.size() && s < masks.size(); ++s) {
+    const cv::Mat& mask = masks[s];
+    for (PxRect& r : rects[s]) {
+      const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
+      PxRect best = r;
+      double best_score = -1;
+      for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
+        const double kept = len_mm[keep], other = len_mm[1 - keep];
+        const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
+        for (const BaseSize& sz : sizes) {
+          for (const auto& [target_kept, target_other] :
+               {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
+            if (std::abs(kept - target_kept) > tol || target_other < other + 2 * tol) continue;
+            const double ext_px = (target_other - other) / mm;
+            for (const int sign : {-1, 1}) {
+              PxRect grown = r;
+              grown.center += sign * 0.5 * ext_px * g;
+              (keep == 0 ? grown.len_b : grown.len_a) = target_other / mm;
+              // The added part alone, and its far edge and flanks as BandFraction sides.
+              PxRect added = r;
+              added.center += sign * 0.5 * (other / mm + ext_px) * g;
+              (keep == 0 ? added.len_b : added.len_a) = ext_px;
+              const int far = (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0);
+              const int near = far ^ 1;
+              const int flank0 = keep == 0 ? 0 : 2;
+              // Each outer side shows the border's colour or, where shadow or glare has
+              // taken that, a step to the mat.
+              // At least one of them must show some of the side's colour (kMinColour): a step
+              // alone is also the edge of a neighbouring base of the other side, or of terrain.
+              double colour = 0;
+              const auto outline = [&](int side) {
+                const double c = BandFraction(mask, added, 0.5, border_px, side, 0.8);
+                colour = std::max(colour, c);
+                return std::max(c, StepFraction(top_bgr, added, side, in_px, gap0, gap1, kMinStep));
+              };
+              const double far_in = outline(far);
+              const double flank_in = std::min(outline(flank0), outline(flank0 + 1));
+              double beyond = BandFraction(mask, added, -gap1, -gap0, far, 0.8);
+              for (const int f : {flank0, flank0 + 1}) {
+                beyond = std::max(beyond, BandFraction(mask, added, -gap1, -gap0, f, 0.8));
+              }
+              const bool seam = BandFraction(mask, added, 0.5, border_px, near, 0.8) > 0.8 &&
+                                BandFraction(mask, r, 0.5, border_px, near ^ 1, 0.8) > 0.8;
+              if (far_in < options.min_border_coverage || flank_in < options.min_border_coverage ||
+                  colour < kMinColour || beyond > 0.15 || seam ||
+                  OverlapsAnother(grown, rects, &r)) {
+                continue;
+              }
+              const double score = far_in + flank_in - beyond;
+              if (score > best_score) best_score = score, best = grown;
+            }
+          }
+        }
+      }
+      r = best;
+    }
+  }
+}
+
 }  // namespace
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
@@ -1061,6 +1198,22 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
               : cv::Mat();
     AddFilledFits(top_bgr, chroma, valid, mat_chroma, solid_terrain, out, mm, sizes, options,
                   rects);
+  }
+  {
+    std::vector<PxRect> all;
+    for (const auto& side_rects : rects)
+      all.insert(all.end(), side_rects.begin(), side_rects.end());
+    // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
+    // ring and filled fits use: the strict gate may show nothing of a base's far half.
+    cv::Mat smooth;
+    cv::blur(chroma, smooth, {3, 3});
+    const WashoutOptions washout;
+    std::vector<cv::Mat> evidence = TowardSidesMasks(smooth, valid, mat_chroma, out.colors.sides(),
+                                                     washout.min_fraction, washout.cone);
+    for (size_t s = 0; s < evidence.size() && s < out.side_masks.size(); ++s) {
+      evidence[s] |= out.side_masks[s];
+    }
+    GrowShortBases(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, all, mm), rects);
   }
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.

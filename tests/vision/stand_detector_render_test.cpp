@@ -167,5 +167,34 @@ TEST(StandDetectorRenderTest, FindsBasesBlurredIntoSolidPatchesOfTheirColour) {
   ExpectNoFalseBases(r, 6.0);
 }
 
+// Hard seed 7, scene 2: blue-5 is a 40 x 40 mm base whose colour blob stops half way across
+// (the far half of its border lies in shadow beside a white house and a road), so it came out
+// 42 x 15 mm, 13 mm off its centre. The rest of the base's outline (a step to the mat along its
+// far edge and both flanks, some of it still blue, nothing blue beyond it) says where it ends:
+// it is found at its whole size. (A red 40 x 30 mm base on this board still comes out
+// 37 x 15 mm: its added part shows no red at all.)
+TEST(StandDetectorRenderTest, GrowsABaseCutShortAtItsFiguresToItsWholeSize) {
+  const RenderedDetection r = DetectInScene("hard.json", 2);
+  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
+                                  [](const Stand& t) { return t.id == "blue-5"; });
+  ASSERT_NE(truth, r.scene.stands.end());
+  const auto found =
+      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
+        return ds.stand.side == truth->side &&
+               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(12.0);
+      });
+  ASSERT_NE(found, r.found.stands.end());
+  EXPECT_LT(Distance(found->stand.footprint.center, truth->footprint.center), MmToInches(3.0));
+  EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), 40.0, 3.0);
+  EXPECT_NEAR(InchesToMm(found->stand.footprint.depth_in), 40.0, 3.0);
+  // ... as one base: no second piece of it claimed.
+  EXPECT_EQ(std::count_if(r.found.stands.begin(), r.found.stands.end(),
+                          [&](const DetectedStand& ds) {
+                            return Distance(ds.stand.footprint.center, truth->footprint.center) <
+                                   MmToInches(25.0);
+                          }),
+            1);
+}
+
 }  // namespace
 }  // namespace referee
