@@ -32,7 +32,8 @@ struct RenderedDetection {
 };
 RenderedDetection DetectInScene(const std::string& scenario, int index) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
-  RenderedDetection r{GenerateScene(sc, SynthOptions{.seed = 7}, index), {}};
+  RenderedDetection r;
+  r.scene = GenerateScene(sc, SynthOptions{.seed = 7}, index);
   TableCalibration cal;
   cal.board = r.scene.board.grid;
   cal.camera = r.scene.camera;
