@@ -307,14 +307,7 @@ std::vector<RingFit> FitBasesToBorderEvidence(const cv::Mat& evidence, double mm
       fit.partly_hidden = fine.score.partly_hidden;
       found.push_back(fit);
       // Take this base's evidence away and look for another in the same cluster.
-      std::vector<cv::Point> poly;
-      const cv::Point2d a = fit.rect.axis_a, b = fit.rect.AxisB();
-      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-        const cv::Point2d p = fit.rect.center + sa * (0.5 * fit.rect.len_a + 1) * a +
-                              sb * (0.5 * fit.rect.len_b + 1) * b;
-        poly.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-      cv::fillConvexPoly(work, poly, cv::Scalar(0));
+      cv::fillConvexPoly(work, GrownCorners(fit.rect, 1.0), cv::Scalar(0));
     }
   }
   return found;

@@ -2,6 +2,8 @@
 // table inches.
 #pragma once
 
+#include <vector>
+
 #include <opencv2/core.hpp>
 
 namespace referee {
@@ -14,6 +16,10 @@ struct PxRect {
   double len_b = 0;
   cv::Point2d AxisB() const { return {-axis_a.y, axis_a.x}; }
 };
+
+// r's four corners with every side moved out by grow_px (negative: in), rounded to pixels, in
+// order around the rectangle: the polygon to fill, clear or outline.
+std::vector<cv::Point> GrownCorners(const PxRect& r, double grow_px);
 
 // A catalogue base size, mm (which side is the frontage does not matter to the detector).
 struct BaseSize {

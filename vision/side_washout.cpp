@@ -13,11 +13,7 @@ namespace {
 double InsideFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
   const double ha = 0.5 * r.len_a - depth_px, hb = 0.5 * r.len_b - depth_px;
   if (ha <= 0 || hb <= 0) return 0.0;
-  std::vector<cv::Point> poly;
-  for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-    const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * r.AxisB();
-    poly.emplace_back(cvRound(p.x), cvRound(p.y));
-  }
+  std::vector<cv::Point> poly = GrownCorners(r, -depth_px);
   const cv::Rect box = cv::boundingRect(poly) & cv::Rect(0, 0, mask.cols, mask.rows);
   if (box.empty()) return 0.0;
   cv::Mat inside(box.size(), CV_8U, cv::Scalar(0));
@@ -83,15 +79,8 @@ cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset
                    double depth_px) {
   cv::Mat band(size, CV_8U, cv::Scalar(0));
   for (const auto& r : rects) {
-    const cv::Point2d b = r.AxisB();
     for (double d = inset_px; d < inset_px + depth_px; d += 0.5) {
-      const double ha = 0.5 * r.len_a - d, hb = 0.5 * r.len_b - d;
-      std::vector<cv::Point> poly;
-      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-        const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * b;
-        poly.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-      cv::polylines(band, poly, true, cv::Scalar(255), 1);
+      cv::polylines(band, GrownCorners(r, -d), true, cv::Scalar(255), 1);
     }
   }
   return band;

@@ -862,15 +862,7 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
   cv::Mat claimed(chroma.size(), CV_8U, cv::Scalar(0));
   for (const auto& side_rects : rects) {
     for (const PxRect& r : side_rects) {
-      std::vector<cv::Point> poly;
-      const cv::Point2d b = r.AxisB();
-      const double grow = 1.0 / mm;
-      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-        const cv::Point2d p =
-            r.center + sa * (0.5 * r.len_a + grow) * r.axis_a + sb * (0.5 * r.len_b + grow) * b;
-        poly.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-      cv::fillConvexPoly(claimed, poly, cv::Scalar(255));
+      cv::fillConvexPoly(claimed, GrownCorners(r, 1.0 / mm), cv::Scalar(255));
     }
   }
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
@@ -902,14 +894,7 @@ void AddFilledFits(const cv::Mat& top_bgr, const cv::Mat& chroma, const cv::Mat&
   cv::Mat claimed(chroma.size(), CV_8U, cv::Scalar(0));
   for (const auto& side_rects : rects) {
     for (const PxRect& r : side_rects) {
-      std::vector<cv::Point> poly;
-      const double grow = 1.0 / mm;
-      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-        const cv::Point2d p = r.center + sa * (0.5 * r.len_a + grow) * r.axis_a +
-                              sb * (0.5 * r.len_b + grow) * r.AxisB();
-        poly.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-      cv::fillConvexPoly(claimed, poly, cv::Scalar(255));
+      cv::fillConvexPoly(claimed, GrownCorners(r, 1.0 / mm), cv::Scalar(255));
     }
   }
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
@@ -934,12 +919,7 @@ double InteriorFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
   const double ha = 0.5 * r.len_a - depth_px, hb = 0.5 * r.len_b - depth_px;
   if (ha <= 0 || hb <= 0) return 1.0;
   cv::Mat inside(mask.size(), CV_8U, cv::Scalar(0));
-  std::vector<cv::Point> poly;
-  for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-    const cv::Point2d p = r.center + sa * ha * r.axis_a + sb * hb * r.AxisB();
-    poly.emplace_back(cvRound(p.x), cvRound(p.y));
-  }
-  cv::fillConvexPoly(inside, poly, cv::Scalar(255));
+  cv::fillConvexPoly(inside, GrownCorners(r, -depth_px), cv::Scalar(255));
   const int n = cv::countNonZero(inside);
   return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask)) / n : 1.0;
 }
@@ -966,14 +946,7 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
     // washed-out side, so this keeps the search cheap).
     cv::Mat evidence = loose[s].clone();
     for (const PxRect& r : rects[s]) {
-      std::vector<cv::Point> poly;
-      const double grow = 2.0 / mm;
-      for (const auto& [sa, sb] : {std::pair{-1, -1}, {1, -1}, {1, 1}, {-1, 1}}) {
-        const cv::Point2d p = r.center + sa * (0.5 * r.len_a + grow) * r.axis_a +
-                              sb * (0.5 * r.len_b + grow) * r.AxisB();
-        poly.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-      cv::fillConvexPoly(evidence, poly, cv::Scalar(0));
+      cv::fillConvexPoly(evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
     }
     for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, options.ring_fit, washout)) {
       if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
