@@ -561,5 +561,65 @@ TEST_F(TurnFlowTest, AResumedLogContinuesTheGameWhereItStopped) {
   EXPECT_FALSE(other.started());
 }
 
+// The dice a turn action drew, from its logged turn_action.
+std::vector<int> DiceOfLastAction(const std::vector<EventPayload>& events) {
+  std::vector<int> dice;
+  for (const auto* c : OfType<FirerChoice>(events)) {
+    if (c->choice == "turn_action") dice = c->details.at("dice").get<std::vector<int>>();
+  }
+  return dice;
+}
+
+// After `referee live --resume` the program's dice go on where the game's stream stood: the
+// next volley rolls what it would have rolled had the laptop not gone down, whatever seed the
+// new session was given. Before the fix the stream restarted from the seed (the resumed game
+// rolled its first volley's dice again) or followed the new session's seed.
+TEST_F(TurnFlowTest, AResumedGameRollsTheDiceTheUninterruptedGameWould) {
+  namespace fs = std::filesystem;
+  const fs::path log_path = fs::path(REFEREE_TEST_TMP) / "turn_flow_resume_dice" / "game.jsonl";
+  fs::remove_all(log_path.parent_path());
+  const auto stands = Concat(Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                                    Block("q", "red", "line_infantry", {4, 6}, 0)),
+                             Concat(Block("b", "blue", "line_infantry", {5, 4}, 180),
+                                    Block("c", "blue", "line_infantry", {4, 4}, 180)));
+  std::vector<int> first_volley;
+  std::string second_firer, target;
+  {
+    GameLogWriter writer(log_path);
+    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+    ASSERT_TRUE(flow_.EndPhase());
+    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"),
+                                   UnitAt(*flow_.game(), {5, 4}, "blue")))
+        << flow_.notice();
+    second_firer = UnitAt(*flow_.game(), {4, 6}, "red");
+    target = UnitAt(*flow_.game(), {4, 4}, "blue");
+    std::vector<EventPayload> written;
+    for (const auto& e : flow_.TakeTurnEvents()) {
+      flow_.NoteLogged(e.action, writer.Append(e.payload));
+      written.push_back(e.payload);
+    }
+    first_volley = DiceOfLastAction(written);
+  }  // the laptop goes down here
+  ASSERT_FALSE(first_volley.empty());
+  // The uninterrupted game's next volley.
+  ASSERT_TRUE(flow_.FireMusketry(second_firer, target)) << flow_.notice();
+  const std::vector<int> uninterrupted = DiceOfLastAction(flow_.TakeEvents());
+  ASSERT_FALSE(uninterrupted.empty());
+  const GameLog on_disk = ReadGameLog(log_path);
+  for (const std::uint64_t seed : {7u, 99u}) {  // the game's own seed, and another session's
+    SCOPED_TRACE("resumed with seed " + std::to_string(seed));
+    TurnFlow resumed(*ruleset_, seed);
+    ASSERT_TRUE(resumed.Resume(Board(), on_disk.events)) << resumed.notice();
+    ASSERT_TRUE(resumed.FireMusketry(second_firer, target)) << resumed.notice();
+    EXPECT_EQ(DiceOfLastAction(resumed.TakeEvents()), uninterrupted);
+  }
+  // The check can fail: the stream from the seed's start rolls other dice for this volley.
+  TurnFlow from_start(*ruleset_, 7);
+  ASSERT_TRUE(from_start.Start(Setup(stands), 1));
+  ASSERT_TRUE(from_start.EndPhase());
+  ASSERT_TRUE(from_start.FireMusketry(second_firer, target)) << from_start.notice();
+  EXPECT_NE(DiceOfLastAction(from_start.TakeEvents()), uninterrupted);
+}
+
 }  // namespace
 }  // namespace referee::live

@@ -120,6 +120,21 @@ bool TurnFlow::Resume(const Board& board, std::span<const GameEvent> events) {
     if (c && c->choice == "turn_action") actions.push_back(i);
   }
   if (!setup) return Refuse("the log holds no started game");
+  // How far the program's dice stream had gone: every draw counts, undone actions' too (an
+  // undo does not give the dice back). Logs older than "program_draws" count the logged values.
+  std::uint64_t drawn = 0, drawn_logged = 0;
+  for (const GameEvent& e : events) {
+    const auto* c = e.As<FirerChoice>();
+    if (!c || c->choice != "turn_action") continue;
+    const nlohmann::json& a = c->details;
+    if (a.contains("program_draws")) {
+      drawn = std::max(drawn, a.at("program_draws").get<std::uint64_t>());
+    } else {
+      drawn_logged += a.value("dice", nlohmann::json::array()).size() +
+                      a.value("coins", nlohmann::json::array()).size();
+    }
+  }
+  drawn = std::max(drawn, drawn_logged);
   std::unique_ptr<rules::Game> game;
   std::vector<Played> history;
   std::map<std::string, std::vector<std::string>> ids;
@@ -168,6 +183,11 @@ bool TurnFlow::Resume(const Board& board, std::span<const GameEvent> events) {
     }
     return Refuse(std::string("the log's game set-up cannot be played again: ") + e.what());
   }
+  // The game's own dice stream, moved on past what it drew before the log was cut (each value
+  // is one draw of the generator but for its ~1e-18 rejection chance).
+  seed_ = setup->details.value("dice_seed", seed_);
+  program_dice_ = rules::SeededDice(seed_);
+  for (std::uint64_t k = 0; k < drawn; ++k) program_dice_.RollDie("drawn before the resume");
   initial_ = std::move(initial);
   initial_stand_ids_ = std::move(initial_ids);
   stand_ids_ = std::move(ids);
@@ -1212,7 +1232,10 @@ void TurnFlow::Record(const rules::Action& action, Cause cause, const rules::Act
                     {"shot_stand", played.shot_stand},
                     {"shot_id", played.shot_id},
                     {"stand_ids", stand_ids_},
-                    {"events", own}}});
+                    {"events", own},
+                    // Where the program's dice stream stands after it (undone or not), so a
+                    // resumed game goes on with the rolls the uninterrupted game would make.
+                    {"program_draws", program_dice_.Events().size()}}});
 }
 
 bool TurnFlow::ConfirmTableMatches() {
