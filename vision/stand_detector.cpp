@@ -14,6 +14,7 @@
 #include "vision/bgr_sample.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/filled_base_fit.hpp"
+#include "vision/front_stripe.hpp"
 #include "vision/px_rect.hpp"
 #include "vision/side_washout.hpp"
 
@@ -499,94 +500,6 @@ cv::Mat WhiteMask(const cv::Mat& top_bgr) {
     }
   }
   return white;
-}
-
-// Per side (-a, +a, -b, +b), how white the whitest narrow 1.5 mm band within 10 mm of that edge is
-// (0..1): the front stripe lies along the edge or just inside the border. White is judged
-// against this base's own border, lit as the stripe is: about as bright as the border's
-// brightest channel and weakly saturated (flock, figures and the border itself are not).
-std::array<double, 4> StripeWhiteness(const cv::Mat& img, const cv::Mat& side_mask, const PxRect& r,
-                                      double mm, double min_border_mm) {
-  std::array<double, 4> out{0, 0, 0, 0};
-  const cv::Point2d b = r.AxisB();
-  const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b;
-  const double bin_px = 0.5 / mm, reach_px = 10.0 / mm, border_px = 0.8 * min_border_mm / mm;
-  const int bins = static_cast<int>(reach_px / bin_px) + 1;
-  const int segs = 7;  // along the middle 70% of a side, 10% of its length each
-  std::vector<int> white(static_cast<size_t>(4 * bins * segs), 0), total(white.size(), 0);
-  std::vector<uchar> border_val;
-  const double reach = std::hypot(ha, hb) + 1;
-  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
-  const int x1 = std::min(img.cols - 1, static_cast<int>(r.center.x + reach));
-  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
-  const int y1 = std::min(img.rows - 1, static_cast<int>(r.center.y + reach));
-  struct Px {
-    int bin;
-    uchar val, lo;
-  };
-  std::vector<Px> px;
-  for (int y = y0; y <= y1; ++y) {
-    const auto* row = img.ptr<cv::Vec3b>(y);
-    const uchar* m = side_mask.ptr<uchar>(y);
-    for (int x = x0; x <= x1; ++x) {
-      const cv::Point2d d = cv::Point2d(x, y) - r.center;
-      const double u = d.dot(r.axis_a), v = d.dot(b);
-      const double dist[4] = {u + ha, ha - u, v + hb, hb - v};
-      int side = 0;
-      for (int k = 1; k < 4; ++k) side = dist[k] < dist[side] ? k : side;
-      const double depth = dist[side];
-      if (depth < 0 || depth >= reach_px) continue;
-      const uchar val = std::max({row[x][0], row[x][1], row[x][2]});
-      if (m[x] && depth < border_px) border_val.push_back(val);
-      const double along = side < 2 ? std::abs(v) / hb : std::abs(u) / ha;
-      if (along > 0.7) continue;
-      const uchar lo = std::min({row[x][0], row[x][1], row[x][2]});
-      const int seg = std::min(segs - 1, static_cast<int>((along / 0.7) * segs));
-      px.push_back({(side * bins + static_cast<int>(depth / bin_px)) * segs + seg, val, lo});
-    }
-  }
-  if (border_val.size() < 20) return out;
-  std::nth_element(border_val.begin(),
-                   border_val.begin() + static_cast<long>(border_val.size() / 2), border_val.end());
-  const double white_val = 0.85 * border_val[border_val.size() / 2];
-  for (const Px& p : px) {
-    ++total[static_cast<size_t>(p.bin)];
-    if (p.val >= white_val && p.lo >= 0.65 * p.val) ++white[static_cast<size_t>(p.bin)];
-  }
-  // A stripe is a narrow band (2-3 mm) running the whole side: 4 mm further in it must be
-  // gone, and no stretch of the side may lack it. A rank of pale figures along the front is
-  // wider or leaves gaps between figures; a white-painted interior is wide.
-  const int window = 3, gap = 8;  // bins of 0.5 mm: 1.5 mm band, 4 mm further in
-  const auto band = [&](int side, int k, double* weakest) {
-    int w = 0, t = 0;
-    double lowest = 1.0;
-    for (int g = 0; g < segs; ++g) {
-      int gw = 0, gt = 0;
-      for (int i = k; i < std::min(bins, k + window); ++i) {
-        const size_t idx = static_cast<size_t>(side * bins + i) * static_cast<size_t>(segs) +
-                           static_cast<size_t>(g);
-        gw += white[idx];
-        gt += total[idx];
-      }
-      if (gt > 0) lowest = std::min(lowest, static_cast<double>(gw) / gt);
-      w += gw;
-      t += gt;
-    }
-    if (weakest) *weakest = lowest;
-    return t >= 5 ? static_cast<double>(w) / t : -1.0;
-  };
-  for (int side = 0; side < 4; ++side) {
-    // From 0.5 mm in: the outermost bin mixes in whatever lies beyond the edge.
-    for (int k = 1; k + window <= bins; ++k) {
-      double weakest = 0;
-      const double f = band(side, k, &weakest);
-      const double deeper = k + gap + window <= bins ? band(side, k + gap, nullptr) : 0.0;
-      if (f > 0 && deeper < 0.4 * f && weakest >= 0.3) {
-        out[static_cast<size_t>(side)] = std::max(out[static_cast<size_t>(side)], f);
-      }
-    }
-  }
-  return out;
 }
 
 // Moves each side of the rectangle to the sub-pixel edge of the base's top in the colour
@@ -1205,6 +1118,11 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   };
 
   const cv::Mat white = WhiteMask(top_bgr);
+  // The frame's blur, for the stripe test (how much of a 2 mm stripe survives it).
+  std::vector<PxRect> found_rects;
+  for (const auto& side_rects : rects)
+    found_rects.insert(found_rects.end(), side_rects.begin(), side_rects.end());
+  const double blur_mm = EdgeBlurMm(top_bgr, found_rects, mm);
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {
@@ -1245,24 +1163,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       cv::Point2d width_axis = a_is_width ? r.axis_a : r.AxisB();
       // Facing: a white stripe along one of the width edges (any edge of a square base).
       const bool square_base = std::abs(w_px - d_px) * mm < 3.0;
-      double best_white = 0, second_white = 0;
-      int best_side = -1;
       const std::array<double, 4> stripe =
-          StripeWhiteness(top_bgr, out.side_masks[s], r, mm, options.min_border_mm);
+          FrontStripeScores(top_bgr, r, mm, blur_mm, options.front_stripe);
+      std::array<bool, 4> width_edges{};
       for (int side = 0; side < 4; ++side) {
-        const bool side_is_width_edge = a_is_width ? side >= 2 : side < 2;
-        if (!square_base && !side_is_width_edge) continue;
-        const double f = stripe[static_cast<size_t>(side)];
-        if (f > best_white) {
-          second_white = best_white;
-          best_white = f;
-          best_side = side;
-        } else {
-          second_white = std::max(second_white, f);
-        }
+        width_edges[static_cast<size_t>(side)] = square_base || (a_is_width ? side >= 2 : side < 2);
       }
-      const bool facing_known =
-          best_side >= 0 && best_white > 0.6 && second_white < 0.4 * best_white;
+      const int best_side = FrontStripeSide(stripe, width_edges, options.front_stripe);
+      const double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
+      const bool facing_known = best_side >= 0;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
       cv::Point2d front;
       if (facing_known) {

@@ -20,6 +20,7 @@
 #include "engine/stand.hpp"
 #include "vision/base_ring_fit.hpp"
 #include "vision/filled_base_fit.hpp"
+#include "vision/front_stripe.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/top_view.hpp"
 
@@ -77,6 +78,8 @@ struct StandDetectorOptions {
   // only to measure what it adds.
   bool fit_filled_bases = true;
   FilledFitOptions filled_fit;
+  // Facing from the white front stripe (see vision/front_stripe.hpp).
+  FrontStripeOptions front_stripe;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",

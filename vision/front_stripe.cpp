@@ -1,0 +1,214 @@
+#include "vision/front_stripe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace referee {
+
+namespace {
+
+constexpr double kBinMm = 0.5;      // profile resolution across an edge
+constexpr double kOutsideMm = 3.0;  // how far past the edge the profile starts
+constexpr int kSegments = 7;        // along the middle 70 % of an edge, a tenth of it each
+
+// Sums of the darkest and brightest channel per (side, depth bin, segment along the edge).
+struct EdgeProfiles {
+  int bins = 0;
+  std::vector<double> lo, hi;
+  std::vector<int> n;
+  size_t Index(int side, int bin, int seg) const {
+    return (static_cast<size_t>(side) * static_cast<size_t>(bins) + static_cast<size_t>(bin)) *
+               kSegments +
+           static_cast<size_t>(seg);
+  }
+};
+
+EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, double reach_mm) {
+  EdgeProfiles p;
+  p.bins = static_cast<int>((reach_mm + kOutsideMm) / kBinMm) + 1;
+  const size_t size = static_cast<size_t>(4 * p.bins * kSegments);
+  p.lo.assign(size, 0);
+  p.hi.assign(size, 0);
+  p.n.assign(size, 0);
+  const cv::Point2d b = r.AxisB();
+  const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b, out_px = kOutsideMm / mm_per_px;
+  const double reach = std::hypot(ha, hb) + out_px + 1;
+  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
+  const int x1 = std::min(img.cols - 1, static_cast<int>(r.center.x + reach));
+  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
+  const int y1 = std::min(img.rows - 1, static_cast<int>(r.center.y + reach));
+  for (int y = y0; y <= y1; ++y) {
+    const auto* row = img.ptr<cv::Vec3b>(y);
+    for (int x = x0; x <= x1; ++x) {
+      const cv::Point2d d = cv::Point2d(x, y) - r.center;
+      const double u = d.dot(r.axis_a), v = d.dot(b);
+      const double dist[4] = {u + ha, ha - u, v + hb, hb - v};
+      int side = 0;
+      for (int k = 1; k < 4; ++k) side = dist[k] < dist[side] ? k : side;
+      const double depth_mm = dist[side] * mm_per_px;
+      if (depth_mm < -kOutsideMm || depth_mm >= reach_mm) continue;
+      const double along = side < 2 ? std::abs(v) / hb : std::abs(u) / ha;
+      if (along > 0.7) continue;
+      const int bin = static_cast<int>((depth_mm + kOutsideMm) / kBinMm);
+      const int seg = std::min(kSegments - 1, static_cast<int>((along / 0.7) * kSegments));
+      const size_t i = p.Index(side, bin, seg);
+      p.lo[i] += std::min({row[x][0], row[x][1], row[x][2]});
+      p.hi[i] += std::max({row[x][0], row[x][1], row[x][2]});
+      ++p.n[i];
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, double mm_per_px,
+                                        double blur_mm, const FrontStripeOptions& options) {
+  std::array<double, 4> out{0, 0, 0, 0};
+  // Past the stripe by its width plus half the blur, the profile must have fallen back.
+  const double fall_mm = options.min_stripe_mm + 0.5 * blur_mm + 1.0;
+  const double reach_mm = options.max_stripe_depth_mm + fall_mm + 1.5;
+  const EdgeProfiles p = Profile(img, r, mm_per_px, reach_mm);
+  // Per side and bin (all segments): mean darkest and brightest channel; -1 where empty.
+  std::vector<double> lo(static_cast<size_t>(4 * p.bins), -1), hi(lo.size(), -1);
+  for (int s = 0; s < 4; ++s) {
+    for (int k = 0; k < p.bins; ++k) {
+      double l = 0, h = 0;
+      int n = 0;
+      for (int g = 0; g < kSegments; ++g) {
+        const size_t i = p.Index(s, k, g);
+        l += p.lo[i];
+        h += p.hi[i];
+        n += p.n[i];
+      }
+      if (n >= 3) {
+        lo[static_cast<size_t>(s * p.bins + k)] = l / n;
+        hi[static_cast<size_t>(s * p.bins + k)] = h / n;
+      }
+    }
+  }
+  // The other edges' darkest channel at the same depth: the middle of the three (one of them
+  // may be a pale flank of figures or the real stripe).
+  const auto control = [&](int s, int k) {
+    std::vector<double> v;
+    for (int o = 0; o < 4; ++o) {
+      const double x = lo[static_cast<size_t>(o * p.bins + k)];
+      if (o != s && x >= 0) v.push_back(x);
+    }
+    if (v.empty()) return -1.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  // The border's brightest channel as the other edges show it (their brightest bin in the
+  // outer 3 mm, blur included).
+  const auto border_hi = [&](int s) {
+    std::vector<double> v;
+    for (int o = 0; o < 4; ++o) {
+      if (o == s) continue;
+      double m = -1;
+      for (int k = static_cast<int>(kOutsideMm / kBinMm);
+           k < static_cast<int>((kOutsideMm + 3.0) / kBinMm) && k < p.bins; ++k) {
+        m = std::max(m, hi[static_cast<size_t>(o * p.bins + k)]);
+      }
+      if (m >= 0) v.push_back(m);
+    }
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  // Contrast of side s over a window of bins starting at k; segment g only, or all when g < 0.
+  const int window =
+      std::max(2, static_cast<int>(std::lround(0.75 * options.min_stripe_mm / kBinMm)));
+  const auto contrast = [&](int s, int k, int g) {
+    double c = 0;
+    int used = 0;
+    for (int i = k; i < std::min(p.bins, k + window); ++i) {
+      const double ctrl = control(s, i);
+      if (ctrl < 0) continue;
+      double l = 0, h = 0;
+      if (g < 0) {
+        l = lo[static_cast<size_t>(s * p.bins + i)];
+        h = hi[static_cast<size_t>(s * p.bins + i)];
+        if (l < 0) continue;
+      } else {
+        const size_t idx = p.Index(s, i, g);
+        if (p.n[idx] == 0) continue;
+        l = p.lo[idx] / p.n[idx];
+        h = p.hi[idx] / p.n[idx];
+      }
+      c += (l - ctrl) / std::max(h, 8.0);
+      ++used;
+    }
+    return used > 0 ? c / used : -1e9;
+  };
+  // Expected contrast: a stripe min_stripe_mm wide under a Gaussian blur whose 10-90 % rise
+  // is blur_mm keeps erf(w / (2 sqrt(2) sigma)) of its peak.
+  const double sigma_mm = std::max(1e-3, blur_mm / 2.563);
+  const double expected =
+      options.unblurred_contrast *
+      (blur_mm > 0 ? std::erf(options.min_stripe_mm / (2.0 * std::sqrt(2.0) * sigma_mm)) : 1.0);
+  const int first = static_cast<int>(kOutsideMm / kBinMm);  // the edge's bin
+  const int last = first + static_cast<int>(options.max_stripe_depth_mm / kBinMm);
+  const int fall = window + static_cast<int>(std::ceil((0.5 + 0.5 * blur_mm) / kBinMm));
+  const int before = static_cast<int>(std::ceil((1.0 + 0.5 * blur_mm) / kBinMm)) + window;
+  for (int s = 0; s < 4; ++s) {
+    double best = 0;
+    for (int k = first; k <= last && k + window <= p.bins; ++k) {
+      const double c = contrast(s, k, -1);
+      if (c <= 0.0 || c < options.min_contrast_fraction * expected) continue;
+      // Narrow both ways: dark again further in, and not light bleeding in from outside.
+      // Both flanks must be seen: a profile cut short by the base's middle proves nothing.
+      const int deeper = k + fall;
+      if (deeper + window > p.bins || k - before < 0) continue;
+      if (contrast(s, deeper, -1) > 0.5 * c || contrast(s, k - before, -1) > 0.5 * c) continue;
+      // ... and the band is a peak of the edge's own profile, not only against the others.
+      const auto own = [&](int from) {
+        double l = 0, h = 0;
+        for (int i = from; i < from + window; ++i) {
+          l += std::max(0.0, lo[static_cast<size_t>(s * p.bins + i)]);
+          h += std::max(0.0, hi[static_cast<size_t>(s * p.bins + i)]);
+        }
+        return std::make_pair(l / window, std::max(h / window, 8.0));
+      };
+      const auto [peak_lo, peak_hi] = own(k);
+      const double flank_lo = std::max(own(deeper).first, own(k - before).first);
+      if (peak_lo - flank_lo < 0.5 * c * peak_hi) continue;
+      // White is at least as bright as the border's own brightest channel (a pale flock or a
+      // grey figure is lighter than the border only in its darkest channel).
+      if (peak_hi < options.min_brightness_of_border * border_hi(s)) continue;
+      // Along the whole edge.
+      bool whole = true;
+      for (int g = 0; g < kSegments; ++g) {
+        const double cg = contrast(s, k, g);
+        if (cg < -1e8) continue;
+        whole = whole && cg >= options.min_segment_fraction * c;
+      }
+      if (whole) best = std::max(best, c / expected);
+    }
+    out[static_cast<size_t>(s)] = best;
+  }
+  return out;
+}
+
+int FrontStripeSide(const std::array<double, 4>& scores, const std::array<bool, 4>& allowed,
+                    const FrontStripeOptions& options) {
+  int best = -1;
+  for (int s = 0; s < 4; ++s) {
+    if (allowed[static_cast<size_t>(s)] &&
+        (best < 0 || scores[static_cast<size_t>(s)] > scores[static_cast<size_t>(best)])) {
+      best = s;
+    }
+  }
+  if (best < 0 || scores[static_cast<size_t>(best)] < options.min_contrast_fraction) return -1;
+  for (int s = 0; s < 4; ++s) {
+    if (s != best && scores[static_cast<size_t>(s)] >
+                         options.max_other_edge_fraction * scores[static_cast<size_t>(best)]) {
+      return -1;
+    }
+  }
+  return best;
+}
+
+}  // namespace referee
