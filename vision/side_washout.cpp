@@ -24,11 +24,74 @@ double InsideFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
 }
 }  // namespace
 
+RingDeparture MeasureRingDeparture(const cv::Mat& chroma, const cv::Mat& valid,
+                                   const cv::Vec2f& mat_chroma, const cv::Vec2f& side_chroma,
+                                   const PxRect& r, double border_px, double depth_px) {
+  RingDeparture out;
+  std::vector<cv::Point> outer = GrownCorners(r, -1.0);
+  const cv::Rect box = cv::boundingRect(outer) & cv::Rect(0, 0, chroma.cols, chroma.rows);
+  if (box.empty()) return out;
+  const auto local = [&](std::vector<cv::Point> poly) {
+    for (auto& p : poly) p -= box.tl();
+    return poly;
+  };
+  cv::Mat band(box.size(), CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(band, local(outer), cv::Scalar(255));
+  if (0.5 * r.len_a > 1.0 + border_px && 0.5 * r.len_b > 1.0 + border_px) {
+    cv::fillConvexPoly(band, local(GrownCorners(r, -(1.0 + border_px))), cv::Scalar(0));
+  }
+  cv::Mat inside(box.size(), CV_8U, cv::Scalar(0));
+  if (0.5 * r.len_a > depth_px && 0.5 * r.len_b > depth_px) {
+    cv::fillConvexPoly(inside, local(GrownCorners(r, -depth_px)), cv::Scalar(255));
+  }
+  const cv::Vec2f dir = side_chroma - mat_chroma;
+  const float len2 = std::max(1e-6f, dir.dot(dir));
+  std::vector<float> t_band, t_inside;
+  for (int y = 0; y < box.height; ++y) {
+    const auto* c = chroma.ptr<cv::Vec2f>(box.y + y) + box.x;
+    const auto* v = valid.ptr<uchar>(box.y + y) + box.x;
+    const auto* b = band.ptr<uchar>(y);
+    const auto* in = inside.ptr<uchar>(y);
+    for (int x = 0; x < box.width; ++x) {
+      if (!v[x] || (!b[x] && !in[x])) continue;
+      const float t = (c[x] - mat_chroma).dot(dir) / len2;
+      (b[x] ? t_band : t_inside).push_back(t);
+    }
+  }
+  const auto median = [](std::vector<float>& v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
+    return static_cast<double>(v[v.size() / 2]);
+  };
+  out.n_border = static_cast<int>(t_band.size());
+  out.border = median(t_band);
+  out.inside = median(t_inside);
+  return out;
+}
+
+double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                       const std::vector<SideColor>& sides,
+                       const std::vector<std::vector<PxRect>>& rects, double border_px) {
+  std::vector<double> departures;
+  for (size_t s = 0; s < rects.size() && s < sides.size(); ++s) {
+    for (const PxRect& r : rects[s]) {
+      const RingDeparture d = MeasureRingDeparture(chroma, valid, mat_chroma,
+                                                   cv::Vec2f(sides[s].mean), r, border_px, 1e9);
+      if (d.n_border >= 20) departures.push_back(d.border);
+    }
+  }
+  if (departures.size() < 3) return 0.0;
+  std::nth_element(departures.begin(),
+                   departures.begin() + static_cast<long>(departures.size() / 2), departures.end());
+  return departures[departures.size() / 2];
+}
+
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                           const SideColorModel& colors, const WashoutOptions& options,
                           const SideMaskDetector& detect, double mm_per_px,
                           const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects) {
   const double depth_px = ring.interior_depth_mm / mm_per_px;
+  const double border_px = options.border_band_mm / mm_per_px;
   const auto taken = [&](const PxRect& r) {
     for (const auto& side_rects : rects) {
       for (const PxRect& o : side_rects) {
@@ -38,24 +101,50 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
     }
     return false;
   };
-  for (const double factor : options.frame_factors) {
+  // The ladder of factors, then the frame's own washout measured on the bases found so far
+  // (the ladder's included) when it washes harder than the ladder.
+  std::vector<double> factors = options.frame_factors;
+  const size_t measured_pass = factors.size();  // where the measured factor goes, if added
+  cv::Mat smooth;
+  for (size_t pass = 0; pass <= factors.size(); ++pass) {
+    if (pass == measured_pass && options.measured_below > 0 && !factors.empty()) {
+      const double lowest = *std::min_element(factors.begin(), factors.end());
+      const double measured =
+          MeasuredWashout(chroma, valid, mat_chroma, colors.sides(), rects, border_px);
+      if (measured >= options.min_measured_factor && measured < options.measured_below * lowest) {
+        factors.push_back(measured);
+      }
+    }
+    if (pass == factors.size()) break;
+    const double factor = factors[pass];
+    const bool measured = pass == measured_pass;
+    if (measured) cv::blur(chroma, smooth, {3, 3});
+    const cv::Mat& src = measured ? smooth : chroma;
     const std::vector<SideColor> washed =
         WashedToward(colors.sides(), mat_chroma, factor, colors.options().min_sigma);
     std::vector<cv::Mat> masks =
-        ClassifySides(chroma, valid, washed, colors.options().gate_sigma, &mat_chroma);
+        ClassifySides(src, valid, washed, colors.options().gate_sigma, &mat_chroma);
     // Anything at least half as far toward a side as the washed colour: the blurred edge of a
     // roof or of water in the side's full colour is a ring of the washed colour around it.
     const std::vector<cv::Mat> toward =
-        TowardSidesMasks(chroma, valid, mat_chroma, colors.sides(), 0.5 * factor, options.cone);
+        TowardSidesMasks(src, valid, mat_chroma, colors.sides(), 0.5 * factor, options.cone);
     std::vector<std::vector<PxRect>> added(rects.size());
     for (size_t s = 0; s < masks.size() && s < rects.size(); ++s) {
       const cv::Mat any_hue = masks[s] | toward[s];
       for (const PxRect& r : detect(masks[s])) {
+        if (taken(r)) continue;
         // A washed-out side colour is near neutral: paper, roads and pale terrain pass it too,
         // filled; bases are rings around figures.
-        if (!taken(r) && InsideFraction(any_hue, r, depth_px) <= ring.max_interior_fraction) {
-          added[s].push_back(r);
+        bool ring_like = InsideFraction(any_hue, r, depth_px) <= ring.max_interior_fraction;
+        if (!ring_like && options.max_inside_to_border > 0) {
+          // Under blur a small base's border bleeds over its inside: still a ring if its
+          // inside departs much less than its border.
+          const RingDeparture d = MeasureRingDeparture(
+              chroma, valid, mat_chroma, cv::Vec2f(colors.sides()[s].mean), r, border_px, depth_px);
+          ring_like =
+              d.border >= 0.5 * factor && d.inside <= options.max_inside_to_border * d.border;
         }
+        if (ring_like) added[s].push_back(r);
       }
     }
     for (size_t s = 0; s < added.size(); ++s) {

@@ -40,7 +40,43 @@ struct WashoutOptions {
   // subsampling, low saturation) keep 0.25-0.6 of their colour's distance from the mat. Add a
   // lower factor for very soft cameras; empty turns the search off.
   std::vector<double> frame_factors{0.65, 0.4};
+  // The frame's own washout, measured: the median departure from the mat toward their side's
+  // colour (see RingDeparture) of the borders of every base found so far, of either side (one
+  // camera washes both alike). When it lies below measured_below times the lowest of
+  // frame_factors, one more pass classifies at the measured factor (on chroma smoothed over
+  // 3x3 pixels: a border kept at a quarter of its colour is within pixel noise of the mat).
+  // Default 0.8; 0 turns the measurement off.
+  double measured_below = 0.8;
+  // ... but never below this factor (a side at a tenth of its colour is the mat). Default 0.15.
+  double min_measured_factor = 0.15;
+  // Width of the border band measured, mm (TABLE_KIT: borders >= 3 mm). Default 3.
+  double border_band_mm = 3.0;
+  // A base the washed classes find whose inside shows the side's hue over more than
+  // RingFitOptions::max_interior_fraction (a small base under blur: its border bleeds in) is
+  // still a base when it is a ring in departure: its inside's median departure at most this
+  // fraction of its border's. Paper, roads and pale terrain depart alike throughout (0.8-1.0).
+  // Default 0.5; lower if pale terrain with dark specks becomes bases.
+  double max_inside_to_border = 0.5;
 };
+
+// How far a rectangle's border band (from 1 px to border_px inside its edge) and its inside
+// (deeper than depth_px) depart from the mat toward a side: the median of the pixels'
+// projection on the line from mat_chroma to side_chroma (0 = the mat, 1 = the side's colour).
+// inside is 0 when nothing lies that deep; n_border counts the band's valid pixels.
+struct RingDeparture {
+  double border = 0;
+  double inside = 0;
+  int n_border = 0;
+};
+RingDeparture MeasureRingDeparture(const cv::Mat& chroma, const cv::Mat& valid,
+                                   const cv::Vec2f& mat_chroma, const cv::Vec2f& side_chroma,
+                                   const PxRect& r, double border_px, double depth_px);
+
+// The frame's washout factor from the bases found so far (rects, per side as in colors): the
+// median of their borders' departures; 0 when fewer than 3 bases give one.
+double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                       const std::vector<SideColor>& sides,
+                       const std::vector<std::vector<PxRect>>& rects, double border_px);
 
 // Finds a side's bases in its colour mask: cleans the mask in place (what the detector keeps)
 // and returns the bases.
@@ -51,7 +87,8 @@ using SideMaskDetector = std::function<std::vector<PxRect>(cv::Mat& side_mask)>;
 // (WashedToward the mat, `colors` as given) and the bases that finds where no base of any side
 // lies are added to rects. A washed colour is near neutral, so paper, roads and pale terrain
 // pass it too: only bases whose inside (deeper than ring.interior_depth_mm) shows at most
-// ring.max_interior_fraction of it (a ring around figures) are added.
+// ring.max_interior_fraction of it (a ring around figures), or whose inside departs from the mat
+// at most options.max_inside_to_border as far as its border (MeasureRingDeparture), are added.
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                           const SideColorModel& colors, const WashoutOptions& options,
                           const SideMaskDetector& detect, double mm_per_px,

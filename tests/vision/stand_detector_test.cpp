@@ -7,8 +7,12 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "scenario_side_colors.hpp"
 #include "tests/overhead_calibration.hpp"
+#include "vision/side_washout.hpp"
 
 namespace referee {
 namespace {
@@ -515,6 +519,63 @@ TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
     EXPECT_EQ(s->stand.side, "blue");
   }
   EXPECT_EQ(d.stands.size(), bases.size());
+}
+
+// A border mixed a quarter of the way from the mat toward blue departs 0.25 toward blue; the
+// mat inside departs nothing; the same colour filling the whole rectangle departs 0.25 inside
+// too (paper or a road of the washed colour is no ring).
+TEST(RingDepartureTest, MeasuresHowFarABorderAndItsInsideLieTowardASide) {
+  const cv::Vec3b mat(60, 120, 150), blue(192, 75, 42);
+  cv::Vec3b mix;
+  for (int c = 0; c < 3; ++c) {
+    // Mixed in log-chroma (where washing toward the mat is a straight line): geometric mean.
+    mix[c] = cv::saturate_cast<uchar>(
+        std::exp(0.75 * std::log(mat[c] + 8.0) + 0.25 * std::log(blue[c] + 8.0)) - 8.0);
+  }
+  cv::Mat img(200, 200, CV_8UC3, cv::Scalar(mat));
+  const PxRect r{{100, 100}, {1, 0}, 80, 50};
+  cv::fillConvexPoly(img, GrownCorners(r, 0), cv::Scalar(mix));
+  cv::fillConvexPoly(img, GrownCorners(r, -8), cv::Scalar(mat));
+  cv::Mat chroma, valid;
+  LogChroma(img, 10, chroma, valid);
+  const cv::Vec2f mat_c(LogChromaOf(mat)), blue_c(LogChromaOf(blue));
+  const RingDeparture ring = MeasureRingDeparture(chroma, valid, mat_c, blue_c, r, 6, 12);
+  EXPECT_NEAR(ring.border, 0.25, 0.03);
+  EXPECT_NEAR(ring.inside, 0.0, 0.02);
+  cv::fillConvexPoly(img, GrownCorners(r, 0), cv::Scalar(mix));
+  LogChroma(img, 10, chroma, valid);
+  const RingDeparture patch = MeasureRingDeparture(chroma, valid, mat_c, blue_c, r, 6, 12);
+  EXPECT_NEAR(patch.inside, patch.border, 0.02);
+}
+
+// Hard seed 7 scene 8 as the generator renders it: a soft camera keeps every border at about a
+// quarter of its colour's distance from the mat, below the washout ladder's lowest rung (0.4).
+// The red commander at (29.36, 25.61) was missed before the frame's washout was measured from
+// the bases the ladder found (WashoutOptions::measured_below); nothing may be claimed where no
+// base stands.
+TEST(StandDetectorWashoutRenderTest, MeasuredWashoutFindsABaseBelowTheLadder) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene scene = GenerateScene(sc, SynthOptions{.seed = 7}, 8);
+  TableCalibration cal;
+  cal.board = scene.board.grid;
+  cal.camera = scene.camera;
+  const TopView view(cal);
+  const StandDetection d = DetectStands(view.Rectify(scene.before), view, ScenarioSideColors(sc),
+                                        LoadStandKinds(), {}, &scene.board);
+  const auto found_near = [&](Vec2 p, const std::string& side) {
+    return std::any_of(d.stands.begin(), d.stands.end(), [&](const DetectedStand& s) {
+      return s.stand.side == side && Distance(s.stand.footprint.center, p) < MmToInches(5);
+    });
+  };
+  EXPECT_TRUE(found_near({29.36, 25.61}, "red"));
+  for (const auto& ds : d.stands) {
+    EXPECT_TRUE(std::any_of(scene.stands.begin(), scene.stands.end(),
+                            [&](const Stand& t) {
+                              return Distance(ds.stand.footprint.center, t.footprint.center) <
+                                     MmToInches(10);
+                            }))
+        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
+  }
 }
 
 }  // namespace
