@@ -142,6 +142,20 @@ HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
       if (edge && dist > 0) border_.at<uchar>(y, x) = 255;
     }
   }
+  std::vector<float> sides_in;
+  for (int y = 0; y < cells_.height; ++y) {
+    for (int x = 0; x < cells_.width; ++x) {
+      if (outside_in_.at<float>(y, x) < 0) {
+        sides_in.push_back(std::sqrt(area_mm2_.at<float>(y, x)) / static_cast<float>(kMmPerInch));
+      }
+    }
+  }
+  if (!sides_in.empty()) {
+    std::nth_element(sides_in.begin(), sides_in.begin() + static_cast<long>(sides_in.size() / 2),
+                     sides_in.end());
+    cell_in_ = std::max(1e-3f, sides_in[sides_in.size() / 2]);
+  }
+  tremor_ = TremorWatch(TremorOptions{.significance = options_.tremor_significance});
   if (options_.border_hidden_in > 0) {
     border_line_ = BorderLineWatch(cal);
   } else {
@@ -154,7 +168,22 @@ void HandDetector::Reset() {
   reference_.release();
   reference_texture_.release();
   previous_.release();
+  tremor_.Clear();
   candidate_still_since_ = -1;
+}
+
+void HandDetector::AnchorTremor(const cv::Mat& frame_bgr, const cv::Rect& box_px) {
+  if (options_.tremor_blocks <= 0) return;
+  // The hand over the board and the arm outside it, their outlines and shadows, lie round the
+  // stretch of border (or the region's box) they were seen by.
+  constexpr double kZoneIn = 4.0;
+  const int grow = static_cast<int>(std::lround(kZoneIn * factor_ / cell_in_));
+  tremor_.Anchor(frame_bgr, cv::Rect(box_px.x - grow, box_px.y - grow, box_px.width + 2 * grow,
+                                     box_px.height + 2 * grow));
+}
+
+bool HandDetector::Trembles(const cv::Mat& frame_bgr) const {
+  return options_.tremor_blocks > 0 && tremor_.ShiftedBlocks(frame_bgr) >= options_.tremor_blocks;
 }
 
 HandDetector::Crossing HandDetector::Largest(const cv::Mat& changed, const cv::Mat& colour,
@@ -231,7 +260,12 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     if (cover.longest_in >= options_.border_hidden_in) {
       report.hand = true;
       report.box_px = cover.box_px;
-      if (report.moving || candidate_still_since_ < 0) candidate_still_since_ = t_s;
+      // Moving, or trembling since it came to rest (a hand: terrain does not), starts the
+      // stillness again.
+      if (report.moving || candidate_still_since_ < 0 || Trembles(frame_bgr)) {
+        candidate_still_since_ = t_s;
+        AnchorTremor(frame_bgr, cover.box_px);
+      }
       report.still_s = t_s - candidate_still_since_;
       // Not moved at all for scenery_after_s: terrain or something left across the edge (a
       // hand held perfectly still that long at start-up is taken for the table).
@@ -284,8 +318,14 @@ HandReport HandDetector::Update(const cv::Mat& frame_bgr, double t_s) {
     reference_ = small;
     reference_texture_ = texture;
   };
-  if (r.from_outside && !report.moving) {
-    if (candidate_still_since_ < 0) candidate_still_since_ = t_s;
+  // Still: not moving, and not trembling since it came to rest (a hand held still does).
+  const bool still =
+      r.from_outside && !report.moving && (candidate_still_since_ < 0 || !Trembles(frame_bgr));
+  if (still) {
+    if (candidate_still_since_ < 0) {
+      candidate_still_since_ = t_s;
+      AnchorTremor(frame_bgr, r.box_px);
+    }
     report.still_s = t_s - candidate_still_since_;
     // Something put down away from the board is scenery soon; what reaches to the board is a
     // hand held still until it leaves (its arm may be the colour of the table: not required).

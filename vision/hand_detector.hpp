@@ -17,6 +17,7 @@
 
 #include "calibration/table_calibration.hpp"
 #include "vision/hand_outline.hpp"
+#include "vision/hand_tremor.hpp"
 
 namespace referee {
 
@@ -99,6 +100,19 @@ struct HandOptions {
   // mat's colour changes the texture of 4000-25000, a Q-tip lying across the board's edge (its
   // outline and heads) up to ~2400. Lower with care: small things across the edge come next.
   double texture_min_area_mm2 = 3500.0;
+  // A hand held "still" is never perfectly still: it trembles and sways by a fraction of a mm
+  // to a few mm, far below `level` over whole cells, while terrain, a card or a ruler lying
+  // across the edge changes only by the camera's noise (vision/hand_tremor: each small block
+  // round the thing has its shift since it came to rest fitted from its gradients). Something
+  // across the board's edge at start-up, or come in from outside and not moving, counts as
+  // still (towards scenery_after_s and held_scenery_after_s) only while fewer than
+  // tremor_blocks blocks within 4" of it shifted by more than tremor_significance (chi^2 of
+  // the shift against the block's own noise). Defaults 3 and 60: a hand moved 0.5 mm shifts
+  // dozens of blocks at 720p; sensor noise and JPEG alone none in 15 rendered start-ups. Raise
+  // tremor_blocks if terrain at the edge under flickering light never starts; 0 turns the
+  // test off (a hand held perfectly still for 3 s at start-up then becomes the table).
+  int tremor_blocks = 3;
+  double tremor_significance = 20.0;
 };
 
 struct HandReport {
@@ -133,6 +147,10 @@ class HandDetector {
 
  private:
   struct Crossing;
+  // Whether the picture round what came to rest shifted since (a hand trembling).
+  bool Trembles(const cv::Mat& frame_bgr) const;
+  // Starts watching for a tremor round `box_px` (camera pixels) from this picture on.
+  void AnchorTremor(const cv::Mat& frame_bgr, const cv::Rect& box_px);
   // The largest region of `changed`; its area counts only the cells of `colour` (all when
   // empty), its texture area those of `textured` (none when empty).
   Crossing Largest(const cv::Mat& changed, const cv::Mat& colour = cv::Mat(),
@@ -152,6 +170,8 @@ class HandDetector {
   cv::Mat reference_texture_;  // CV_32F: the reference's edge contrast per cell
   double last_motion_t_ = 0;
   double candidate_still_since_ = -1;  // something come in from outside and not moving since
+  double cell_in_ = 0.2;  // a cell's side on the table over the board, inches (typical)
+  TremorWatch tremor_;    // the picture round it when it came to rest
 };
 
 }  // namespace referee

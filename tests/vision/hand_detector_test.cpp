@@ -406,6 +406,101 @@ TEST(HandDetectorMatColourTest, HandAndSleeveOfTheMatsColourAreFlagged) {
   }
 }
 
+// Frames as a webcam delivers them, rendered from `layout` with `extra` solids: each with its
+// own sensor noise, through MJPEG (JPEG quality 90).
+cv::Mat WebcamFrame(const SceneRenderer& renderer, const cv::Mat& clean, SynthRandom& rng) {
+  std::vector<uchar> jpeg;
+  cv::imencode(".jpg", renderer.ApplyPhoto(clean, rng), jpeg, {cv::IMWRITE_JPEG_QUALITY, 90});
+  return cv::imdecode(jpeg, cv::IMREAD_COLOR);
+}
+
+TEST(HandDetectorStartUpTest, TremblingHandAtStartUpStaysAHandTerrainAcrossTheEdgeStarts) {
+  // The referee starts with a hand already over the board's edge, held as still as a hand can
+  // be: it sways by three quarters of a millimetre (rendered: the arm's joints moved, its shadow
+  // with it; fresh sensor noise and JPEG in every frame). It hides the border line, and nothing
+  // moves by the hand test's level, so before the fix it was taken for terrain after 3 s (the
+  // rule that lets terrain across the edge start the game) and the table with it. Terrain
+  // across the edge (the hard scenario's cards and rulers, same noise and JPEG) still starts
+  // 3 s late.
+  constexpr double kFps = 15.0;  // what is judged is source time
+  Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  sc.difficulty.hand_probability = 1.0;
+  const SynthOptions options{.seed = 11, .size = {1280, 720}};
+  LaidOutScene laid = LayOutScene(sc, options, 0);
+  ASSERT_TRUE(laid.layout.hand.has_value());
+  const SceneRenderer renderer(laid.layout, options.supersample);
+  SynthRandom photo = laid.rng.Fork();
+  const std::vector<Solid> table = StaticSolids(laid.layout, true);
+  const cv::Mat clear_clean = renderer.RenderClean(table);
+  // Five poses of the swaying hand: palm moved up to 0.75 mm (0.03") each way, the wrist half
+  // as much (below the motion test: whole cells changing by `level`).
+  std::vector<cv::Mat> hand_clean;
+  const HandPose pose = *laid.layout.hand;
+  for (const cv::Point3d d :
+       {cv::Point3d(0, 0, 0), cv::Point3d(0.03, 0, 0.015), cv::Point3d(0, 0.03, 0),
+        cv::Point3d(-0.03, 0, -0.015), cv::Point3d(0, -0.03, 0)}) {
+    HandPose p = pose;
+    p.palm += d;
+    p.wrist += 0.5 * d;
+    std::vector<Solid> solids = table;
+    const std::vector<Solid> hand = HandSolids(p);
+    solids.insert(solids.end(), hand.begin(), hand.end());
+    hand_clean.push_back(renderer.RenderClean(solids));
+  }
+  TableCalibration cal;
+  cal.board = laid.layout.board.grid;
+  cal.camera = laid.layout.camera;
+  // Each pose twice with its own noise (a pool the stream cycles through: photo effects at
+  // every frame would take most of the test's time).
+  std::vector<cv::Mat> hand_frames, clear_frames;
+  for (int n = 0; n < 2; ++n) {
+    for (const cv::Mat& c : hand_clean) hand_frames.push_back(WebcamFrame(renderer, c, photo));
+  }
+  for (int n = 0; n < 3; ++n) clear_frames.push_back(WebcamFrame(renderer, clear_clean, photo));
+  HandDetector d(cal);
+  HandDetector no_tremor_test(cal, HandOptions{.tremor_blocks = 0});  // as before the fix
+  int i = 0, hands = 0, hands_before_the_fix = 0;
+  const int held = static_cast<int>(2 * d.options().scenery_after_s * kFps);  // 6 s
+  for (int k = 0; k < held; ++k, ++i) {
+    // Poses in order, the noise changing every frame: 0 1 2 3 4 0' 1' ...
+    const cv::Mat& frame = hand_frames[static_cast<size_t>(k) % hand_frames.size()];
+    hands += d.Update(frame, i / kFps).hand;
+    hands_before_the_fix += no_tremor_test.Update(frame, i / kFps).hand;
+  }
+  EXPECT_EQ(hands, held) << "a trembling hand is never taken for the table";
+  EXPECT_LT(hands_before_the_fix, held)
+      << "the scene is no longer the hard case it was written for";
+  hands = 0;
+  for (int k = 0; k < 10; ++k, ++i) hands += d.Update(clear_frames[k % 3], i / kFps).hand;
+  EXPECT_LE(hands, 1) << "the hand has left";
+
+  // The hard scenario's table: cards and rulers across the board's edge at start-up.
+  const Scenario hard = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthOptions hard_options{.seed = 11, .size = {1280, 720}};
+  LaidOutScene hard_laid = LayOutScene(hard, hard_options, 0);
+  const SceneRenderer hard_renderer(hard_laid.layout, hard_options.supersample);
+  SynthRandom hard_photo = hard_laid.rng.Fork();
+  const cv::Mat hard_clean = hard_renderer.RenderClean(StaticSolids(hard_laid.layout, true));
+  TableCalibration hard_cal;
+  hard_cal.board = hard_laid.layout.board.grid;
+  hard_cal.camera = hard_laid.layout.camera;
+  std::vector<cv::Mat> hard_frames;
+  for (int n = 0; n < 4; ++n)
+    hard_frames.push_back(WebcamFrame(hard_renderer, hard_clean, hard_photo));
+  HandDetector t(hard_cal);
+  i = 0;
+  ASSERT_TRUE(t.Update(hard_frames[0], i++ / kFps).hand)
+      << "the border line is not hidden in this scene: not the case this test is for";
+  double started_s = -1;
+  for (int k = 1; k < held && started_s < 0; ++k, ++i) {
+    if (!t.Update(hard_frames[static_cast<size_t>(k) % 4], i / kFps).hand) {
+      started_s = i / kFps;
+    }
+  }
+  EXPECT_GE(started_s, t.options().scenery_after_s - 0.01);
+  EXPECT_LE(started_s, t.options().scenery_after_s + 0.5) << "terrain across the edge starts";
+}
+
 TEST_F(HandDetectorTest, WrongFrameSizeIsNoHand) {
   const SynthScene& s = scenes_.at(0);
   HandDetector d(CalibrationOf(s));
