@@ -18,17 +18,19 @@ struct EdgeProfiles {
   int bins = 0;
   std::vector<double> lo, hi;
   std::vector<int> n;
+  // Index of (side, bin) in the per-bin means (segments summed).
+  size_t At(int side, int bin) const {
+    return static_cast<size_t>(side) * static_cast<size_t>(bins) + static_cast<size_t>(bin);
+  }
   size_t Index(int side, int bin, int seg) const {
-    return (static_cast<size_t>(side) * static_cast<size_t>(bins) + static_cast<size_t>(bin)) *
-               kSegments +
-           static_cast<size_t>(seg);
+    return At(side, bin) * kSegments + static_cast<size_t>(seg);
   }
 };
 
 EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, double reach_mm) {
   EdgeProfiles p;
   p.bins = static_cast<int>((reach_mm + kOutsideMm) / kBinMm) + 1;
-  const size_t size = static_cast<size_t>(4 * p.bins * kSegments);
+  const size_t size = 4 * static_cast<size_t>(p.bins) * kSegments;
   p.lo.assign(size, 0);
   p.hi.assign(size, 0);
   p.n.assign(size, 0);
@@ -72,7 +74,7 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
   const double reach_mm = options.max_stripe_depth_mm + fall_mm + 1.5;
   const EdgeProfiles p = Profile(img, r, mm_per_px, reach_mm);
   // Per side and bin (all segments): mean darkest and brightest channel; -1 where empty.
-  std::vector<double> lo(static_cast<size_t>(4 * p.bins), -1), hi(lo.size(), -1);
+  std::vector<double> lo(4 * static_cast<size_t>(p.bins), -1), hi(lo.size(), -1);
   for (int s = 0; s < 4; ++s) {
     for (int k = 0; k < p.bins; ++k) {
       double l = 0, h = 0;
@@ -84,8 +86,8 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
         n += p.n[i];
       }
       if (n >= 3) {
-        lo[static_cast<size_t>(s * p.bins + k)] = l / n;
-        hi[static_cast<size_t>(s * p.bins + k)] = h / n;
+        lo[p.At(s, k)] = l / n;
+        hi[p.At(s, k)] = h / n;
       }
     }
   }
@@ -94,7 +96,7 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
   const auto control = [&](int s, int k) {
     std::vector<double> v;
     for (int o = 0; o < 4; ++o) {
-      const double x = lo[static_cast<size_t>(o * p.bins + k)];
+      const double x = lo[p.At(o, k)];
       if (o != s && x >= 0) v.push_back(x);
     }
     if (v.empty()) return -1.0;
@@ -110,7 +112,7 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       double m = -1;
       for (int k = static_cast<int>(kOutsideMm / kBinMm);
            k < static_cast<int>((kOutsideMm + 3.0) / kBinMm) && k < p.bins; ++k) {
-        m = std::max(m, hi[static_cast<size_t>(o * p.bins + k)]);
+        m = std::max(m, hi[p.At(o, k)]);
       }
       if (m >= 0) v.push_back(m);
     }
@@ -129,8 +131,8 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       if (ctrl < 0) continue;
       double l = 0, h = 0;
       if (g < 0) {
-        l = lo[static_cast<size_t>(s * p.bins + i)];
-        h = hi[static_cast<size_t>(s * p.bins + i)];
+        l = lo[p.At(s, i)];
+        h = hi[p.At(s, i)];
         if (l < 0) continue;
       } else {
         const size_t idx = p.Index(s, i, g);
@@ -167,8 +169,8 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       const auto own = [&](int from) {
         double l = 0, h = 0;
         for (int i = from; i < from + window; ++i) {
-          l += std::max(0.0, lo[static_cast<size_t>(s * p.bins + i)]);
-          h += std::max(0.0, hi[static_cast<size_t>(s * p.bins + i)]);
+          l += std::max(0.0, lo[p.At(s, i)]);
+          h += std::max(0.0, hi[p.At(s, i)]);
         }
         return std::make_pair(l / window, std::max(h / window, 8.0));
       };
