@@ -1,6 +1,7 @@
 #include "vision/side_washout.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <opencv2/imgproc.hpp>
 
@@ -21,6 +22,23 @@ double InsideFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
   cv::fillConvexPoly(inside, poly, cv::Scalar(255));
   const int n = cv::countNonZero(inside);
   return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask(box))) / n : 0.0;
+}
+
+// Area shared by two rectangles, px^2.
+double OverlapArea(const PxRect& a, const PxRect& b) {
+  const auto rotated = [](const PxRect& p) {
+    return cv::RotatedRect(cv::Point2f(p.center),
+                           cv::Size2f(static_cast<float>(p.len_a), static_cast<float>(p.len_b)),
+                           static_cast<float>(std::atan2(p.axis_a.y, p.axis_a.x) * 180.0 / CV_PI));
+  };
+  std::vector<cv::Point2f> meet;
+  if (cv::rotatedRectangleIntersection(rotated(a), rotated(b), meet) == cv::INTERSECT_NONE ||
+      meet.size() < 3) {
+    return 0.0;
+  }
+  std::vector<cv::Point2f> hull;
+  cv::convexHull(meet, hull);
+  return cv::contourArea(hull);
 }
 }  // namespace
 
@@ -92,11 +110,15 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
                           const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects) {
   const double depth_px = ring.interior_depth_mm / mm_per_px;
   const double border_px = options.border_band_mm / mm_per_px;
+  // A base found already, or one overlapping it by more than a tenth of the smaller: a blob
+  // of a washed class is often half a base found whole elsewhere, or the reverse.
   const auto taken = [&](const PxRect& r) {
     for (const auto& side_rects : rects) {
       for (const PxRect& o : side_rects) {
-        if (cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}))
+        if (cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
+            OverlapArea(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) {
           return true;
+        }
       }
     }
     return false;
