@@ -406,8 +406,8 @@ TEST(HandDetectorMatColourTest, HandAndSleeveOfTheMatsColourAreFlagged) {
   }
 }
 
-// Frames as a webcam delivers them, rendered from `layout` with `extra` solids: each with its
-// own sensor noise, through MJPEG (JPEG quality 90).
+// A frame as a webcam delivers it from the clean render `clean`: its own sensor noise (and the
+// scene's blur and lighting), then MJPEG (JPEG quality 90).
 cv::Mat WebcamFrame(const SceneRenderer& renderer, const cv::Mat& clean, SynthRandom& rng) {
   std::vector<uchar> jpeg;
   cv::imencode(".jpg", renderer.ApplyPhoto(clean, rng), jpeg, {cv::IMWRITE_JPEG_QUALITY, 90});
@@ -485,6 +485,7 @@ TEST(HandDetectorStartUpTest, TremblingHandAtStartUpStaysAHandTerrainAcrossTheEd
   hard_cal.board = hard_laid.layout.board.grid;
   hard_cal.camera = hard_laid.layout.camera;
   std::vector<cv::Mat> hard_frames;
+  hard_frames.reserve(4);
   for (int n = 0; n < 4; ++n)
     hard_frames.push_back(WebcamFrame(hard_renderer, hard_clean, hard_photo));
   HandDetector t(hard_cal);
