@@ -64,6 +64,15 @@ std::string StandUnderStick(Vec2 a, Vec2 b, const TopView& view,
 // heads alone make about a third; the rest must come from the stick between them.
 constexpr double kPiecesColumnShare = 0.5;
 
+// Share of min_change a pixel must change by to be looked at again when nothing cleared
+// min_change (a faint Q-tip; only the whole model's match may then explain it). Default 0.6:
+// a white stick blurred over a mid-grey mat changes ~20 levels; sensor noise after the 3x3
+// smoothing stays under ~10.
+constexpr double kFaintChangeShare = 0.6;
+// Share of the Q-tip's length a faint change must run along (and of its length x half a head
+// diameter it must cover) to be looked at as one. Default 0.5.
+constexpr double kFaintMinLengthShare = 0.5;
+
 // A region of change in the top view.
 struct Blob {
   std::vector<cv::Point> pts;
@@ -227,32 +236,36 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   cv::erode(view.Rectify(cv::Mat(view.calibration().camera.image_size, CV_8U, cv::Scalar(255))),
             seen, cv::getStructuringElement(cv::MORPH_RECT, {5, 5}));
   // Group nearby changed pixels (a thin stick may break up): dilate by ~2 mm for labelling.
-  cv::Mat grouped, labels;
-  const int r = std::max(1, static_cast<int>(std::lround(2.0 / mm)));
-  cv::dilate(mask, grouped, cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
-  const int n = cv::connectedComponents(grouped, labels, 8, CV_32S);
-  std::vector<std::vector<cv::Point>> groups(static_cast<size_t>(n));
-  for (int y = 0; y < mask.rows; ++y) {
-    for (int x = 0; x < mask.cols; ++x) {
-      if (mask.at<uchar>(y, x))
-        groups[static_cast<size_t>(labels.at<int>(y, x))].emplace_back(x, y);
+  const auto regions_of = [&](const cv::Mat& changed) {
+    cv::Mat grouped, labels;
+    const int r = std::max(1, static_cast<int>(std::lround(2.0 / mm)));
+    cv::dilate(changed, grouped,
+               cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
+    const int n = cv::connectedComponents(grouped, labels, 8, CV_32S);
+    std::vector<std::vector<cv::Point>> groups(static_cast<size_t>(n));
+    for (int y = 0; y < changed.rows; ++y) {
+      for (int x = 0; x < changed.cols; ++x) {
+        if (changed.at<uchar>(y, x))
+          groups[static_cast<size_t>(labels.at<int>(y, x))].emplace_back(x, y);
+      }
     }
-  }
-  std::vector<Blob> blobs;
-  const cv::Rect inner(2, 2, mask.cols - 4, mask.rows - 4);
-  for (int i = 1; i < n; ++i) {
-    auto& g = groups[static_cast<size_t>(i)];
-    const double area = static_cast<double>(g.size()) * mm * mm;
-    if (area < opt.ignore_area_mm2) continue;
-    Blob b{g, area, cv::boundingRect(g)};
-    for (const auto& p : g) {
-      b.from_outside |= seen.at<uchar>(p) < 255;
-      b.cut_off |= !inner.contains(p);
+    std::vector<Blob> out;
+    const cv::Rect inner(2, 2, changed.cols - 4, changed.rows - 4);
+    for (int i = 1; i < n; ++i) {
+      auto& g = groups[static_cast<size_t>(i)];
+      const double area = static_cast<double>(g.size()) * mm * mm;
+      if (area < opt.ignore_area_mm2) continue;
+      Blob b{g, area, cv::boundingRect(g)};
+      for (const auto& p : g) {
+        b.from_outside |= seen.at<uchar>(p) < 255;
+        b.cut_off |= !inner.contains(p);
+      }
+      out.push_back(std::move(b));
     }
-    blobs.push_back(std::move(b));
-  }
-  if (blobs.empty())
-    return Refusal{"no projectile found: nothing changed between before and after"};
+    return out;
+  };
+  std::vector<Blob> blobs = regions_of(mask);
+  const std::string nothing = "no projectile found: nothing changed between before and after";
   std::sort(blobs.begin(), blobs.end(),
             [](const Blob& a, const Blob& b) { return a.area_mm2 > b.area_mm2; });
   const double max_area = MaxProjectileChangeMm2(opt, mm);
@@ -269,7 +282,10 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   // One region of change explained by a projectile model.
   // `pieces`: the blob is several regions joined along one line (a Q-tip seen in pieces): only
   // the whole-model match may explain it.
-  const auto explain = [&](const Blob& blob, bool pieces = false) -> ProjectileResult {
+  // `faint`: the blob is from the lowered change threshold (nothing cleared the plain one): only
+  // the whole Q-tip model's strict match may explain it.
+  const auto explain = [&](const Blob& blob, bool pieces = false,
+                           bool faint = false) -> ProjectileResult {
     // Extent along and across the principal axis of the changed pixels.
     const LineFit extent = FitLine(blob.pts, mm);
     const double length_mm = extent.length_mm;
@@ -320,9 +336,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
       return obs;
     };
-    if (!pieces && qtip_shape && opt.expect != "shell")
+    if (!pieces && !faint && qtip_shape && opt.expect != "shell")
       return qtip_from(blob.pts, blob.cut_off, false);
-    if (!pieces && shell_extent && opt.expect != "qtip") {
+    if (!pieces && !faint && shell_extent && opt.expect != "qtip") {
       // Where a point of the shell's bottom and the point above it on its top are seen.
       const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
       const Vec2 c_mat = view.TableFromRectified(c_px);
@@ -402,6 +418,33 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     }
     return Refusal{neither + ": not adjudicated"};
   };
+  if (blobs.empty()) {
+    // Nothing cleared the plain change test. A white stick blurred on a mat of its brightness
+    // may still be plain to a person: look again at a lower threshold, and take only a thin
+    // change that the whole Q-tip model matches out of the noise, and only if it is the one.
+    if (opt.expect == "shell") return Refusal{nothing};
+    const std::vector<Blob> faint =
+        regions_of(ChangeMask(top_before, top_after, kFaintChangeShare * opt.min_change));
+    std::optional<ProjectileObservation> found;
+    for (const Blob& b : faint) {
+      if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
+      // A stick's worth of faint change, not a speck the model could be stretched along (a
+      // Q-tip lying in both frames leaves specks of re-sampling along its outline).
+      const LineFit extent = FitLine(b.pts, mm);
+      if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
+          b.area_mm2 < kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5)
+        continue;
+      const ProjectileResult r = explain(b, false, true);
+      const auto* o = std::get_if<ProjectileObservation>(&r);
+      if (!o) continue;
+      if (found) return Refusal{nothing + " plainly; two faint changes match a Q-tip"};
+      found = *o;
+    }
+    if (!found) return Refusal{nothing};
+    found->note =
+        "a faint Q-tip (its change under the plain threshold), matched by the whole model";
+    return *found;
+  }
   if (blobs.size() == 1 || blobs[1].area_mm2 <= 0.25 * blobs[0].area_mm2) return explain(blobs[0]);
   // Several regions of similar size changed. Adjudicated only when exactly one is a projectile
   // and every other is small beside it, away from it and explained by no model (noise, a

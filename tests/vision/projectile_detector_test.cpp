@@ -212,6 +212,45 @@ TEST_F(ProjectileDetectorTest, WhiteCottonIsNotTakenForPaint) {
       << "tip at " << o.point.x << "," << o.point.y;
 }
 
+// Bug (session 9, hard seed 31 scene 6): a white Q-tip blurred on a dark mat changed no pixel
+// by the plain threshold, and the frame was refused as "nothing changed" though the stick is
+// plain to a person. A faint change is looked at again and taken only as a whole Q-tip.
+TEST_F(ProjectileDetectorTest, FindsAQtipWhoseChangeIsUnderThePlainThreshold) {
+  DrawQtip({14.0, 12.0}, {16.6, 13.1}, cv::Scalar(230, 40, 20));
+  // Blurred and faded to a seventh of its contrast, as a defocused camera leaves a white stick
+  // on a pale mat: no pixel changes by the plain 28 levels, the heads by ~25, the stick ~19.
+  cv::GaussianBlur(after, after, {7, 7}, 1.6);
+  cv::addWeighted(after, 0.14, before, 0.86, 0, after);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.kind, "qtip");
+  const Vec2 tip = view_->TableAtHeight({16.6, 13.1}, MmToInches(2.5));
+  EXPECT_LT(InchesToMm(Distance(o.point, tip)), 2.0) << o.point.x << "," << o.point.y;
+  EXPECT_NE(o.note.find("faint"), std::string::npos) << o.note;
+}
+
+// The faint look-again never turns noise, a short faint scratch or a shell-expecting shot into
+// a projectile.
+TEST_F(ProjectileDetectorTest, AFaintChangeThatIsNoQtipIsStillNothing) {
+  cv::RNG rng(5);
+  cv::Mat noise(after.size(), CV_8UC3);
+  rng.fill(noise, cv::RNG::NORMAL, 0, 6);
+  after += noise;
+  // A faint short stroke (a crumb, a thread): thin, but a third of a Q-tip long.
+  cv::line(after, S({20.0, 15.0}), S({21.0, 15.2}), cv::Scalar(82, 108, 130), 3, cv::LINE_AA, 4);
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {});
+  ASSERT_TRUE(std::holds_alternative<Refusal>(r));
+  EXPECT_NE(std::get<Refusal>(r).reason.find("no projectile"), std::string::npos)
+      << std::get<Refusal>(r).reason;
+  ProjectileOptions shell_only;
+  shell_only.expect = "shell";
+  DrawQtip({14.0, 12.0}, {16.6, 13.1});
+  cv::addWeighted(after, 0.4, before, 0.6, 0, after);
+  const ProjectileResult s = DetectProjectile(before, after, *view_, {}, shell_only);
+  EXPECT_TRUE(std::holds_alternative<Refusal>(s));
+}
+
 TEST_F(ProjectileDetectorTest, FindsAFaintBlurredShellDot) {
   // A 3 mm dot of a mid grey, blurred over a few pixels as a lens and JPEG leave it: still
   // clearly darker than the shell's top, so it is the dot.
