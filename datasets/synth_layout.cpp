@@ -240,9 +240,13 @@ std::vector<StandLook::Figure> SampleFigures(const Scenario& sc, const StandLook
   return out;
 }
 
-// What the projectile would rest on at (x, y): mat 0, a base top, a figure top, terrain.
-double SupportHeight(const SceneLayout& L, Vec2 p, std::string* on_stand) {
+// What the projectile would rest on at (x, y): mat 0, a bridge deck, a base top, a figure top.
+double SupportHeight(const SceneLayout& L, const std::vector<OrientedRect>& decks, Vec2 p,
+                     std::string* on_stand) {
   double h = 0.0;
+  for (const auto& deck : decks) {
+    if (deck.Contains(p)) h = std::max(h, kBridgeDeckHeightIn);
+  }
   for (const auto& s : L.stands) {
     if (!s.stand.footprint.Contains(p)) continue;
     const double top = s.elevation_in + s.thickness_in;
@@ -258,7 +262,10 @@ double SupportHeight(const SceneLayout& L, Vec2 p, std::string* on_stand) {
   return h;
 }
 
-void AddTerrainArt(const Scenario& sc, SceneLayout& L, SynthRandom& rng) {
+// Returns the bridge decks' tops (at kBridgeDeckHeightIn): a projectile landing there rests on
+// them.
+std::vector<OrientedRect> AddTerrainArt(const Scenario& sc, SceneLayout& L, SynthRandom& rng) {
+  std::vector<OrientedRect> decks;
   const Grid& g = L.board.grid;
   // Choose squares: explicit ones, then random open squares for the counts.
   std::vector<Square> free;
@@ -364,6 +371,7 @@ void AddTerrainArt(const Scenario& sc, SceneLayout& L, SynthRandom& rng) {
         L.flat_art.push_back({road, Jitter(cv::Scalar(100, 150, 180), rng, 0.12)});
         L.board.features.push_back({id, type, Polygon{road}});
         if (type == Terrain::kBridge) {
+          decks.push_back(OrientedRect{c, 0.55 * s, 0.3 * s, ang});
           auto deck = RectPoly(c, 0.55 * s, 0.3 * s, ang);
           Solid slab = Box(deck, 0, kBridgeDeckHeightIn, cv::Scalar(40, 70, 100),
                            Jitter(cv::Scalar(60, 100, 140), rng, 0.1));
@@ -404,6 +412,7 @@ void AddTerrainArt(const Scenario& sc, SceneLayout& L, SynthRandom& rng) {
       hidden += (w * h) * 2.0 / s;
     }
   }
+  return decks;
 }
 
 void AddRoomClutter(SceneLayout& L, SynthRandom& rng) {
@@ -495,7 +504,7 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
   L.table_bgr = Jitter(cv::Scalar(60, 95, 135), rng, 0.25);
   L.floor_bgr = Jitter(cv::Scalar(55, 60, 70), rng, 0.3);
 
-  AddTerrainArt(sc, L, rng);
+  const std::vector<OrientedRect> decks = AddTerrainArt(sc, L, rng);
   AddRoomClutter(L, rng);
 
   // Stands: each in its own square, roughly facing the enemy, jittered in place and angle.
@@ -588,7 +597,7 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
         const Vec2 p = tail + (t * kQtipLengthIn) * dir;
         const bool head = t * kQtipLengthIn < kQtipHeadLenIn ||
                           t * kQtipLengthIn > kQtipLengthIn - kQtipHeadLenIn;
-        const double h = SupportHeight(L, p, &on);
+        const double h = SupportHeight(L, decks, p, &on);
         (head ? support_head : support_stick) = std::max(head ? support_head : support_stick, h);
       }
       if (!across && !on.empty() && attempt < 59) continue;  // landed on a base by chance: retry
@@ -600,23 +609,39 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
       break;
     }
   } else {
-    Vec2 p = random_point();
-    if (across) {
-      const auto& look = L.stands[rng.Int(0, static_cast<int>(L.stands.size()) - 1)];
-      const auto& fp = look.stand.footprint;
-      p = fp.center + rng.Uniform(-0.3, 0.3) * fp.width_in * fp.AxisX() +
-          rng.Uniform(-0.3, 0.3) * fp.depth_in * fp.AxisY();
+    // A flat shell rests at the height of what is under its centre. Where something under its
+    // footprint stands higher than that (a base edge, a figure, the deck's edge) it would tip off
+    // onto the lower surface, so the placement is drawn again.
+    constexpr int kAttempts = 200;
+    for (int attempt = 0; attempt < kAttempts; ++attempt) {
+      Vec2 p = random_point();
+      if (across) {
+        const auto& look = L.stands[rng.Int(0, static_cast<int>(L.stands.size()) - 1)];
+        const auto& fp = look.stand.footprint;
+        p = fp.center + rng.Uniform(-0.3, 0.3) * fp.width_in * fp.AxisX() +
+            rng.Uniform(-0.3, 0.3) * fp.depth_in * fp.AxisY();
+      }
+      L.shell.angle_deg = rng.Uniform(0, 90);
+      std::string on;
+      const double under_centre = SupportHeight(L, decks, p, &on);
+      // The footprint on the shell's own (turned) axes: a 13 x 13 grid, edges included, 1 mm apart
+      // (the smallest figure SampleFigures makes is 1 mm across).
+      const OrientedRect shell{p, kShellSizeIn, kShellSizeIn, L.shell.angle_deg};
+      double highest = under_centre;
+      constexpr int kN = 13;
+      for (int i = 0; i < kN * kN; ++i) {
+        const double u = (i % kN) / (kN - 1.0) - 0.5, v = (i / kN) / (kN - 1.0) - 0.5;
+        const Vec2 q = p + (u * kShellSizeIn) * shell.AxisX() + (v * kShellSizeIn) * shell.AxisY();
+        highest = std::max(highest, SupportHeight(L, decks, q, nullptr));
+      }
+      // 0.1 mm: coplanar tops (two touching bases of one thickness) are one surface.
+      const bool tips = highest > under_centre + MmToInches(0.1);
+      if (tips && attempt < kAttempts - 1) continue;
+      // After kAttempts misses it lies on the highest support rather than inside it.
+      L.shell.dot = {p.x, p.y, -(highest + kShellThickIn)};
+      L.resting_on = on;
+      break;
     }
-    std::string on;
-    double support = 0.0;
-    for (int i = 0; i < 9; ++i) {
-      const int col = i % 3 - 1, row = i / 3 - 1;  // a 3 x 3 grid of points under the shell
-      const Vec2 q = p + Vec2{col * 0.45 * kShellSizeIn, row * 0.45 * kShellSizeIn};
-      support = std::max(support, SupportHeight(L, q, &on));
-    }
-    L.shell.dot = {p.x, p.y, -(support + kShellThickIn)};
-    L.shell.angle_deg = rng.Uniform(0, 90);
-    L.resting_on = on;
   }
 
   // Lamp: a room light above and to one side of the table.

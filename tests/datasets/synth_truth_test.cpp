@@ -2,6 +2,7 @@
 // in the pixels (edge profiles), not by re-projecting with the renderer's own code path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/scenario.hpp"
+#include "datasets/scene_truth.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 
@@ -204,6 +206,119 @@ TEST(SynthTruth, StandsOnABridgeSquareAreSeenWholeOnTheDeck) {
     }
   }
   EXPECT_GE(on_bridge, 2);
+}
+
+// The top of what stands at p on the laid-out table: a base top, a figure top, or the mat (0).
+// Bridge decks are left out: the callers below keep away from bridge squares or bound the deck.
+double StandTopAt(const SceneLayout& L, Vec2 p) {
+  double h = 0.0;
+  for (const StandLook& s : L.stands) {
+    if (!s.stand.footprint.Contains(p)) continue;
+    const double top = s.elevation_in + s.thickness_in;
+    h = std::max(h, top);
+    for (const auto& f : s.figures) {
+      if (PointInPolygon(p, Polygon{f.footprint})) h = std::max(h, top + f.height_in);
+    }
+  }
+  return h;
+}
+
+// The shell's footprint on its own turned axes: a 5 x 5 grid, corners and edge midpoints included.
+std::vector<Vec2> ShellFootprintPoints(const ShellPose& shell) {
+  const Vec2 c{shell.dot.x, shell.dot.y};
+  const OrientedRect r{c, kShellSizeIn, kShellSizeIn, shell.angle_deg};
+  std::vector<Vec2> out;
+  for (int i = 0; i < 25; ++i) {
+    const double u = (i % 5) / 4.0 - 0.5, v = (i / 5) / 4.0 - 0.5;
+    out.push_back(c + (u * kShellSizeIn) * r.AxisX() + (v * kShellSizeIn) * r.AxisY());
+  }
+  return out;
+}
+
+// A shell lies flat at the height of what is under its centre and nothing under its (turned)
+// footprint stands higher. The generator once sampled the support on unturned axes (a turned
+// shell's corner sank into a base) and let a shell rest on a base with its centre over the mat
+// (it would tip off).
+TEST(SynthTruth, ShellRestsFlatOnWhatIsUnderItsCentre) {
+  Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  sc.terrain_counts.clear();
+  sc.terrain_squares.clear();
+  sc.projectile = "shell";
+  sc.across_base_probability = 0.5;
+  sc.near_stand_probability = 1.0;
+  int sunk = 0, overhanging = 0, on_base = 0;
+  const int scenes = 300;
+  for (int index = 0; index < scenes; ++index) {
+    const LaidOutScene laid = LayOutScene(sc, SynthOptions{9, cv::Size(640, 360), 1, false}, index);
+    const SceneLayout& L = laid.layout;
+    const Vec2 c{L.shell.dot.x, L.shell.dot.y};
+    const double bottom_in = -L.shell.dot.z - kShellThickIn;
+    const double tol_in = MmToInches(0.1);
+    const double under_centre = StandTopAt(L, c);
+    if (under_centre > 0.0) ++on_base;
+    if (std::abs(under_centre - bottom_in) > tol_in) {
+      ++overhanging;
+      ADD_FAILURE() << "scene " << index << ": shell bottom " << bottom_in << " in, under centre "
+                    << under_centre << " in";
+    }
+    for (const Vec2 q : ShellFootprintPoints(L.shell)) {
+      if (StandTopAt(L, q) > bottom_in + tol_in) {
+        ++sunk;
+        ADD_FAILURE() << "scene " << index << ": footprint point (" << q.x << ", " << q.y
+                      << ") under a support " << StandTopAt(L, q) << " in above the shell's "
+                      << "bottom " << bottom_in << " in";
+        break;
+      }
+    }
+  }
+  EXPECT_EQ(sunk, 0) << "of " << scenes;
+  EXPECT_EQ(overhanging, 0) << "of " << scenes;
+  EXPECT_GE(on_base, scenes / 5);  // the check covered many shells resting on bases
+}
+
+// A projectile landing on a bridge deck rests on it, like the stands crossing it (the generator
+// once left it at mat height, under the deck). Only the middle 0.3 x 0.3 of a bridge square is
+// taken as deck: the deck covers it whichever way the bridge runs.
+TEST(SynthTruth, ProjectileOnABridgeDeckRestsOnTheDeck) {
+  Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  sc.terrain_counts = {{Terrain::kBridge, 90}};
+  sc.terrain_squares.clear();
+  sc.stands_per_side = 1;
+  sc.near_stand_probability = 0.0;
+  sc.across_base_probability = 0.0;
+  sc.projectile = "mixed";
+  const double deck_in = 0.15;  // the rendered deck's top (synth_layout.cpp kBridgeDeckHeightIn)
+  int shells = 0, qtips = 0;
+  for (int index = 0; index < 300; ++index) {
+    const LaidOutScene laid = LayOutScene(sc, SynthOptions{9, cv::Size(640, 360), 1, false}, index);
+    const SceneLayout& L = laid.layout;
+    const Grid& g = L.board.grid;
+    const auto on_deck_core = [&](Vec2 p) {
+      const auto sq = g.SquareOf(p);
+      if (!sq || L.board.TerrainAt(*sq) != Terrain::kBridge) return false;
+      const Vec2 d = p - g.Center(*sq);
+      return std::abs(d.x) < 0.15 * g.square_size_in && std::abs(d.y) < 0.15 * g.square_size_in;
+    };
+    if (L.projectile_kind == "shell") {
+      const auto pts = ShellFootprintPoints(L.shell);
+      if (!on_deck_core({L.shell.dot.x, L.shell.dot.y})) continue;
+      if (std::any_of(pts.begin(), pts.end(), [&](Vec2 q) { return StandTopAt(L, q) > 0; }))
+        continue;
+      ++shells;
+      EXPECT_NEAR(-L.shell.dot.z - kShellThickIn, deck_in, 1e-9) << "scene " << index;
+    } else {
+      const Vec2 a{L.qtip.plain_end.x, L.qtip.plain_end.y};
+      const Vec2 b{L.qtip.painted_end.x, L.qtip.painted_end.y};
+      bool over_deck = false;
+      for (int i = 0; i <= 20; ++i) over_deck = over_deck || on_deck_core(a + (i / 20.0) * (b - a));
+      if (!over_deck) continue;
+      ++qtips;
+      EXPECT_GE(-L.qtip.painted_end.z, deck_in + 0.5 * kQtipStickDiaIn - 1e-9) << "scene " << index;
+      EXPECT_NEAR(L.qtip.painted_end.z, L.qtip.plain_end.z, 1e-12) << "scene " << index;
+    }
+  }
+  EXPECT_GE(shells, 5);
+  EXPECT_GE(qtips, 20);
 }
 
 TEST(SynthTruth, GridIntersectionsAreOnTheDarkLines) {
