@@ -625,7 +625,8 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
     double support = 0.0;
     constexpr int kN = 13;
     for (int i = 0; i < kN * kN; ++i) {
-      const double u = (i % kN) / (kN - 1.0) - 0.5, v = (i / kN) / (kN - 1.0) - 0.5;
+      const int col = i % kN, row = i / kN;
+      const double u = col / (kN - 1.0) - 0.5, v = row / (kN - 1.0) - 0.5;
       const Vec2 q = p + (u * kShellSizeIn) * shell.AxisX() + (v * kShellSizeIn) * shell.AxisY();
       support = std::max(support, SupportHeight(L, decks, q, &on));
     }

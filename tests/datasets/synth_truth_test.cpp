@@ -229,7 +229,8 @@ std::vector<Vec2> ShellFootprintPoints(const ShellPose& shell) {
   const OrientedRect r{c, kShellSizeIn, kShellSizeIn, shell.angle_deg};
   std::vector<Vec2> out;
   for (int i = 0; i < 25; ++i) {
-    const double u = (i % 5) / 4.0 - 0.5, v = (i / 5) / 4.0 - 0.5;
+    const int col = i % 5, row = i / 5;
+    const double u = col / 4.0 - 0.5, v = row / 4.0 - 0.5;
     out.push_back(c + (u * kShellSizeIn) * r.AxisX() + (v * kShellSizeIn) * r.AxisY());
   }
   return out;
