@@ -59,6 +59,42 @@ std::string StandUnderStick(Vec2 a, Vec2 b, const TopView& view,
   return {};
 }
 
+// Whether the widest break between the changed pixels `pts` along the stick from `a` to `b`
+// (top-view pixels) lies over the base of stand `id`, seen at `height_in` above the mat.
+bool BreakOverStand(const std::vector<cv::Point>& pts, cv::Point2d a, cv::Point2d b,
+                    double height_in, const TopView& view, const std::vector<DetectedStand>& stands,
+                    const std::string& id) {
+  const auto stand = std::find_if(stands.begin(), stands.end(),
+                                  [&](const DetectedStand& s) { return s.stand.id == id; });
+  const cv::Point2d ab = b - a;
+  const double ab2 = ab.dot(ab);
+  if (stand == stands.end() || pts.size() < 2 || ab2 < 1.0) return false;
+  std::vector<double> t;
+  t.reserve(pts.size());
+  for (const cv::Point& p : pts) t.push_back((cv::Point2d(p) - a).dot(ab) / ab2);
+  std::sort(t.begin(), t.end());
+  size_t widest = 1;
+  for (size_t i = 1; i < t.size(); ++i) {
+    if (t[i] - t[i - 1] > t[widest] - t[widest - 1]) widest = i;
+  }
+  const cv::Point2d middle = a + 0.5 * (t[widest] + t[widest - 1]) * ab;
+  return stand->stand.footprint.Contains(
+      view.TableAtHeight(view.TableFromRectified(middle), height_in));
+}
+
+// How far the length between a Q-tip's two measured ends, with the height of what it rests on
+// taken out, may differ from the model's when pieces across figures are taken as one stick,
+// mm. Default 5 (a head's diameter): an end misread (a head's shadow cast on the mat by the
+// raised stick and taken for the head) or a wrong height shows as a stick of the wrong length.
+constexpr double kPiecesLengthToleranceMm = 5.0;
+
+// Length of an observed Q-tip between the outer ends of its heads as seen from above, each end
+// moved back to the height it rests at, mm. A stick tipped over figures' edge (20 mm over 75)
+// is ~3 mm shorter so.
+double StickLengthMm(const ProjectileObservation& o) {
+  return InchesToMm(Distance(o.point, o.other_end));
+}
+
 // Share of the model's columns that must stand out when pieces at both ends are matched as one
 // Q-tip (the whole-model match's own default is 0.6 for a single fragment). Default 0.5: its
 // heads alone make about a third; the rest must come from the stick between them.
@@ -304,6 +340,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
         blob.area_mm2 >= opt.shell_min_fill * opt.shell_side_mm * opt.shell_side_mm &&
         length_mm <= 2.5 * opt.shell_side_mm && width_mm >= (1 - tol) * opt.shell_side_mm;
     ProjectileObservation obs;
+    std::string support_what;  // what the Q-tip from qtip_from rests on: mat, base or figures
     obs.change_area_mm2 = blob.area_mm2;
     obs.region_px = blob.box;
     // A Q-tip from the changed pixels of its region (its own, or its matched model's).
@@ -332,6 +369,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
           QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt);
       obs.height_in = support.tip_height_in;
       obs.resting_on = support.stand_id;
+      support_what = support.what;
       obs.point = view.TableAtHeight(on_mat, obs.height_in);
       obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
       return obs;
@@ -405,11 +443,17 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       }
       // Across a stand the faint change does not show what holds the stick up (figures painted
       // near the side colour read as a bare top): its height, and so its place, is a guess.
+      // Pieces are the exception when the stick breaks where it crosses the figures it rests on
+      // (a white stick over white-coated figures changes nothing there): the figures under it
+      // are then seen in `before`, and its break says where.
       const auto& o = std::get<ProjectileObservation>(r);
       if (const std::string id = StandUnderStick(
               view.TableFromRectified(o.point_px), view.TableFromRectified(o.other_end_px), view,
               stands, MmToInches(0.5 * opt.qtip_head_diameter_mm));
-          !id.empty()) {
+          !id.empty() &&
+          !(pieces && support_what == "figures" && o.resting_on == id &&
+            BreakOverStand(blob.pts, o.point_px, o.other_end_px, o.height_in, view, stands, id) &&
+            std::abs(StickLengthMm(o) - opt.qtip_length_mm) <= kPiecesLengthToleranceMm)) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
                        " mm change lies across " + id +
                        ": whether figures hold it up is not seen: not adjudicated"};

@@ -176,6 +176,42 @@ TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
   EXPECT_LT(InchesToMm(Distance(o.other_end, plain)), 2.0);
 }
 
+// Bug (session 9, napoleonic seed 5 scene 14, seed 31 scene 6): a white stick lying across
+// white-coated figures changes nothing over them, so it shows as two pieces, one each side of
+// the base; the frame was refused as "more than one thing changed". The pieces are one Q-tip
+// when their break lies over the figures seen under it, and it is raised to their tops.
+TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnThem) {
+  const Vec2 centre{40.0, 28.0};
+  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
+  FillBase(fp);
+  const double height_in = MmToInches(2.5 + 20.0 + 1.25);
+  const cv::Vec3d cam = view_->calibration().camera.CameraCenterTable();
+  const double s = (cam[2] + height_in) / cam[2];  // table_from_mat scale about the foot
+  const auto seen = [&](Vec2 p) {
+    return Vec2{cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
+  };
+  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
+  // White-coated figures under the middle of the stick, a little greyer than its cotton in the
+  // light: the stick over them changes them by less than the plain threshold.
+  for (double k = -8.0; k <= 8.0; k += 4.0) {
+    cv::circle(before, S(seen(centre + MmToInches(k) * dir)),
+               cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
+               cv::FILLED, cv::LINE_AA, 4);
+  }
+  after = before.clone();
+  const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
+  DrawQtip(seen(plain), seen(tip));
+  DetectedStand stand = StandAt(centre);
+  stand.stand.footprint = fp;
+  const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_NE(o.note.find("pieces"), std::string::npos) << o.note;
+  EXPECT_EQ(o.resting_on, "red-1");
+  EXPECT_NEAR(InchesToMm(o.height_in), 23.75, 1e-6);
+  EXPECT_LT(InchesToMm(Distance(o.point, tip)), 1.5) << InchesToMm(Distance(o.point, tip));
+}
+
 TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
   // The same base without figures (all border colour): nothing to rest on but the base top.
   const Vec2 centre{40.0, 28.0};
