@@ -32,6 +32,13 @@ class ProjectileDetectorTest : public ::testing::Test {
   }
   // A Q-tip from `plain` toward `painted_tip` (outer ends), heads 5 x 12 mm; `paint` is the
   // painted head's colour.
+  // Where the top view shows a point height_in above the mat at p: moved toward the camera's
+  // foot by the height's table_from_mat scale.
+  static Vec2 SeenOnMat(Vec2 p, double height_in) {
+    const cv::Vec3d cam = view_->calibration().camera.CameraCenterTable();
+    const double s = (cam[2] + height_in) / cam[2];
+    return {cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
+  }
   void DrawQtip(Vec2 plain, Vec2 tip, cv::Scalar paint = cv::Scalar(20, 20, 20)) {
     const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
     const double head = MmToInches(12), r = MmToInches(2.5);
@@ -157,11 +164,7 @@ TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
   }
   after = before.clone();
   const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const cv::Vec3d cam = view_->calibration().camera.CameraCenterTable();
-  const double s = (cam[2] + height_in) / cam[2];  // table_from_mat scale about the foot
-  const auto seen = [&](Vec2 p) {
-    return Vec2{cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
-  };
+  const auto seen = [&](Vec2 p) { return SeenOnMat(p, height_in); };
   const Vec2 dir{std::cos(0.4), std::sin(0.4)};
   const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
   DrawQtip(seen(plain), seen(tip));
@@ -185,11 +188,7 @@ TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnT
   const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
   FillBase(fp);
   const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const cv::Vec3d cam = view_->calibration().camera.CameraCenterTable();
-  const double s = (cam[2] + height_in) / cam[2];  // table_from_mat scale about the foot
-  const auto seen = [&](Vec2 p) {
-    return Vec2{cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
-  };
+  const auto seen = [&](Vec2 p) { return SeenOnMat(p, height_in); };
   const Vec2 dir{std::cos(0.4), std::sin(0.4)};
   // White-coated figures under the middle of the stick, a little greyer than its cotton in the
   // light: the stick over them changes them by less than the plain threshold.
