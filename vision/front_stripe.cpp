@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "engine/order_statistics.hpp"
+
 namespace referee {
 
 namespace {
@@ -99,9 +101,7 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       const double x = lo[p.At(o, k)];
       if (o != s && x >= 0) v.push_back(x);
     }
-    if (v.empty()) return -1.0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    return v.empty() ? -1.0 : Median(std::move(v));
   };
   // The border's brightest channel as the other edges show it (their brightest bin in the
   // outer 3 mm, blur included).
@@ -116,9 +116,7 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       }
       if (m >= 0) v.push_back(m);
     }
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    return Median(std::move(v));
   };
   // Contrast of side s over a window of bins starting at k; segment g only, or all when g < 0.
   const int window =

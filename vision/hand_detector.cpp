@@ -8,6 +8,7 @@
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "engine/order_statistics.hpp"
 #include "vision/block_shrink.hpp"
 #include "vision/change_meter.hpp"
 #include "vision/hand_texture.hpp"
@@ -142,7 +143,7 @@ HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
       if (edge && dist > 0) border_.at<uchar>(y, x) = 255;
     }
   }
-  std::vector<float> sides_in;
+  std::vector<double> sides_in;
   for (int y = 0; y < cells_.height; ++y) {
     for (int x = 0; x < cells_.width; ++x) {
       if (outside_in_.at<float>(y, x) < 0) {
@@ -150,11 +151,7 @@ HandDetector::HandDetector(const TableCalibration& cal, HandOptions options)
       }
     }
   }
-  if (!sides_in.empty()) {
-    std::nth_element(sides_in.begin(), sides_in.begin() + static_cast<long>(sides_in.size() / 2),
-                     sides_in.end());
-    cell_in_ = std::max(1e-3f, sides_in[sides_in.size() / 2]);
-  }
+  if (!sides_in.empty()) cell_in_ = std::max(1e-3, Median(std::move(sides_in)));
   tremor_ = TremorWatch(TremorOptions{.significance = options_.tremor_significance});
   if (options_.border_hidden_in > 0) {
     border_line_ = BorderLineWatch(cal);

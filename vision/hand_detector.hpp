@@ -107,8 +107,9 @@ struct HandOptions {
   // across the board's edge at start-up, or come in from outside and not moving, counts as
   // still (towards scenery_after_s and held_scenery_after_s) only while fewer than
   // tremor_blocks blocks within 4" of it shifted by more than tremor_significance (chi^2 of
-  // the shift against the block's own noise). Defaults 3 and 60: a hand moved 0.5 mm shifts
-  // dozens of blocks at 720p; sensor noise and JPEG alone none in 15 rendered start-ups. Raise
+  // the shift against the block's own noise). Defaults 3 and 20: a rendered hand swaying
+  // 0.75 mm at 720p shifts 7-15 blocks a frame (0.5 mm: at most 2, not seen); sensor noise,
+  // JPEG, cards and rulers across the edge at most 1 (`hard` seed 11 start-ups). Raise
   // tremor_blocks if terrain at the edge under flickering light never starts; 0 turns the
   // test off (a hand held perfectly still for 3 s at start-up then becomes the table).
   int tremor_blocks = 3;

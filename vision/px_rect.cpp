@@ -1,6 +1,11 @@
 #include "vision/px_rect.hpp"
 
+#include <cmath>
 #include <utility>
+
+#include <opencv2/imgproc.hpp>
+
+#include "engine/geometry.hpp"
 
 namespace referee {
 
@@ -14,6 +19,22 @@ std::vector<cv::Point> GrownCorners(const PxRect& r, double grow_px) {
     poly.emplace_back(cvRound(p.x), cvRound(p.y));
   }
   return poly;
+}
+
+double OverlapAreaPx(const PxRect& a, const PxRect& b) {
+  const auto rotated = [](const PxRect& p) {
+    return cv::RotatedRect(cv::Point2f(p.center),
+                           cv::Size2f(static_cast<float>(p.len_a), static_cast<float>(p.len_b)),
+                           static_cast<float>(RadToDeg(std::atan2(p.axis_a.y, p.axis_a.x))));
+  };
+  std::vector<cv::Point2f> meet;
+  if (cv::rotatedRectangleIntersection(rotated(a), rotated(b), meet) == cv::INTERSECT_NONE ||
+      meet.size() < 3) {
+    return 0.0;
+  }
+  std::vector<cv::Point2f> hull;
+  cv::convexHull(meet, hull);
+  return cv::contourArea(hull);
 }
 
 }  // namespace referee

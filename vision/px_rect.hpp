@@ -21,6 +21,9 @@ struct PxRect {
 // order around the rectangle: the polygon to fill, clear or outline.
 std::vector<cv::Point> GrownCorners(const PxRect& r, double grow_px);
 
+// Area the two rectangles share, px^2 (0 when they do not meet).
+double OverlapAreaPx(const PxRect& a, const PxRect& b);
+
 // A catalogue base size, mm (which side is the frontage does not matter to the detector).
 struct BaseSize {
   double width_mm;

@@ -5,6 +5,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "engine/order_statistics.hpp"
 #include "vision/side_classify.hpp"
 
 namespace referee {
@@ -24,22 +25,6 @@ double InsideFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
   return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask(box))) / n : 0.0;
 }
 
-// Area shared by two rectangles, px^2.
-double OverlapArea(const PxRect& a, const PxRect& b) {
-  const auto rotated = [](const PxRect& p) {
-    return cv::RotatedRect(cv::Point2f(p.center),
-                           cv::Size2f(static_cast<float>(p.len_a), static_cast<float>(p.len_b)),
-                           static_cast<float>(std::atan2(p.axis_a.y, p.axis_a.x) * 180.0 / CV_PI));
-  };
-  std::vector<cv::Point2f> meet;
-  if (cv::rotatedRectangleIntersection(rotated(a), rotated(b), meet) == cv::INTERSECT_NONE ||
-      meet.size() < 3) {
-    return 0.0;
-  }
-  std::vector<cv::Point2f> hull;
-  cv::convexHull(meet, hull);
-  return cv::contourArea(hull);
-}
 }  // namespace
 
 RingDeparture MeasureRingDeparture(const cv::Mat& chroma, const cv::Mat& valid,
@@ -64,7 +49,7 @@ RingDeparture MeasureRingDeparture(const cv::Mat& chroma, const cv::Mat& valid,
   }
   const cv::Vec2f dir = side_chroma - mat_chroma;
   const float len2 = std::max(1e-6f, dir.dot(dir));
-  std::vector<float> t_band, t_inside;
+  std::vector<double> t_band, t_inside;
   for (int y = 0; y < box.height; ++y) {
     const auto* c = chroma.ptr<cv::Vec2f>(box.y + y) + box.x;
     const auto* v = valid.ptr<uchar>(box.y + y) + box.x;
@@ -72,18 +57,13 @@ RingDeparture MeasureRingDeparture(const cv::Mat& chroma, const cv::Mat& valid,
     const auto* in = inside.ptr<uchar>(y);
     for (int x = 0; x < box.width; ++x) {
       if (!v[x] || (!b[x] && !in[x])) continue;
-      const float t = (c[x] - mat_chroma).dot(dir) / len2;
+      const double t = (c[x] - mat_chroma).dot(dir) / len2;
       (b[x] ? t_band : t_inside).push_back(t);
     }
   }
-  const auto median = [](std::vector<float>& v) {
-    if (v.empty()) return 0.0;
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-    return static_cast<double>(v[v.size() / 2]);
-  };
   out.n_border = static_cast<int>(t_band.size());
-  out.border = median(t_band);
-  out.inside = median(t_inside);
+  out.border = Median(std::move(t_band));
+  out.inside = Median(std::move(t_inside));
   return out;
 }
 
@@ -98,10 +78,7 @@ double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
       if (d.n_border >= 20) departures.push_back(d.border);
     }
   }
-  if (departures.size() < 3) return 0.0;
-  std::nth_element(departures.begin(),
-                   departures.begin() + static_cast<long>(departures.size() / 2), departures.end());
-  return departures[departures.size() / 2];
+  return departures.size() < 3 ? 0.0 : Median(std::move(departures));
 }
 
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
@@ -116,32 +93,15 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
     for (const auto& side_rects : rects) {
       for (const PxRect& o : side_rects) {
         if (cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
-            OverlapArea(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) {
+            OverlapAreaPx(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) {
           return true;
         }
       }
     }
     return false;
   };
-  // The ladder of factors, then the frame's own washout measured on the bases found so far
-  // (the ladder's included) when it washes harder than the ladder.
-  std::vector<double> factors = options.frame_factors;
-  const size_t measured_pass = factors.size();  // where the measured factor goes, if added
-  cv::Mat smooth;
-  for (size_t pass = 0; pass <= factors.size(); ++pass) {
-    if (pass == measured_pass && options.measured_below > 0 && !factors.empty()) {
-      const double lowest = *std::min_element(factors.begin(), factors.end());
-      const double measured =
-          MeasuredWashout(chroma, valid, mat_chroma, colors.sides(), rects, border_px);
-      if (measured >= options.min_measured_factor && measured < options.measured_below * lowest) {
-        factors.push_back(measured);
-      }
-    }
-    if (pass == factors.size()) break;
-    const double factor = factors[pass];
-    const bool measured = pass == measured_pass;
-    if (measured) cv::blur(chroma, smooth, {3, 3});
-    const cv::Mat& src = measured ? smooth : chroma;
+  // One pass: each side looked for at `factor` of its way from the mat, on `src`.
+  const auto search = [&](double factor, const cv::Mat& src) {
     const std::vector<SideColor> washed =
         WashedToward(colors.sides(), mat_chroma, factor, colors.options().min_sigma);
     std::vector<cv::Mat> masks =
@@ -172,7 +132,19 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
     for (size_t s = 0; s < added.size(); ++s) {
       rects[s].insert(rects[s].end(), added[s].begin(), added[s].end());
     }
-  }
+  };
+  // The ladder of factors, then the frame's own washout measured on the bases found so far
+  // (the ladder's included) when it washes harder than the ladder, on chroma smoothed 3x3.
+  for (const double factor : options.frame_factors) search(factor, chroma);
+  if (options.measured_below <= 0 || options.frame_factors.empty()) return;
+  const double lowest =
+      *std::min_element(options.frame_factors.begin(), options.frame_factors.end());
+  const double measured =
+      MeasuredWashout(chroma, valid, mat_chroma, colors.sides(), rects, border_px);
+  if (measured < options.min_measured_factor || measured >= options.measured_below * lowest) return;
+  cv::Mat smooth;
+  cv::blur(chroma, smooth, {3, 3});
+  search(measured, smooth);
 }
 
 std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px,

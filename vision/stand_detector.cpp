@@ -760,6 +760,13 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
   return best;
 }
 
+// Every side's bases in one list.
+std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
+  std::vector<PxRect> all;
+  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
+  return all;
+}
+
 // Per side, the evidence left for a second look: pixels part of the way toward the side's
 // colour (only the strict colour in terrain: the edge of water or a roof blurred into the mat
 // lies part of the way toward a side's colour all round) or in its strict mask, with every
@@ -813,9 +820,7 @@ void AddFilledFits(const cv::Mat& top_bgr, const cv::Mat& chroma, const cv::Mat&
                    double mm, const std::vector<BaseSize>& sizes,
                    const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
   // How soft the frame is, from the bases found so far (every side's).
-  std::vector<PxRect> all;
-  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
-  const double blur_mm = EdgeBlurMm(top_bgr, all, mm);
+  const double blur_mm = EdgeBlurMm(top_bgr, AllRects(rects), mm);
   if (blur_mm < options.filled_fit.min_blur_mm) return;
   const std::vector<cv::Mat> evidence =
       LeftoverEvidence(chroma, valid, mat_chroma, terrain, det, mm, rects);
@@ -896,24 +901,10 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
 // Does r overlap another base by more than a tenth of the smaller one?
 bool OverlapsAnother(const PxRect& r, const std::vector<std::vector<PxRect>>& rects,
                      const PxRect* self) {
-  const auto rotated = [](const PxRect& p) {
-    return cv::RotatedRect(cv::Point2f(p.center),
-                           cv::Size2f(static_cast<float>(p.len_a), static_cast<float>(p.len_b)),
-                           static_cast<float>(RadToDeg(std::atan2(p.axis_a.y, p.axis_a.x))));
-  };
-  const cv::RotatedRect rr = rotated(r);
   for (const auto& side_rects : rects) {
     for (const PxRect& o : side_rects) {
-      if (&o == self) continue;
-      std::vector<cv::Point2f> meet;
-      if (cv::rotatedRectangleIntersection(rr, rotated(o), meet) == cv::INTERSECT_NONE ||
-          meet.size() < 3) {
-        continue;
-      }
-      std::vector<cv::Point2f> hull;
-      cv::convexHull(meet, hull);
-      const double area = cv::contourArea(hull);
-      if (area > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) return true;
+      if (&o != self && OverlapAreaPx(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b))
+        return true;
     }
   }
   return false;
@@ -1092,9 +1083,6 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                   rects);
   }
   {
-    std::vector<PxRect> all;
-    for (const auto& side_rects : rects)
-      all.insert(all.end(), side_rects.begin(), side_rects.end());
     // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
     // ring and filled fits use: the strict gate may show nothing of a base's far half.
     cv::Mat smooth;
@@ -1105,7 +1093,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     for (size_t s = 0; s < evidence.size() && s < out.side_masks.size(); ++s) {
       evidence[s] |= out.side_masks[s];
     }
-    GrowShortBases(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, all, mm), rects);
+    GrowShortBases(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, AllRects(rects), mm),
+                   rects);
   }
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.
@@ -1119,10 +1108,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
 
   const cv::Mat white = WhiteMask(top_bgr);
   // The frame's blur, for the stripe test (how much of a 2 mm stripe survives it).
-  std::vector<PxRect> found_rects;
-  for (const auto& side_rects : rects)
-    found_rects.insert(found_rects.end(), side_rects.begin(), side_rects.end());
-  const double blur_mm = EdgeBlurMm(top_bgr, found_rects, mm);
+  const double blur_mm = EdgeBlurMm(top_bgr, AllRects(rects), mm);
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {

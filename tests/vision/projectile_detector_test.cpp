@@ -39,6 +39,15 @@ class ProjectileDetectorTest : public ::testing::Test {
     const double s = (cam[2] + height_in) / cam[2];
     return {cam[0] + (p.x - cam[0]) / s, cam[1] + (p.y - cam[1]) / s};
   }
+  // A Q-tip lying height_in above the mat from `plain` to `tip` drawn into `after` as the top
+  // view sees it, and what the detector makes of it with one stand (red-1) on the base fp.
+  ProjectileResult DetectQtipOverBase(const OrientedRect& fp, Vec2 plain, Vec2 tip,
+                                      double height_in) {
+    DrawQtip(SeenOnMat(plain, height_in), SeenOnMat(tip, height_in));
+    DetectedStand stand = StandAt(fp.center);
+    stand.stand.footprint = fp;
+    return DetectProjectile(before, after, *view_, {stand});
+  }
   void DrawQtip(Vec2 plain, Vec2 tip, cv::Scalar paint = cv::Scalar(20, 20, 20)) {
     const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
     const double head = MmToInches(12), r = MmToInches(2.5);
@@ -164,13 +173,9 @@ TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
   }
   after = before.clone();
   const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const auto seen = [&](Vec2 p) { return SeenOnMat(p, height_in); };
   const Vec2 dir{std::cos(0.4), std::sin(0.4)};
   const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
-  DrawQtip(seen(plain), seen(tip));
-  DetectedStand stand = StandAt(centre);
-  stand.stand.footprint = fp;
-  const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
+  const ProjectileResult r = DetectQtipOverBase(fp, plain, tip, height_in);
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
   const auto& o = std::get<ProjectileObservation>(r);
   EXPECT_EQ(o.resting_on, "red-1");
@@ -188,21 +193,17 @@ TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnT
   const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
   FillBase(fp);
   const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const auto seen = [&](Vec2 p) { return SeenOnMat(p, height_in); };
   const Vec2 dir{std::cos(0.4), std::sin(0.4)};
   // White-coated figures under the middle of the stick, a little greyer than its cotton in the
   // light: the stick over them changes them by less than the plain threshold.
   for (double k = -8.0; k <= 8.0; k += 4.0) {
-    cv::circle(before, S(seen(centre + MmToInches(k) * dir)),
+    cv::circle(before, S(SeenOnMat(centre + MmToInches(k) * dir, height_in)),
                cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
                cv::FILLED, cv::LINE_AA, 4);
   }
   after = before.clone();
   const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
-  DrawQtip(seen(plain), seen(tip));
-  DetectedStand stand = StandAt(centre);
-  stand.stand.footprint = fp;
-  const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
+  const ProjectileResult r = DetectQtipOverBase(fp, plain, tip, height_in);
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
   const auto& o = std::get<ProjectileObservation>(r);
   EXPECT_NE(o.note.find("pieces"), std::string::npos) << o.note;

@@ -14,7 +14,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
-#include "scenario_side_colors.hpp"
+#include "rendered_detection.hpp"
 #include "vision/stand_detector.hpp"
 
 namespace referee {
@@ -23,37 +23,6 @@ namespace {
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// Scene `index` of a scenario's seed-7 set and what the detector finds in its `before` view,
-// with the scenario's side colours and the scene's board (calibration from truth).
-struct RenderedDetection {
-  SynthScene scene;
-  StandDetection found;
-};
-RenderedDetection DetectInScene(const std::string& scenario, int index) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
-  RenderedDetection r;
-  r.scene = GenerateScene(sc, SynthOptions{.seed = 7}, index);
-  TableCalibration cal;
-  cal.board = r.scene.board.grid;
-  cal.camera = r.scene.camera;
-  const TopView view(cal);
-  r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
-                         LoadStandKinds(), {}, &r.scene.board);
-  return r;
-}
-
-// Every detected base lies within `mm` of a true one: nothing claimed where there is none.
-void ExpectNoFalseBases(const RenderedDetection& r, double mm) {
-  for (const auto& ds : r.found.stands) {
-    EXPECT_TRUE(std::any_of(r.scene.stands.begin(), r.scene.stands.end(),
-                            [&](const Stand& t) {
-                              return Distance(ds.stand.footprint.center, t.footprint.center) <
-                                     MmToInches(mm);
-                            }))
-        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
-  }
 }
 
 TEST(StandDetectorRenderTest, RenderedBasesAreFoundAtTheirTrueSize) {

@@ -12,6 +12,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_detection.hpp"
 #include "scenario_side_colors.hpp"
 #include "tests/overhead_calibration.hpp"
 #include "vision/side_washout.hpp"
@@ -550,32 +551,13 @@ TEST(RingDepartureTest, MeasuresHowFarABorderAndItsInsideLieTowardASide) {
   EXPECT_NEAR(patch.inside, patch.border, 0.02);
 }
 
-// A rendered `hard` scene and the stands found in its `before` view (camera from truth).
-struct HardSceneDetection {
-  SynthScene scene;
-  StandDetection found;
-};
-HardSceneDetection DetectInHardScene(uint64_t seed, int index) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  HardSceneDetection r;
-  r.scene = GenerateScene(sc, SynthOptions{.seed = seed}, index);
-  TableCalibration cal;
-  cal.board = r.scene.board.grid;
-  cal.camera = r.scene.camera;
-  const TopView view(cal);
-  r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
-                         LoadStandKinds(), {}, &r.scene.board);
-  return r;
-}
-
 // Hard seed 7 scene 8 as the generator renders it: a soft camera keeps every border at about a
 // quarter of its colour's distance from the mat, below the washout ladder's lowest rung (0.4).
 // The red commander at (29.36, 25.61) was missed before the frame's washout was measured from
 // the bases the ladder found (WashoutOptions::measured_below); nothing may be claimed where no
 // base stands.
 TEST(StandDetectorWashoutRenderTest, MeasuredWashoutFindsABaseBelowTheLadder) {
-  const HardSceneDetection r = DetectInHardScene(7, 8);
-  const SynthScene& scene = r.scene;
+  const RenderedDetection r = DetectInScene("hard.json", 8, 7);
   const StandDetection& d = r.found;
   const auto found_near = [&](Vec2 p, const std::string& side) {
     return std::any_of(d.stands.begin(), d.stands.end(), [&](const DetectedStand& s) {
@@ -583,21 +565,14 @@ TEST(StandDetectorWashoutRenderTest, MeasuredWashoutFindsABaseBelowTheLadder) {
     });
   };
   EXPECT_TRUE(found_near({29.36, 25.61}, "red"));
-  for (const auto& ds : d.stands) {
-    EXPECT_TRUE(std::any_of(scene.stands.begin(), scene.stands.end(),
-                            [&](const Stand& t) {
-                              return Distance(ds.stand.footprint.center, t.footprint.center) <
-                                     MmToInches(10);
-                            }))
-        << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
-  }
+  ExpectNoFalseBases(r, 10.0);
 }
 
 // Hard seed 31 scene 0 rendered: the washed class at the measured factor finds a red field gun
 // (40x40 mm) whole where the washout ladder had found half of it (40x20); both were kept, one
 // a false base, until a base overlapping one already found was skipped.
 TEST(StandDetectorWashoutRenderTest, NoTwoBasesOverlap) {
-  const StandDetection d = DetectInHardScene(31, 0).found;
+  const StandDetection d = DetectInScene("hard.json", 0, 31).found;
   ASSERT_GT(d.stands.size(), 10u);
   for (size_t i = 0; i < d.stands.size(); ++i) {
     for (size_t j = i + 1; j < d.stands.size(); ++j) {
