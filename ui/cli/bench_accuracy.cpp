@@ -26,6 +26,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_scene_set.hpp"
+#include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/shot_analysis.hpp"
@@ -37,18 +38,6 @@ namespace {
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-
-struct Stats {
-  std::vector<double> v;
-  void Add(double x) { v.push_back(x); }
-  double Q(double q) const {
-    if (v.empty()) return NAN;
-    std::vector<double> s = v;
-    std::sort(s.begin(), s.end());
-    return s[std::min(s.size() - 1,
-                      static_cast<size_t>(std::lround(q * static_cast<double>(s.size() - 1))))];
-  }
-};
 
 // Whether the ruleset measures shots at stands of `category` from their front edge.
 bool FrontEdgeMeasured(StandCategory category, const ShotOptions& rules) {
@@ -112,7 +101,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
 
   const StandKindCatalog catalog = LoadStandKinds();
   const SideColorModel colors = DefaultSideColorModel();
-  Stats impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
+  BenchSeries impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
   int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0;

@@ -26,6 +26,7 @@
 #include "engine/input_error.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_scene_set.hpp"
+#include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/stand_detector.hpp"
@@ -39,23 +40,6 @@ namespace po = boost::program_options;
 constexpr double kVisibleFraction = 0.5;
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
-
-struct Series {
-  std::vector<double> v;
-  void Add(double x) { v.push_back(x); }
-  double Q(double q) const {
-    if (v.empty()) return NAN;
-    std::vector<double> s = v;
-    std::sort(s.begin(), s.end());
-    return s[std::min(s.size() - 1,
-                      static_cast<size_t>(std::lround(q * static_cast<double>(s.size() - 1))))];
-  }
-  double Mean() const {
-    double s = 0;
-    for (double x : v) s += x;
-    return v.empty() ? NAN : s / static_cast<double>(v.size());
-  }
-};
 
 // CPU time of this thread, ms: the wall clock on a loaded machine measures the others too.
 double ThreadCpuMs() {
@@ -149,7 +133,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
 
   const StandKindCatalog catalog = LoadStandKinds();
   const SideColorModel colors = DefaultSideColorModel();
-  Series centre_mm, width_mm, depth_mm, angle_deg, detect_ms, detect_wall_ms, rectify_ms;
+  BenchSeries centre_mm, width_mm, depth_mm, angle_deg, detect_ms, detect_wall_ms, rectify_ms;
   int tp = 0, fp = 0, fn = 0, kind_ok = 0, facing_tp = 0, facing_truth = 0, facing_claimed = 0;
   int facing_wrong = 0, top_w = 0, top_h = 0, facing_crops = 0, visible_n = 0, hidden_fn = 0;
   for (const fs::path& sd : scenes) {
