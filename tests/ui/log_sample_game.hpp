@@ -3,26 +3,20 @@
 #pragma once
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 
 #include <opencv2/imgproc.hpp>
 
+#include "../engine/game_log_test_util.hpp"
 #include "engine/game_log.hpp"
 #include "vision/frame_store.hpp"
 
 namespace referee::testing {
 
-inline std::filesystem::path FreshTestDir(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const auto dir = std::filesystem::path(REFEREE_TEST_TMP) /
-                   (name + "_" + info->name() + "_" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
+// A fresh scratch folder per test (the game-log tests' FreshDir).
+inline std::filesystem::path FreshTestDir(const std::string& name) { return FreshDir(name); }
 
 inline SnapshotStand SampleStand(const std::string& id, const std::string& side, double x,
                                  double y) {
