@@ -11,9 +11,14 @@ namespace referee {
 
 namespace {
 
-cv::Mat ReadGray(const std::filesystem::path& p) {
+// The image in grey; every image of one calibration must have the first one's size (`size`
+// is set by the first).
+cv::Mat ReadGraySameSize(const std::filesystem::path& p, cv::Size& size) {
   cv::Mat img = cv::imread(p.string(), cv::IMREAD_GRAYSCALE);
   if (img.empty()) throw InputError(p.string(), "", "cannot read the image");
+  if (size.area() == 0) size = img.size();
+  if (img.size() != size)
+    throw InputError(p.string(), "", "image size differs from the first image");
   return img;
 }
 
@@ -50,10 +55,7 @@ LensCalibrationReport CalibrateLensChessboard(const std::vector<std::filesystem:
   std::vector<std::vector<cv::Point2f>> img;
   cv::Size size;
   for (const auto& p : images) {
-    const cv::Mat gray = ReadGray(p);
-    if (size.area() == 0) size = gray.size();
-    if (gray.size() != size)
-      throw InputError(p.string(), "", "image size differs from the first image");
+    const cv::Mat gray = ReadGraySameSize(p, size);
     std::vector<cv::Point2f> corners;
     // The sector-based detector localises corners more accurately than the classic one plus
     // cornerSubPix; the classic one is the fallback for hard views.
@@ -93,10 +95,7 @@ LensCalibrationReport CalibrateLensCharuco(const std::vector<std::filesystem::pa
   std::vector<std::vector<cv::Point2f>> img;
   cv::Size size;
   for (const auto& p : images) {
-    const cv::Mat gray = ReadGray(p);
-    if (size.area() == 0) size = gray.size();
-    if (gray.size() != size)
-      throw InputError(p.string(), "", "image size differs from the first image");
+    const cv::Mat gray = ReadGraySameSize(p, size);
     std::vector<std::vector<cv::Point2f>> mcorners;
     std::vector<int> ids;
     cv::aruco::detectMarkers(gray, dict, mcorners, ids);
