@@ -88,7 +88,8 @@ void ParseDifficulty(const Reader& r, const json& d, ScenarioDifficulty& out) {
   r.OnlyKeys(d, "difficulty.",
              {"tilt_deg", "yaw_deg", "k1", "k2", "tangential", "hfov_deg", "fill", "defocus_px",
               "motion_blur_px", "noise_sigma", "light_unevenness", "vignetting", "exposure",
-              "hand_probability", "grid_hidden_fraction", "jpeg_quality"});
+              "hand_probability", "grid_hidden_fraction", "jpeg_quality", "lamp_height_in",
+              "shadows_on_solids"});
   const auto range = [&](const char* key, Range& dst, double lo, double hi) {
     if (d.contains(key)) dst = r.RangeIn(d[key], std::string("difficulty.") + key, lo, hi);
   };
@@ -105,6 +106,10 @@ void ParseDifficulty(const Reader& r, const json& d, ScenarioDifficulty& out) {
   range("light_unevenness", out.light_unevenness, 0.0, 0.9);
   range("vignetting", out.vignetting, 0.0, 0.9);
   range("exposure", out.exposure, 0.3, 2.0);
+  range("lamp_height_in", out.lamp_height_in, 6.0, 200.0);
+  if (d.contains("shadows_on_solids")) {
+    out.shadows_on_solids = r.Bool(d["shadows_on_solids"], "difficulty.shadows_on_solids");
+  }
   if (d.contains("hand_probability")) {
     out.hand_probability = r.NumberIn(d["hand_probability"], "difficulty.hand_probability", 0, 1);
   }

@@ -43,6 +43,10 @@ struct ScenarioDifficulty {
   double hand_probability = 0.5;       // chance a scene also gets an after_hand frame
   double grid_hidden_fraction = 0.0;   // fraction of grid squares covered by opaque terrain art
   int jpeg_quality = 90;               // fixed so output is byte-identical per seed
+  Range lamp_height_in{55.0, 90.0};    // the one lamp above the mat (a low lamp: long shadows)
+  // The lamp's shadows also fall on base tops, figures, roofs and the shell, not only the mat.
+  // Off by default so existing scenarios keep their bytes.
+  bool shadows_on_solids = false;
 };
 
 struct Scenario {

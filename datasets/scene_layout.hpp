@@ -119,6 +119,7 @@ struct SceneLayout {
   uint64_t texture_seed = 0;  // mat/table/floor grain
   cv::Point3d lamp;           // point light, table inches (z negative: above)
   double shadow_strength = 0.45;
+  bool shadows_on_solids = false;  // the lamp's shadows fall on solids' faces too, not only the mat
   PhotoParams photo;
 };
 

@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "datasets/polygon_coverage.hpp"
+#include "datasets/solid_shadows.hpp"
 #include "datasets/table_texture.hpp"
 
 namespace referee {
@@ -20,29 +21,6 @@ cv::Vec3d FaceCentroid(const Solid::Face& face) {
   cv::Vec3d c(0, 0, 0);
   for (const auto& p : face.polygon) c += cv::Vec3d(p.x, p.y, p.z);
   return c * (1.0 / std::max<size_t>(1, face.polygon.size()));
-}
-
-// The first face (index <= f) lying in the same plane as face f: within 1e-3 in of its plane.
-size_t FirstCoplanarFace(const std::vector<Solid::Face>& faces, size_t f) {
-  const auto& poly = faces[f].polygon;
-  for (size_t g = 0; g < f; ++g) {
-    const auto& q = faces[g].polygon;
-    if (q.size() < 3) continue;
-    const cv::Vec3d o(q[0].x, q[0].y, q[0].z);
-    cv::Vec3d n(0, 0, 0);
-    for (size_t i = 1; i + 1 < q.size(); ++i) {  // fan sum: robust to collinear vertices
-      n += (cv::Vec3d(q[i].x, q[i].y, q[i].z) - o)
-               .cross(cv::Vec3d(q[i + 1].x, q[i + 1].y, q[i + 1].z) - o);
-    }
-    const double len = cv::norm(n);
-    if (len < 1e-12) continue;
-    n *= 1.0 / len;
-    bool same = true;
-    for (const auto& p : poly)
-      same = same && std::abs((cv::Vec3d(p.x, p.y, p.z) - o).dot(n)) < 1e-3;
-    if (same) return g;
-  }
-  return f;
 }
 
 // Supersampled pixel coordinate (pixel centres at integers) of an output pixel coordinate.
@@ -73,6 +51,16 @@ class SolidPatch {
     parts_.push_back({std::move(part), bgr});
   }
 
+  // A region of the solid's visible faces the lamp does not reach: whatever colour shows there
+  // is darkened by `strength`, with the mat's penumbra (`penumbra_px`, Gaussian sigma, only
+  // inside the geometric shadow). Overlapping shadows darken once, as one lamp's do.
+  void AddShade(PolygonCoverage region, float strength, double penumbra_px) {
+    if (region.roi.empty()) return;
+    shade_strength_ = strength;
+    penumbra_px_ = penumbra_px;
+    shades_.push_back(std::move(region));
+  }
+
   // layer (CV_8UC3, premultiplied by coverage) and cover (CV_8U) "over" this solid.
   void CompositeOver(cv::Mat& layer, cv::Mat& cover) const {
     if (roi_.empty()) return;
@@ -95,6 +83,7 @@ class SolidPatch {
         }
       }
     }
+    Darken(alpha, colour);
     for (int y = 0; y < roi_.height; ++y) {
       const float* al = alpha.ptr<float>(y);
       const auto* co = colour.ptr<cv::Vec3f>(y);
@@ -112,8 +101,34 @@ class SolidPatch {
   }
 
  private:
+  void Darken(const cv::Mat& alpha, cv::Mat& colour) const {
+    if (shades_.empty()) return;
+    cv::Mat shade = cv::Mat::zeros(roi_.size(), CV_32F);
+    for (const auto& s : shades_) {
+      const cv::Rect r = s.roi & roi_;
+      if (r.empty()) continue;
+      cv::Mat dst = shade(r - roi_.tl());
+      cv::max(dst, s.alpha(r - s.roi.tl()), dst);
+    }
+    cv::Mat soft;
+    cv::GaussianBlur(shade, soft, cv::Size(0, 0), penumbra_px_, 0, cv::BORDER_REPLICATE);
+    shade = cv::min(shade, soft);
+    for (int y = 0; y < roi_.height; ++y) {
+      const float* sh = shade.ptr<float>(y);
+      const float* al = alpha.ptr<float>(y);
+      auto* co = colour.ptr<cv::Vec3f>(y);
+      for (int x = 0; x < roi_.width; ++x) {
+        if (sh[x] <= 0.0f || al[x] <= 0.0f) continue;
+        co[x] *= 1.0f - shade_strength_ * std::min(1.0f, sh[x] / al[x]);
+      }
+    }
+  }
+
   cv::Rect roi_;
   std::vector<std::pair<PolygonCoverage, cv::Scalar>> parts_;
+  std::vector<PolygonCoverage> shades_;
+  float shade_strength_ = 0.0f;
+  double penumbra_px_ = 1.0;
 };
 
 }  // namespace
@@ -324,13 +339,13 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
       BlendCoverage(contact, CoverPolygon(ConvexHull(px), contact.size()), cv::Scalar(255));
     }
   }
+  // Penumbra of a room lamp, but only inside the geometric shadow: a shadow starts sharp where
+  // a solid touches the mat, so blurring it outward would draw a dark halo around every base
+  // on its lit side too (and move the base's apparent edge outward by ~0.15 px).
+  const double penumbra_px = std::max(0.8, 1.2 * out_size_.width / 1920.0);
   if (any_shadow) {
-    // Penumbra of a room lamp, but only inside the geometric shadow: a shadow starts sharp where
-    // a solid touches the mat, so blurring it outward would draw a dark halo around every base
-    // on its lit side too (and move the base's apparent edge outward by ~0.15 px).
-    const double sigma = 1.2 * out_size_.width / 1920.0;
     cv::Mat sharp = shadow - contact;  // saturating
-    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), std::max(0.8, sigma));
+    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), penumbra_px);
     shadow = cv::min(shadow, sharp);
     const float k = static_cast<float>(layout_.shadow_strength / 255.0);
     cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
@@ -362,6 +377,9 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return depth[a] > depth[b]; });
+  const std::vector<std::vector<ShadowPolygon>> on_solids =
+      layout_.shadows_on_solids ? ShadowsOnSolids(solids, layout_.lamp, geo.c)
+                                : std::vector<std::vector<ShadowPolygon>>{};
   for (const size_t i : order) {
     const Solid& s = solids[i];
     SolidPatch patch;
@@ -384,6 +402,13 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
     for (const auto& [d, f] : faces) {
       if (!project(s.faces[f].polygon, ss_, px)) continue;
       patch.Add(CoverPolygon(px, ss_size_), s.faces[f].bgr);
+    }
+    if (!on_solids.empty()) {
+      for (const ShadowPolygon& poly : on_solids[i]) {
+        if (!project(poly, ss_, px)) continue;
+        patch.AddShade(CoverPolygon(px, ss_size_), static_cast<float>(layout_.shadow_strength),
+                       penumbra_px * ss_);
+      }
     }
     patch.CompositeOver(layer, cover);
   }

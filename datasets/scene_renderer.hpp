@@ -1,8 +1,9 @@
 // Renders a SceneLayout as the webcam sees it: the table plane is warped pixel by pixel through
 // the inverse camera model (lens distortion included) from a high-resolution top-view texture;
 // solids are projected with their real heights (parallax) and drawn far-to-near; their shadows
-// from the lamp darken the table; everything is supersampled and area-averaged; then lighting,
-// vignetting, blur and sensor noise are applied.
+// from the lamp darken the table (and, when the scenario asks, the solids' faces too:
+// solid_shadows); everything is supersampled and area-averaged; then lighting, vignetting, blur
+// and sensor noise are applied.
 #pragma once
 
 #include <vector>

@@ -637,8 +637,9 @@ SceneLayout SampleLayout(const Scenario& sc, const StandKindCatalog& kinds, cv::
 
   // Lamp: a room light above and to one side of the table.
   L.lamp = {0.5 * g.Width() + rng.Uniform(-40, 40), 0.5 * g.Height() + rng.Uniform(-40, 40),
-            -rng.Uniform(55, 90)};
+            -rng.Uniform(sc.difficulty.lamp_height_in)};
   L.shadow_strength = rng.Uniform(0.3, 0.55);
+  L.shadows_on_solids = sc.difficulty.shadows_on_solids;
 
   // Hand reaching for the projectile, from the nearest side of the table.
   const Vec2 target = L.projectile_kind == "qtip" ? Vec2{L.qtip.painted_end.x, L.qtip.painted_end.y}

@@ -91,6 +91,7 @@ LaidOutScene LayOutScene(const Scenario& scenario, const SynthOptions& options, 
   s.markers = L.markers;
   s.lamp_in = L.lamp;
   s.shadow_strength = L.shadow_strength;
+  s.shadows_on_solids = L.shadows_on_solids;
   s.jpeg_quality = L.photo.jpeg_quality;
   for (const auto& look : L.stands) {
     s.stands.push_back(look.stand);
@@ -179,6 +180,12 @@ std::string TruthJson(const SynthScene& s) {
                    {"note",
                     "one point lamp (table inches, z = -height); every shadow is cast from "
                     "it onto the mat"}};
+  if (s.shadows_on_solids) {  // only when on, so scenes without it keep their bytes
+    j["lighting"]["shadows_on_solids"] = true;
+    j["lighting"]["note"] =
+        "one point lamp (table inches, z = -height); every shadow is cast from it onto the mat "
+        "and onto the base tops, figures, roofs and shell above it";
+  }
 
   const Grid& g = s.board.grid;
   Json board;

@@ -86,7 +86,8 @@ struct SynthScene {
   // shadows darken the mat (0..1).
   cv::Point3d lamp_in;
   double shadow_strength = 0.0;
-  int jpeg_quality = 90;  // used by WriteScene for after.jpg / after_hand.jpg
+  bool shadows_on_solids = false;  // shadows fall on base tops, figures and roofs too
+  int jpeg_quality = 90;           // used by WriteScene for after.jpg / after_hand.jpg
   // Pixel position (distorted) of every grid-line intersection (col 0..cols, row 0..rows),
   // row-major: index = row * (cols + 1) + col.
   std::vector<cv::Point2d> grid_intersections_px;
