@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <utility>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -898,13 +899,28 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   }
 }
 
-// Does r overlap another base by more than a tenth of the smaller one?
-bool OverlapsAnother(const PxRect& r, const std::vector<std::vector<PxRect>>& rects,
+// Do a and b overlap by more than a tenth of the smaller one? Bases cannot overlap, and touching
+// neighbours found with edge errors of a millimetre or two share far less.
+bool OverlapTooMuch(const PxRect& a, const PxRect& b) {
+  return OverlapAreaPx(a, b) > 0.1 * std::min(a.len_a * a.len_b, b.len_a * b.len_b);
+}
+
+// Is `piece` (a rectangle of r's own side) another view of the base r: more than half of it
+// inside r? Two passes may each fit part of one base (a ring fit of its far half beside a
+// colour blob cut short at its figures); a neighbour r grew over shows a seam instead, which
+// GrowShortBases tests.
+bool IsPieceOf(const PxRect& piece, const PxRect& r) {
+  return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
+}
+
+// Does r overlap another base by too much? Other bases of r's side (side s) lying mostly inside
+// r do not count: they are pieces of the same base (IsPieceOf).
+bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
                      const PxRect* self) {
-  for (const auto& side_rects : rects) {
-    for (const PxRect& o : side_rects) {
-      if (&o != self && OverlapAreaPx(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b))
-        return true;
+  for (size_t o_side = 0; o_side < rects.size(); ++o_side) {
+    for (const PxRect& o : rects[o_side]) {
+      if (&o == self || (o_side == s && IsPieceOf(o, r))) continue;
+      if (OverlapTooMuch(r, o)) return true;
     }
   }
   return false;
@@ -948,8 +964,10 @@ double StepFraction(const cv::Mat& img, const PxRect& r, int side, double in_px,
 // stripe, half way across the base. It is grown to a larger catalogue size sharing one of its
 // sides when the added part shows the rest of a base's outline: the side colour along its far
 // edge and both its flanks, and none just beyond them (past the frame's blur). Two touching
-// bases are not one: the grown base may not cover another base found, nor a seam (the side
-// colour on both sides of where the smaller base ended, two borders side by side).
+// bases are not one: the grown base may not cover another base found (other than pieces of
+// its own side lying mostly inside it, which are this base and are dropped: IsPieceOf), nor a
+// seam (the side colour on both sides of where the smaller base ended, two borders side by
+// side).
 void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, double mm,
                     const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                     double blur_mm, std::vector<std::vector<PxRect>>& rects) {
@@ -964,7 +982,8 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
   constexpr double kMinColour = 0.25;
   for (size_t s = 0; s < rects.size() && s < masks.size(); ++s) {
     const cv::Mat& mask = masks[s];
-    for (PxRect& r : rects[s]) {
+    for (size_t i = 0; i < rects[s].size(); ++i) {
+      PxRect& r = rects[s][i];
       const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
       PxRect best = r;
       double best_score = -1;
@@ -1007,7 +1026,7 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
                                 BandFraction(mask, r, 0.5, border_px, near ^ 1, 0.8) > 0.8;
               if (far_in < options.min_border_coverage || flank_in < options.min_border_coverage ||
                   colour < kMinColour || beyond > 0.15 || seam ||
-                  OverlapsAnother(grown, rects, &r)) {
+                  OverlapsAnother(grown, s, rects, &r)) {
                 continue;
               }
               const double score = far_in + flank_in - beyond;
@@ -1016,8 +1035,163 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
           }
         }
       }
+      if (best_score < 0) continue;
       r = best;
+      // The pieces of this base other passes found are this base (rects[s] may move).
+      const PxRect grown = r;
+      for (size_t j = rects[s].size(); j-- > 0;) {
+        if (j != i && IsPieceOf(rects[s][j], grown)) {
+          rects[s].erase(rects[s].begin() + static_cast<long>(j));
+          if (j < i) --i;
+        }
+      }
     }
+  }
+}
+
+bool IsCatalogueSize(const PxRect& r, double mm, const std::vector<BaseSize>& sizes, double tol) {
+  return std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& s) {
+    return MatchError(r.len_a * mm, r.len_b * mm, s, tol) >= 0;
+  });
+}
+
+// The rectangle, in r's axes, that holds both r and o.
+PxRect UnionInAxesOf(const PxRect& r, const PxRect& o) {
+  const cv::Point2d b = r.AxisB();
+  double lo_a = 1e18, hi_a = -1e18, lo_b = 1e18, hi_b = -1e18;
+  for (const PxRect* q : {&r, &o}) {
+    for (const double sa : {-0.5, 0.5}) {
+      for (const double sb : {-0.5, 0.5}) {
+        const cv::Point2d corner =
+            q->center + sa * q->len_a * q->axis_a + sb * q->len_b * q->AxisB() - r.center;
+        lo_a = std::min(lo_a, corner.dot(r.axis_a)), hi_a = std::max(hi_a, corner.dot(r.axis_a));
+        lo_b = std::min(lo_b, corner.dot(b)), hi_b = std::max(hi_b, corner.dot(b));
+      }
+    }
+  }
+  PxRect u = r;
+  u.center = r.center + 0.5 * (lo_a + hi_a) * r.axis_a + 0.5 * (lo_b + hi_b) * b;
+  u.len_a = hi_a - lo_a;
+  u.len_b = hi_b - lo_b;
+  return u;
+}
+
+// Two pieces of one side that overlap or touch may be two fits of one base (a blob cut short at
+// its figures and a ring fit of its far half, or two ring fits of its halves, crossed or side by
+// side). They are taken as one catalogue base when the rectangle holding both is one, and that
+// base shows its whole outline (the side colour or a step to the mat all round, and no side
+// colour just beyond it past the blur) and no seam where it could split into two catalogue
+// bases (two touching bases show two borders side by side there).
+void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, double mm,
+                 const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
+                 double blur_mm, std::vector<std::vector<PxRect>>& rects) {
+  const double tol = options.size_tolerance_mm;
+  const double border_px = 0.8 * options.min_border_mm / mm;
+  const double gap0 = (1.0 + options.filled_fit.blur_spread * blur_mm) / mm;
+  const double gap1 = gap0 + 2.5 / mm;
+  const double in_px = 0.5 * options.min_border_mm / mm;
+  const double touch_px = 2.0 / mm;      // pieces this close count as touching
+  constexpr double kMinStep = 40.0;      // as GrowShortBases
+  constexpr double kMaxAxisDeg = 6.0;    // pieces of one base lie square to each other
+  constexpr double kSeamFraction = 0.5;  // side colour over half a band two borders wide
+  for (size_t s = 0; s < rects.size() && s < masks.size(); ++s) {
+    const cv::Mat& mask = masks[s];
+    for (size_t i = 0; i < rects[s].size(); ++i) {
+      for (size_t j = i + 1; j < rects[s].size(); ++j) {
+        const PxRect& r = rects[s][i];
+        const PxRect& o = rects[s][j];
+        const double turn_deg = std::fmod(
+            std::abs(RadToDeg(std::atan2(r.axis_a.cross(o.axis_a), r.axis_a.dot(o.axis_a)))), 90.0);
+        if (std::min(turn_deg, 90.0 - turn_deg) > kMaxAxisDeg) continue;
+        PxRect near_r = r;
+        near_r.len_a += 2 * touch_px;
+        near_r.len_b += 2 * touch_px;
+        if (OverlapAreaPx(near_r, o) <= 0) continue;
+        const PxRect u = UnionInAxesOf(r, o);
+        // The catalogue size the union is, turned as it lies.
+        PxRect merged = u;
+        double best_e = -1;
+        // Each piece may reach past the base by the size tolerance on its own end.
+        for (const BaseSize& sz : sizes) {
+          const double e = MatchError(u.len_a * mm - tol, u.len_b * mm - tol, sz, 2 * tol);
+          if (e < 0 || (best_e >= 0 && e >= best_e)) continue;
+          best_e = e;
+          const bool width_on_a =
+              std::abs(u.len_a * mm - sz.width_mm) + std::abs(u.len_b * mm - sz.depth_mm) <=
+              std::abs(u.len_a * mm - sz.depth_mm) + std::abs(u.len_b * mm - sz.width_mm);
+          merged.len_a = (width_on_a ? sz.width_mm : sz.depth_mm) / mm;
+          merged.len_b = (width_on_a ? sz.depth_mm : sz.width_mm) / mm;
+        }
+        if (best_e < 0) continue;
+        // Its sides where the image shows them (the pieces' ends may lie a few mm off); still a
+        // catalogue base.
+        for (int iter = 0; iter < 2; ++iter)
+          RefineEdges(top_bgr, merged, mm, options.min_border_mm);
+        if (!IsCatalogueSize(merged, mm, sizes, tol)) continue;
+        // Neither piece may be the whole base already, with the other beside it.
+        if (merged.len_a * merged.len_b < 1.2 * std::max(r.len_a * r.len_b, o.len_a * o.len_b))
+          continue;
+        // Its whole outline: the side colour, or a step to the mat where shadow or glare took
+        // it, along every side, and the colour itself along three (as BorderCoverage). Side
+        // colour just beyond it says nothing on these frames: blur and the base's own side
+        // faces spread it there.
+        double outline = 1;
+        for (int side = 0; side < 4; ++side) {
+          outline = std::min(
+              outline, std::max(BandFraction(mask, merged, 0.5, border_px, side, 0.8),
+                                StepFraction(top_bgr, merged, side, in_px, gap0, gap1, kMinStep)));
+        }
+        if (outline < options.min_border_coverage ||
+            BorderCoverage(mask, merged, border_px) < options.min_border_coverage) {
+          continue;
+        }
+        // No seam where two catalogue bases could meet inside it.
+        bool seam = false;
+        for (int axis = 0; axis < 2 && !seam; ++axis) {
+          const double len = axis == 0 ? merged.len_a : merged.len_b;
+          const double across_mm = (axis == 0 ? merged.len_b : merged.len_a) * mm;
+          const cv::Point2d ax = axis == 0 ? merged.axis_a : merged.AxisB();
+          for (const BaseSize& sz : sizes) {
+            for (const double piece_mm : {sz.width_mm, sz.depth_mm}) {
+              const double rest_mm = len * mm - piece_mm;
+              const bool pair_fits =
+                  MatchError(piece_mm, across_mm, sz, tol) >= 0 &&
+                  std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& z) {
+                    return MatchError(rest_mm, across_mm, z, tol) >= 0;
+                  });
+              if (!pair_fits) continue;
+              for (const double end : {-1.0, 1.0}) {  // the piece at either end
+                PxRect band = merged;
+                band.center = merged.center + end * (0.5 * len - piece_mm / mm) * ax;
+                (axis == 0 ? band.len_a : band.len_b) = 2.0 * border_px;
+                (axis == 0 ? band.len_b : band.len_a) *= 0.8;
+                seam = seam || BandFraction(mask, band, 0.0, 1e9, -1) > kSeamFraction;
+              }
+            }
+          }
+        }
+        if (seam) continue;
+        rects[s][i] = merged;
+        rects[s].erase(rects[s].begin() + static_cast<long>(j));
+        j = i;  // the merged base may hold another piece
+      }
+    }
+  }
+}
+
+// Two rectangles of one side that overlap (OverlapTooMuch) are two fits of one base: the later
+// pass's is dropped (the passes run from the strictest evidence, whole colour blobs, to the
+// loosest, rings of leftover evidence).
+void DropDuplicates(std::vector<std::vector<PxRect>>& rects) {
+  for (auto& side_rects : rects) {
+    std::vector<PxRect> kept;
+    for (const PxRect& r : side_rects) {
+      if (std::none_of(kept.begin(), kept.end(),
+                       [&](const PxRect& k) { return OverlapTooMuch(r, k); })) {
+        kept.push_back(r);
+      }
+    }
+    side_rects = std::move(kept);
   }
 }
 
@@ -1095,7 +1269,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
     GrowShortBases(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, AllRects(rects), mm),
                    rects);
+    MergePieces(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, AllRects(rects), mm),
+                rects);
   }
+  DropDuplicates(rects);
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.
   std::vector<cv::Mat> toward_wide;
