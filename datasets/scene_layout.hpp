@@ -35,6 +35,9 @@ struct Solid {
   };
   std::vector<Overlay> overlays;
   bool casts_shadow = true;
+  // No faces but thin (a Q-tip's stick and heads): with shadows on solids, the shadows falling
+  // on it are taken on its mid-height plane over its footprint.
+  bool receives_on_midplane = false;
   double sort_bias_in = 0.0;  // added to the painter's depth (negative: drawn later)
 };
 

@@ -52,12 +52,12 @@ class SolidPatch {
   }
 
   // A region of the solid's visible faces the lamp does not reach: whatever colour shows there
-  // is darkened by `strength`, with the mat's penumbra (`penumbra_px`, Gaussian sigma, only
-  // inside the geometric shadow). Overlapping shadows darken once, as one lamp's do.
-  void AddShade(PolygonCoverage region, float strength, double penumbra_px) {
+  // is darkened by `strength`. Overlapping shadows darken once, as one lamp's do. No penumbra:
+  // the region is clipped to the face, and blurring it would fade the shadow at the face's own
+  // edge (a shadowed border would lighten toward the base's edge).
+  void AddShade(PolygonCoverage region, float strength) {
     if (region.roi.empty()) return;
     shade_strength_ = strength;
-    penumbra_px_ = penumbra_px;
     shades_.push_back(std::move(region));
   }
 
@@ -110,9 +110,6 @@ class SolidPatch {
       cv::Mat dst = shade(r - roi_.tl());
       cv::max(dst, s.alpha(r - s.roi.tl()), dst);
     }
-    cv::Mat soft;
-    cv::GaussianBlur(shade, soft, cv::Size(0, 0), penumbra_px_, 0, cv::BORDER_REPLICATE);
-    shade = cv::min(shade, soft);
     for (int y = 0; y < roi_.height; ++y) {
       const float* sh = shade.ptr<float>(y);
       const float* al = alpha.ptr<float>(y);
@@ -128,7 +125,6 @@ class SolidPatch {
   std::vector<std::pair<PolygonCoverage, cv::Scalar>> parts_;
   std::vector<PolygonCoverage> shades_;
   float shade_strength_ = 0.0f;
-  double penumbra_px_ = 1.0;
 };
 
 }  // namespace
@@ -339,13 +335,13 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
       BlendCoverage(contact, CoverPolygon(ConvexHull(px), contact.size()), cv::Scalar(255));
     }
   }
-  // Penumbra of a room lamp, but only inside the geometric shadow: a shadow starts sharp where
-  // a solid touches the mat, so blurring it outward would draw a dark halo around every base
-  // on its lit side too (and move the base's apparent edge outward by ~0.15 px).
-  const double penumbra_px = std::max(0.8, 1.2 * out_size_.width / 1920.0);
   if (any_shadow) {
+    // Penumbra of a room lamp, but only inside the geometric shadow: a shadow starts sharp where
+    // a solid touches the mat, so blurring it outward would draw a dark halo around every base
+    // on its lit side too (and move the base's apparent edge outward by ~0.15 px).
+    const double sigma = 1.2 * out_size_.width / 1920.0;
     cv::Mat sharp = shadow - contact;  // saturating
-    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), penumbra_px);
+    cv::GaussianBlur(shadow, shadow, cv::Size(0, 0), std::max(0.8, sigma));
     shadow = cv::min(shadow, sharp);
     const float k = static_cast<float>(layout_.shadow_strength / 255.0);
     cv::parallel_for_(cv::Range(0, img.rows), [&](const cv::Range& rows) {
@@ -406,8 +402,7 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
     if (!on_solids.empty()) {
       for (const ShadowPolygon& poly : on_solids[i]) {
         if (!project(poly, ss_, px)) continue;
-        patch.AddShade(CoverPolygon(px, ss_size_), static_cast<float>(layout_.shadow_strength),
-                       penumbra_px * ss_);
+        patch.AddShade(CoverPolygon(px, ss_size_), static_cast<float>(layout_.shadow_strength));
       }
     }
     patch.CompositeOver(layer, cover);

@@ -165,8 +165,34 @@ std::vector<std::vector<ShadowPolygon>> ShadowsOnSolids(const std::vector<Solid>
     for (const auto& p : solids[j].points) boxes[j].Add(p);
   }
   std::vector<std::vector<ShadowPolygon>> out(solids.size());
+  // Every other solid's shadow on one receiving plane of solid i, clipped to `face2`.
+  const auto receive = [&](size_t i, const FacePlane& pl, const std::vector<cv::Point2d>& face2) {
+    const double lamp_h = pl.n.dot(lamp - pl.o);
+    if (lamp_h <= 0) {  // turned away from the lamp: all of it in its own shadow
+      out[i].push_back(Lift(pl, face2));
+      return;
+    }
+    const cv::Rect2d face_box = BoundsOf(face2);
+    for (size_t j = 0; j < solids.size(); ++j) {
+      if (j == i || !solids[j].casts_shadow || solids[j].points.size() < 3) continue;
+      const auto shadow = ShadowOn(pl, face2, face_box, solids[j], boxes[j], lamp, lamp_h);
+      if (!shadow.empty()) out[i].push_back(Lift(pl, shadow));
+    }
+  };
   for (size_t i = 0; i < solids.size(); ++i) {
     const Solid& s = solids[i];
+    if (s.receives_on_midplane && s.points.size() >= 3) {
+      // A thin rounded solid (a Q-tip) seen from above: shadows taken on its mid-height plane,
+      // over its footprint.
+      FacePlane pl;
+      pl.o = 0.5 * (boxes[i].lo + boxes[i].hi);
+      pl.n = cv::Vec3d(0, 0, -1);  // up
+      pl.u = cv::Vec3d(1, 0, 0);
+      pl.w = pl.n.cross(pl.u);
+      std::vector<cv::Point2d> foot;
+      for (const auto& p : s.points) foot.push_back(pl.To2d(V(p)));
+      receive(i, pl, ConvexHull(foot));
+    }
     if (s.faces.empty() || s.points.empty()) continue;
     cv::Vec3d inside(0, 0, 0);
     for (const auto& p : s.points) inside += V(p);
@@ -189,18 +215,7 @@ std::vector<std::vector<ShadowPolygon>> ShadowsOnSolids(const std::vector<Solid>
       pl.w = pl.n.cross(pl.u);
       std::vector<cv::Point2d> face2;
       for (const auto& p : poly) face2.push_back(pl.To2d(V(p)));
-      face2 = ConvexHull(face2);
-      const double lamp_h = pl.n.dot(lamp - pl.o);
-      if (lamp_h <= 0) {  // turned away from the lamp: all of it in its own shadow
-        out[i].push_back(Lift(pl, face2));
-        continue;
-      }
-      const cv::Rect2d face_box = BoundsOf(face2);
-      for (size_t j = 0; j < solids.size(); ++j) {
-        if (j == i || !solids[j].casts_shadow || solids[j].points.size() < 3) continue;
-        const auto shadow = ShadowOn(pl, face2, face_box, solids[j], boxes[j], lamp, lamp_h);
-        if (!shadow.empty()) out[i].push_back(Lift(pl, shadow));
-      }
+      receive(i, pl, ConvexHull(face2));
     }
   }
   return out;

@@ -21,9 +21,10 @@ using ShadowPolygon = std::vector<cv::Point3d>;
 size_t FirstCoplanarFace(const std::vector<Solid::Face>& faces, size_t f);
 
 // For each solid (same order as `solids`), the shadowed parts of its faces that the camera at
-// `camera_center` sees. Only the first face of each plane receives (later faces in that plane
-// are layers painted on it: a base's interior and stripe, a shell's dot). A solid does not
-// shadow its own faces (all are convex); solids with casts_shadow off cast nothing.
+// `camera_center` sees, and of the mid-height footprint of a solid that receives_on_midplane. Only
+// the first face of each plane receives (later faces in that plane are layers painted on it: a
+// base's interior and stripe, a shell's dot). A solid does not shadow its own faces (all are
+// convex); solids with casts_shadow off cast nothing.
 std::vector<std::vector<ShadowPolygon>> ShadowsOnSolids(const std::vector<Solid>& solids,
                                                         const cv::Point3d& lamp,
                                                         const cv::Vec3d& camera_center);

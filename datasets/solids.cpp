@@ -144,6 +144,7 @@ std::vector<Solid> QtipSolids(const QtipPose& pose, const cv::Scalar& paint_bgr)
   AddSpheroid(paint.points, painted_in, painted, 0.5 * kQtipHeadDiaIn * 1.01, 0.3, 1.0, 12, 20);
   paint.bgr = paint_bgr;
   painted_head.overlays.push_back(paint);
+  for (Solid* s : {&stick, &plain_head, &painted_head}) s->receives_on_midplane = true;
   return {stick, plain_head, painted_head};
 }
 

@@ -88,6 +88,31 @@ TEST(SynthSolidShadow, FigureShadowDarkensTheBaseTopAwayFromTheLamp) {
   EXPECT_NEAR(on[3], off[3], 3.0);
 }
 
+// A Q-tip lying on the mat across the same figure's shadow, plain head in it: the head takes the
+// shadow (it has no flat faces; it receives on its mid-height plane), the stick far from the
+// shadow does not.
+TEST(SynthSolidShadow, QtipInAFigureShadowIsDarkened) {
+  OneFigure scene = OneFigureUnderTheLamp();
+  const Vec2 c = scene.look.stand.footprint.center;
+  const double axis_in = 0.5 * kQtipHeadDiaIn;
+  const QtipPose pose{{c.x - 1.1, c.y - 0.5 * kQtipHeadLenIn, -axis_in},
+                      {c.x - 1.1, c.y - 0.5 * kQtipHeadLenIn + kQtipLengthIn, -axis_in}};
+  std::vector<Solid> solids = StaticSolids(scene.layout, true);
+  for (const Solid& q : QtipSolids(pose, cv::Scalar(20, 20, 20))) solids.push_back(q);
+  const Vec2 head = c + Vec2{-1.1, 0.0}, stick = c + Vec2{-1.1, 1.2};
+  std::array<double, 2> off{}, on{};
+  for (const bool shadows : {false, true}) {
+    scene.layout.shadows_on_solids = shadows;
+    const SceneRenderer renderer(scene.layout, 2);
+    const cv::Mat img = renderer.RenderClean(solids);
+    auto& v = shadows ? on : off;
+    v = {Level(img, scene.layout.camera, head, axis_in),
+         Level(img, scene.layout.camera, stick, axis_in)};
+  }
+  EXPECT_NEAR(on[0] / off[0], 0.5, 0.08);  // the mat's shadow factor (1 - 0.5)
+  EXPECT_NEAR(on[1], off[1], 3.0);
+}
+
 TEST(SynthSolidShadow, ScenarioSettingDefaultsOffAndLampJsonTurnsItOn) {
   const Scenario nap = Load("napoleonic.json");
   EXPECT_FALSE(nap.difficulty.shadows_on_solids);
