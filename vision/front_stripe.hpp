@@ -39,6 +39,11 @@ struct FrontStripeOptions {
   double min_brightness_of_border = 0.95;
   // ... while every other edge stays under this fraction of it. Default 0.35.
   double max_other_edge_fraction = 0.35;
+  // A facing is claimed only on a base whose measured outline lies within this of a catalogue
+  // size (either dimension), mm. The stripe sits right inside the border, so the depths the
+  // profile is read at are only as good as the outline: off by more than the narrowest border
+  // (3 mm, TABLE_KIT) plus a millimetre, an edge is not the base's edge. Default 4.
+  double max_outline_error_mm = 4.0;
 };
 
 // Per side of r (-a, +a, -b, +b, as PxRect's axes): the stripe contrast found along that edge,

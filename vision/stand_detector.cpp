@@ -1332,7 +1332,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       for (int side = 0; side < 4; ++side) {
         width_edges[static_cast<size_t>(side)] = square_base || (a_is_width ? side >= 2 : side < 2);
       }
-      const int best_side = FrontStripeSide(stripe, width_edges, options.front_stripe);
+      // The stripe is looked for at depths from this outline: one too far off every catalogue
+      // size has an edge that is not the base's, and a pale figure lies where a stripe would.
+      double outline_error_mm = 1e9;
+      for (const auto& sz : sizes) {
+        outline_error_mm = std::min(outline_error_mm, MatchError(a_mm, b_mm, sz, 1e9));
+      }
+      const int best_side = outline_error_mm <= options.front_stripe.max_outline_error_mm
+                                ? FrontStripeSide(stripe, width_edges, options.front_stripe)
+                                : -1;
       const double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
       const bool facing_known = best_side >= 0;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
