@@ -13,6 +13,7 @@
 
 #include "vision/base_ring_fit.hpp"
 #include "vision/bgr_sample.hpp"
+#include "vision/blurred_ring_fit.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
@@ -1256,6 +1257,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     AddFilledFits(top_bgr, chroma, valid, mat_chroma, solid_terrain, out, mm, sizes, options,
                   rects);
   }
+  // Borders the blur has spread below every colour gate, fitted as blurred rings.
+  AddBlurredRingBases(chroma, valid, mat_chroma, terrain, out.colors.sides(), mm, sizes,
+                      EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects);
   {
     // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
     // ring and filled fits use: the strict gate may show nothing of a base's far half.

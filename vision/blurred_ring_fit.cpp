@@ -1,0 +1,506 @@
+#include "vision/blurred_ring_fit.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+
+#include <opencv2/imgproc.hpp>
+
+#include "engine/order_statistics.hpp"
+
+namespace referee {
+
+namespace {
+
+constexpr double kPiRad = 3.14159265358979323846;
+// A Gaussian edge rises from 10 % to 90 % over 2.563 standard deviations.
+constexpr double kRiseToSigma = 1.0 / 2.5631;
+
+double Phi(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+
+// The blurred band's departure at depth d_px inside the base's edge: a band [0, w] of the
+// side's colour, blurred by a Gaussian of sigma_px, on mat (0) both sides.
+double BandModel(double d_px, double w_px, double sigma_px) {
+  return Phi(d_px / sigma_px) - Phi((d_px - w_px) / sigma_px);
+}
+
+// Scale and blur of the frame, px.
+struct Geometry {
+  double mm_per_px = 1, sigma_px = 1, border_px = 1;
+  double out_px = 1;       // profiles start this far outside the edge
+  double interior_px = 1;  // the inside, for the evidence test, is deeper than this
+};
+
+struct Sample {
+  cv::Point off;
+  float model;
+};
+
+// One pose of a base's blurred ring, as sample offsets around its centre: per side, profiles
+// across the edge (middle 80 % of the side, corners left out), plus the band, the mat just
+// outside and the inside for the evidence tests.
+struct Ring {
+  double len_a = 0, len_b = 0, angle = 0;
+  std::array<std::vector<Sample>, 4> side;
+  std::vector<cv::Point> band, outside, interior;
+  std::vector<cv::Point> band_line, outside_line;  // the quick look: band middle, outside
+};
+
+Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int stride,
+              double depth_step = 1.0) {
+  Ring t;
+  t.len_a = len_a;
+  t.len_b = len_b;
+  t.angle = angle;
+  const cv::Point2d a(std::cos(angle), std::sin(angle)), b(-a.y, a.x);
+  const cv::Point2d outward[4] = {-a, a, -b, b};
+  const auto px = [](cv::Point2d p) { return cv::Point(cvRound(p.x), cvRound(p.y)); };
+  for (size_t s = 0; s < 4; ++s) {
+    const double half_other = 0.5 * (s < 2 ? len_a : len_b);
+    const double half_len = 0.5 * (s < 2 ? len_b : len_a);
+    const cv::Point2d along = s < 2 ? b : a;
+    for (double u = -0.8 * half_len; u <= 0.8 * half_len; u += stride) {
+      const cv::Point2d edge = half_other * outward[s] + u * along;
+      for (double d = -g.out_px; d <= g.border_px; d += depth_step) {
+        const cv::Point p = px(edge - d * outward[s]);
+        t.side[s].push_back({p, static_cast<float>(BandModel(d, g.border_px, g.sigma_px))});
+        if (d >= 0) t.band.push_back(p);
+        if (d <= -2.0 * g.sigma_px) t.outside.push_back(p);
+      }
+      t.band_line.push_back(px(edge - 0.5 * g.border_px * outward[s]));
+      t.outside_line.push_back(px(edge + (g.sigma_px + 0.5 * g.out_px) * outward[s]));
+    }
+  }
+  const double ia = 0.5 * len_a - g.interior_px, ib = 0.5 * len_b - g.interior_px;
+  for (double u = -ia; u <= ia; u += 2.0) {
+    for (double v = -ib; v <= ib; v += 2.0) t.interior.push_back(px(u * a + v * b));
+  }
+  return t;
+}
+
+struct Moments {
+  double n = 0, m = 0, mm = 0, d = 0, dd = 0, dm = 0;
+  void Add(double dv, double mv) {
+    n += 1, m += mv, mm += mv * mv, d += dv, dd += dv * dv, dm += dv * mv;
+  }
+  void Add(const Moments& o) { n += o.n, m += o.m, mm += o.mm, d += o.d, dd += o.dd, dm += o.dm; }
+  double CovDm() const { return dm - d * m / n; }
+  double VarM() const { return mm - m * m / n; }
+  double VarD() const { return dd - d * d / n; }
+  // Least-squares gain of the model (with a free offset), and the correlation.
+  double Gain() const { return n > 2 && VarM() > 1e-9 ? CovDm() / VarM() : 0.0; }
+  double Rho() const {
+    const double v = VarM() * VarD();
+    return n > 2 && v > 1e-12 ? CovDm() / std::sqrt(v) : 0.0;
+  }
+};
+
+struct Fit {
+  double rho = -2, gain = 0;
+  std::array<double, 4> side_gain{0, 0, 0, 0};
+};
+
+bool Inside(const cv::Mat& m, cv::Point p) {
+  return p.x >= 0 && p.y >= 0 && p.x < m.cols && p.y < m.rows;
+}
+
+Fit Evaluate(const cv::Mat& dep, const Ring& t, cv::Point c) {
+  Fit f;
+  Moments all;
+  for (size_t s = 0; s < 4; ++s) {
+    Moments side;
+    for (const Sample& q : t.side[s]) {
+      const cv::Point p = q.off + c;
+      if (Inside(dep, p)) side.Add(dep.at<float>(p), q.model);
+    }
+    f.side_gain[s] = side.Gain();
+    all.Add(side);
+  }
+  f.rho = all.Rho();
+  f.gain = all.Gain();
+  return f;
+}
+
+double MeanAt(const cv::Mat& dep, const std::vector<cv::Point>& pts, cv::Point c) {
+  double sum = 0;
+  int n = 0;
+  for (const cv::Point& q : pts) {
+    const cv::Point p = q + c;
+    if (Inside(dep, p)) sum += dep.at<float>(p), ++n;
+  }
+  return n > 0 ? sum / n : 0.0;
+}
+
+double MedianAt(const cv::Mat& dep, const std::vector<cv::Point>& pts, cv::Point2d c) {
+  std::vector<double> v;
+  v.reserve(pts.size());
+  const cv::Point ci(cvRound(c.x), cvRound(c.y));
+  for (const cv::Point& q : pts) {
+    const cv::Point p = q + ci;
+    if (Inside(dep, p)) v.push_back(dep.at<float>(p));
+  }
+  return v.empty() ? 0.0 : Median(std::move(v));
+}
+
+// Robust centre and spread (median, 1.4826 MAD) of a sample.
+struct Spread {
+  double centre = 0, sigma = 1e9;
+};
+Spread RobustSpread(std::vector<double> v) {
+  Spread s;
+  if (v.size() < 10) return s;
+  s.centre = Median(v);
+  for (double& x : v) x = std::abs(x - s.centre);
+  s.sigma = std::max(1e-6, 1.4826 * Median(std::move(v)));
+  return s;
+}
+
+// What a size's template scores on this frame's bare mat: random placements clear of the
+// bases found, their correlation and gain (the null the fits are judged against).
+struct Null {
+  Spread rho, gain;
+};
+Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed, const BaseSize& size,
+                 const Geometry& g, int samples) {
+  cv::RNG rng(0x5eed);
+  std::vector<double> rhos, gains;
+  const double la = size.width_mm / g.mm_per_px, lb = size.depth_mm / g.mm_per_px;
+  const int reach = static_cast<int>(0.5 * std::hypot(la, lb) + g.out_px) + 1;
+  if (dep.cols <= 2 * reach || dep.rows <= 2 * reach) return {};
+  std::vector<Ring> turned;
+  for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPiRad / 12, g, 2));
+  for (int k = 0; k < 20 * samples && static_cast<int>(rhos.size()) < samples; ++k) {
+    const cv::Point c(rng.uniform(reach, dep.cols - reach), rng.uniform(reach, dep.rows - reach));
+    const cv::Rect box(c.x - reach, c.y - reach, 2 * reach, 2 * reach);
+    if (cv::countNonZero(claimed(box)) > 0) continue;
+    const Ring& t = turned[static_cast<size_t>(k) % turned.size()];
+    const Fit f = Evaluate(dep, t, c);
+    rhos.push_back(f.rho);
+    gains.push_back(f.gain);
+  }
+  return {RobustSpread(std::move(rhos)), RobustSpread(std::move(gains))};
+}
+
+// Rectangle axis direction (mod 90 degrees) from the smoothed departure's gradients in box,
+// with the angle quadrupled so that all four sides vote alike.
+double DominantAngle(const cv::Mat& smooth, const cv::Rect& box) {
+  cv::Mat gx, gy;
+  cv::Sobel(smooth(box), gx, CV_32F, 1, 0);
+  cv::Sobel(smooth(box), gy, CV_32F, 0, 1);
+  double sx = 0, sy = 0;
+  for (int y = 1; y + 1 < box.height; ++y) {
+    for (int x = 1; x + 1 < box.width; ++x) {
+      const double dx = gx.at<float>(y, x), dy = gy.at<float>(y, x);
+      const double w2 = dx * dx + dy * dy;
+      const double phi = std::atan2(dy, dx);
+      sx += w2 * std::cos(4 * phi);
+      sy += w2 * std::sin(4 * phi);
+    }
+  }
+  return 0.25 * std::atan2(sy, sx);
+}
+
+// The best pose of one hypothesis (a size, one way round) over the box: centres on a 1.5 mm
+// grid, angles 2 degrees apart around theta, every third profile.
+struct Pose {
+  Fit fit;
+  Ring ring;
+  cv::Point c;
+};
+
+int GridStepPx(const Geometry& g) {
+  return std::max(1, static_cast<int>(std::lround(1.5 / g.mm_per_px)));
+}
+
+Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, double theta,
+                const Geometry& g, double quick_min) {
+  const int step = GridStepPx(g);
+  Pose best;
+  for (int k = -2; k <= 2; ++k) {
+    const Ring coarse = MakeRing(la, lb, theta + k * 2.0 * kPiRad / 180.0, g, 4, 2.0);
+    for (int y = box.y; y < box.y + box.height; y += step) {
+      for (int x = box.x; x < box.x + box.width; x += step) {
+        // A quick look: the band's middle must stand above the mat just outside it.
+        if (MeanAt(dep, coarse.band_line, {x, y}) - MeanAt(dep, coarse.outside_line, {x, y}) <
+            quick_min) {
+          continue;
+        }
+        const Fit f = Evaluate(dep, coarse, {x, y});
+        if (f.rho > best.fit.rho) best = {f, coarse, {x, y}};
+      }
+    }
+  }
+  return best;
+}
+
+// ... then every profile, half-degree turns and pixel steps within the coarse grid's cell.
+Pose FinePose(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
+  const int half = std::max(1, GridStepPx(g) / 2);
+  Pose fine{Fit{}, coarse.ring, coarse.c};
+  for (int k = -3; k <= 3; ++k) {
+    const Ring t = MakeRing(coarse.ring.len_a, coarse.ring.len_b,
+                            coarse.ring.angle + k * 0.5 * kPiRad / 180.0, g, 1);
+    for (int dy = -half; dy <= half; ++dy) {
+      for (int dx = -half; dx <= half; ++dx) {
+        const cv::Point c = coarse.c + cv::Point(dx, dy);
+        const Fit f = Evaluate(dep, t, c);
+        if (f.rho > fine.fit.rho) fine = {f, t, c};
+      }
+    }
+  }
+  return fine;
+}
+
+float Bilinear(const cv::Mat& m, cv::Point2d p) {
+  const int x0 = static_cast<int>(std::floor(p.x)), y0 = static_cast<int>(std::floor(p.y));
+  if (x0 < 0 || y0 < 0 || x0 + 1 >= m.cols || y0 + 1 >= m.rows) return 0.0f;
+  const float fx = static_cast<float>(p.x - x0), fy = static_cast<float>(p.y - y0);
+  const float* r0 = m.ptr<float>(y0) + x0;
+  const float* r1 = m.ptr<float>(y0 + 1) + x0;
+  return (1 - fy) * ((1 - fx) * r0[0] + fx * r0[1]) + fy * ((1 - fx) * r1[0] + fx * r1[1]);
+}
+
+// Where the part of side s of r between u0 and u1 (along the side, px from its middle) fits
+// the blurred band best: its outward shift, px, within +-reach_px; false when the best lies at
+// the end of the reach (the side fits better further away than the search allows).
+bool SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s, double u0,
+               double u1, double reach_px, double& shift) {
+  const cv::Point2d b = r.AxisB();
+  const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
+  const double half_other = 0.5 * (s < 2 ? r.len_a : r.len_b);
+  const cv::Point2d along = s < 2 ? b : r.axis_a;
+  const double step = 0.25;
+  std::vector<double> rho;
+  for (double sh = -reach_px; sh <= reach_px + 1e-9; sh += step) {
+    Moments m;
+    for (double u = u0; u <= u1; u += 1.0) {
+      const cv::Point2d edge = r.center + (half_other + sh) * outward[s] + u * along;
+      for (double d = -g.out_px; d <= g.border_px; d += 1.0) {
+        m.Add(Bilinear(dep, edge - d * outward[s]), BandModel(d, g.border_px, g.sigma_px));
+      }
+    }
+    rho.push_back(m.Rho());
+  }
+  const size_t i = static_cast<size_t>(std::max_element(rho.begin(), rho.end()) - rho.begin());
+  if (i == 0 || i + 1 == rho.size()) return false;
+  const double den = rho[i - 1] - 2 * rho[i] + rho[i + 1];
+  const double sub =
+      den < -1e-12 ? std::clamp(0.5 * (rho[i - 1] - rho[i + 1]) / den, -0.5, 0.5) : 0.0;
+  shift = -reach_px + (static_cast<double>(i) + sub) * step;
+  return true;
+}
+
+// The edges of r, each side's two halves moved on their own to where they fit best: each
+// side's mean shift (outward, px) and the turn (rad) the halves' differences agree on.
+struct Refined {
+  std::array<double, 4> shift{0, 0, 0, 0};
+  double turn_rad = 0;
+};
+bool RefineSides(const cv::Mat& dep, const PxRect& r, const Geometry& g, double reach_px,
+                 Refined& out) {
+  const cv::Point2d b = r.AxisB();
+  const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
+  double turn_sum = 0;
+  for (size_t s = 0; s < 4; ++s) {
+    const double half_len = 0.5 * (s < 2 ? r.len_b : r.len_a);
+    const cv::Point2d along = s < 2 ? b : r.axis_a;
+    double lo = 0, hi = 0;
+    if (!SideShift(dep, r, g, s, -0.8 * half_len, 0.0, reach_px, lo) ||
+        !SideShift(dep, r, g, s, 0.0, 0.8 * half_len, reach_px, hi)) {
+      return false;
+    }
+    out.shift[s] = 0.5 * (lo + hi);
+    // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
+    const cv::Point2d perp(-along.y, along.x);
+    turn_sum += (hi - lo) / (0.8 * half_len) / perp.dot(outward[s]);
+  }
+  out.turn_rad = 0.25 * turn_sum;
+  return true;
+}
+
+double Area(const PxRect& r) { return r.len_a * r.len_b; }
+
+bool OverlapsAny(const PxRect& r, const std::vector<PxRect>& others) {
+  return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
+    return OverlapAreaPx(r, o) > 0.1 * std::min(Area(r), Area(o));
+  });
+}
+
+// The base a seed's box holds, if one size and angle clearly explain it (see the header).
+// nulls: per size, the scores on bare mat; mat_sigma: the smoothed departure's noise.
+std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const cv::Rect& box,
+                              const std::vector<BaseSize>& sizes, const std::vector<Null>& nulls,
+                              const Geometry& g, double mat_sigma,
+                              const BlurredRingOptions& options) {
+  const double theta = DominantAngle(smooth, box);
+  // Every hypothesis' best pose: each size, both ways round.
+  std::vector<Pose> poses;
+  std::vector<size_t> size_of;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const double la = sizes[i].width_mm / g.mm_per_px, lb = sizes[i].depth_mm / g.mm_per_px;
+    const bool square = std::abs(la - lb) < 1.0;
+    for (int turn = 0; turn < (square ? 1 : 2); ++turn) {
+      poses.push_back(
+          CoarsePose(dep, box, la, lb, theta + turn * 0.5 * kPiRad, g, 2.0 * mat_sigma));
+      size_of.push_back(i);
+    }
+  }
+  // Fine poses for the hypotheses near the best: one far behind on the coarse grid stays
+  // behind (a finer step gains a few hundredths of correlation).
+  double coarse_best = -2;
+  for (const Pose& p : poses) coarse_best = std::max(coarse_best, p.fit.rho);
+  if (coarse_best < -1) return std::nullopt;
+  for (size_t k = 0; k < poses.size(); ++k) {
+    const double margin = options.winner_margin_sigma * nulls[size_of[k]].rho.sigma;
+    if (poses[k].fit.rho > coarse_best - margin - 0.1) poses[k] = FinePose(dep, poses[k], g);
+  }
+  size_t w = 0;
+  for (size_t k = 1; k < poses.size(); ++k) {
+    if (poses[k].fit.rho > poses[w].fit.rho) w = k;
+  }
+  const Pose& win = poses[w];
+  const Null& null = nulls[size_of[w]];
+  // Out of the bare mat's scores, and clearly the best size and way round.
+  if (win.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
+      win.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma) {
+    return std::nullopt;
+  }
+  for (size_t k = 0; k < poses.size(); ++k) {
+    if (k != w && win.fit.rho - poses[k].fit.rho < options.winner_margin_sigma * null.rho.sigma)
+      return std::nullopt;
+  }
+  // A band along every side.
+  const double min_side = *std::min_element(win.fit.side_gain.begin(), win.fit.side_gain.end());
+  if (min_side < options.min_side_gain_fraction * win.fit.gain) return std::nullopt;
+  // The inside no more toward the side's colour than the band (a patch of the colour, a roof or
+  // water, is that colour throughout); the mat outside is mat (at most a third of the band's
+  // departure: a larger patch of the colour is no base's edge).
+  const double band = MedianAt(dep, win.ring.band, win.c);
+  if (MedianAt(dep, win.ring.interior, win.c) > band ||
+      MedianAt(dep, win.ring.outside, win.c) > band / 3.0) {
+    return std::nullopt;
+  }
+  PxRect r;
+  r.center = win.c;
+  r.axis_a = {std::cos(win.ring.angle), std::sin(win.ring.angle)};
+  r.len_a = win.ring.len_a;
+  r.len_b = win.ring.len_b;
+  // The edges, each moved to where it fits best, must leave the fit where it is.
+  Refined ref;
+  if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, ref)) {
+    return std::nullopt;
+  }
+  const std::array<double, 4>& sh = ref.shift;
+  const cv::Point2d move = 0.5 * (sh[1] - sh[0]) * r.axis_a + 0.5 * (sh[3] - sh[2]) * r.AxisB();
+  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm ||
+      std::abs(ref.turn_rad) > options.max_refined_turn_deg * kPiRad / 180.0) {
+    return std::nullopt;
+  }
+  r.center += move;
+  const double c = std::cos(ref.turn_rad), sn = std::sin(ref.turn_rad);
+  r.axis_a = {c * r.axis_a.x - sn * r.axis_a.y, sn * r.axis_a.x + c * r.axis_a.y};
+  return r;
+}
+
+}  // namespace
+
+cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                        const cv::Vec2f& side_chroma) {
+  cv::Mat out(chroma.size(), CV_32F, cv::Scalar(0));
+  const cv::Vec2f dir = side_chroma - mat_chroma;
+  const float len2 = std::max(1e-6f, dir.dot(dir));
+  for (int y = 0; y < chroma.rows; ++y) {
+    const auto* c = chroma.ptr<cv::Vec2f>(y);
+    const auto* v = valid.ptr<uchar>(y);
+    auto* o = out.ptr<float>(y);
+    for (int x = 0; x < chroma.cols; ++x) {
+      if (v[x]) o[x] = (c[x] - mat_chroma).dot(dir) / len2;
+    }
+  }
+  return out;
+}
+
+std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<PxRect>& bases,
+                                    const cv::Mat& excluded, double mm_per_px,
+                                    const std::vector<BaseSize>& sizes, double blur_mm,
+                                    double border_mm, const BlurredRingOptions& options) {
+  std::vector<PxRect> found;
+  if (departure.empty() || sizes.empty() || blur_mm <= 0) return found;
+  Geometry g;
+  g.mm_per_px = mm_per_px;
+  g.sigma_px = std::max(0.5, blur_mm * kRiseToSigma / mm_per_px);
+  g.border_px = border_mm / mm_per_px;
+  // Past the blur, then 1 mm of plain mat.
+  g.out_px = 2.5 * g.sigma_px + 1.0 / mm_per_px;
+  g.interior_px = g.border_px + 2.0 * g.sigma_px;
+  cv::Mat claimed(departure.size(), CV_8U, cv::Scalar(0));
+  for (const PxRect& r : bases)
+    cv::fillConvexPoly(claimed, GrownCorners(r, g.out_px), cv::Scalar(255));
+  if (!excluded.empty()) claimed |= excluded;
+  cv::Mat dep = departure.clone();
+  dep.setTo(0.0f, claimed);
+
+  // The smoothed departure's noise on the mat: seeds are where it stands out.
+  cv::Mat smooth;
+  cv::GaussianBlur(dep, smooth, {0, 0}, g.sigma_px);
+  std::vector<double> mat_values;
+  for (int y = 0; y < smooth.rows; y += 3) {
+    for (int x = 0; x < smooth.cols; x += 3) {
+      if (!claimed.at<uchar>(y, x)) mat_values.push_back(smooth.at<float>(y, x));
+    }
+  }
+  const Spread mat = RobustSpread(std::move(mat_values));
+  if (mat.sigma > 1e8) return found;
+  cv::Mat seeds = smooth > mat.centre + 4.0 * mat.sigma;
+  seeds &= ~claimed;
+  double max_diag_px = 0, min_dim_px = 1e9;
+  std::vector<Null> nulls;
+  for (const BaseSize& s : sizes) {
+    max_diag_px = std::max(max_diag_px, std::hypot(s.width_mm, s.depth_mm) / mm_per_px);
+    min_dim_px = std::min(min_dim_px, std::min(s.width_mm, s.depth_mm) / mm_per_px);
+    nulls.push_back(MeasureNull(dep, claimed, s, g, options.null_samples));
+  }
+  const int join = std::max(1, static_cast<int>(std::lround(g.border_px)));
+  cv::Mat joined;
+  cv::dilate(seeds, joined,
+             cv::getStructuringElement(cv::MORPH_RECT, {2 * join + 1, 2 * join + 1}));
+  cv::Mat labels, stats, centroids;
+  const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
+  const cv::Rect frame(0, 0, dep.cols, dep.rows);
+  for (int l = 1; l < n; ++l) {
+    cv::Rect box(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
+                 stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
+    // Seeds much larger than any base (terrain) or smaller than a side of the smallest.
+    if (box.width > 2 * max_diag_px || box.height > 2 * max_diag_px) continue;
+    if (std::max(box.width, box.height) < 0.5 * min_dim_px) continue;
+    const int grow = static_cast<int>(g.sigma_px) + 2;
+    box = (box + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
+    const std::optional<PxRect> r = FitSeed(dep, smooth, box, sizes, nulls, g, mat.sigma, options);
+    if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
+    found.push_back(*r);
+    // Its band is explained: a neighbour's seed is fitted without it.
+    cv::fillConvexPoly(dep, GrownCorners(*r, g.out_px), cv::Scalar(0));
+  }
+  return found;
+}
+
+void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                         const cv::Mat& terrain, const std::vector<SideColor>& sides,
+                         double mm_per_px, const std::vector<BaseSize>& sizes, double blur_mm,
+                         double border_mm, std::vector<std::vector<PxRect>>& rects,
+                         const BlurredRingOptions& options) {
+  if (blur_mm < border_mm) return;
+  for (size_t s = 0; s < sides.size() && s < rects.size(); ++s) {
+    std::vector<PxRect> all;
+    for (const auto& side_rects : rects)
+      all.insert(all.end(), side_rects.begin(), side_rects.end());
+    const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
+    for (const PxRect& r :
+         FitBlurredRings(dep, all, terrain, mm_per_px, sizes, blur_mm, border_mm, options)) {
+      rects[s].push_back(r);
+    }
+  }
+}
+
+}  // namespace referee

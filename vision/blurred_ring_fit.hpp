@@ -1,0 +1,74 @@
+// Bases whose border the frame's blur has spread into the mat. Under defocus and motion blur a
+// 3-5 mm border keeps only a fifth to a third of its colour's distance from the mat, below every
+// colour gate, yet its shape stays: a band along a catalogue-sized rectangle, blurred by the
+// blur the frame shows at the bases found. Per side, the map of each pixel's departure from the
+// mat toward the side's colour (0 = mat, 1 = the side's colour) is matched against that blurred
+// band, with a free gain and offset, for every catalogue size both ways round, at positions and
+// angles seeded where the departure left once the found bases are taken away stands out of its
+// noise. A fit is claimed only when it stands out of what the same template scores on this
+// frame's bare mat (measured at random places), when it beats every other size and the same
+// size turned 90 degrees by more than that spread, when its sides moved one by one to where
+// each fits best leave its centre in place and its angle within the search's step, and when
+// its inside is no more toward the side's colour than its band and the mat around it is mat.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "vision/px_rect.hpp"
+#include "vision/side_color_model.hpp"
+
+namespace referee {
+
+struct BlurredRingOptions {
+  // Fits are claimed when their correlation with the blurred band and their gain each lie this
+  // many robust standard deviations above what the same template scores on the frame's bare
+  // mat. Default 6: a search maximises over thousands of placements.
+  double min_sigma = 6.0;
+  // The winning size and angle must beat every other size, and itself turned 90 degrees, by
+  // this many standard deviations of the correlation on bare mat. Default 1: the hypotheses
+  // are scored on the same pixels, so their difference varies less than one placement's score.
+  double winner_margin_sigma = 1.0;
+  // Each side must show at least this fraction of the whole ring's gain (a band along every
+  // side, not a stripe or a corner). Default 0.5.
+  double min_side_gain_fraction = 0.5;
+  // The centre after each side is moved to where it fits best may lie at most this far from
+  // the fitted one, mm. Default 1.5.
+  double max_refined_shift_mm = 1.5;
+  // ... and its edges may turn it by at most this much, degrees; the turn is applied. Default
+  // 3: the angle search steps by 2 degrees, so a larger turn says the fit and the edges
+  // disagree.
+  double max_refined_turn_deg = 3.0;
+  // Random placements on the mat measuring the null scores, per size. Default 200.
+  int null_samples = 200;
+};
+
+// Per-pixel departure (CV_32F) of chroma (CV_32FC2, see BalancedChroma) from mat_chroma toward
+// side_chroma: the projection on the line between them, 0 at the mat, 1 at the side's colour;
+// 0 where valid is 0.
+cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                        const cv::Vec2f& side_chroma);
+
+// Bases in departure (CV_32F, one side's) whose blurred border fits. found: the bases found
+// already (every side's); nothing is fitted over them or their blurred edges, nor over
+// `excluded` (CV_8U, may be empty: terrain that may show a side's colour, whose blurred edge
+// is a faint band of it too). blur_mm: the frame's 10-90 % edge rise (see
+// vision/edge_blur.hpp); border_mm: the border's width. Returns the rectangles (catalogue
+// sizes, the centre and angle their edges give).
+std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<PxRect>& found,
+                                    const cv::Mat& excluded, double mm_per_px,
+                                    const std::vector<BaseSize>& sizes, double blur_mm,
+                                    double border_mm, const BlurredRingOptions& options = {});
+
+// Each side's blurred-ring bases (FitBlurredRings on its DepartureToward map) added to rects
+// (per side, as in sides), each clear of every base found before it and of terrain (see
+// FitBlurredRings). Only run when blur_mm reaches border_mm: a sharper frame keeps part of
+// every border inside the colour gates, and the colour blobs and ring fits see it.
+void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                         const cv::Mat& terrain, const std::vector<SideColor>& sides,
+                         double mm_per_px, const std::vector<BaseSize>& sizes, double blur_mm,
+                         double border_mm, std::vector<std::vector<PxRect>>& rects,
+                         const BlurredRingOptions& options = {});
+
+}  // namespace referee
