@@ -109,6 +109,48 @@ std::vector<double> Slice(const std::vector<double>& p, int a, int b) {
   return a <= b ? std::vector<double>(p.begin() + a, p.begin() + b + 1) : std::vector<double>{};
 }
 
+// How far a painted head's measured end may lie from one head length past the white stick,
+// share of the head's length. Default 0.4 (as for a head placed past the stick): heads are cut
+// and dipped by hand, and the stick's end blurs into a dark head.
+constexpr double kHeadLengthTolerance = 0.4;
+
+// Where the white material stops on the painted side, columns (sub-pixel): walking in from the
+// painted end `end` toward `mid` to the first column whose white is over `level`, then out to
+// where it falls under it within `max_cols`. The matched model's end (a faint Q-tip) may lie
+// past the white, in the head's shadow.
+double WhiteStops(const std::vector<double>& white, int end, int mid, int dir, double level,
+                  int max_cols) {
+  int i = end;
+  while (i != mid && white[static_cast<size_t>(i)] < level) i -= dir;
+  return Crossing(white, i, dir, level, max_cols).value_or(i);
+}
+
+// The outer end of a painted head whose object change was cut short inside it, on the plain
+// change `raw` (shadows kept): from the head's strongest change within half a head (`head_cols`)
+// inside the cut `end`, out to where it falls half way to the mat's level `mat`. A dark head a
+// few camera pixels wide blurs into the mat, and its outer half then darkens every channel
+// nearly alike, as a shadow does, so the shadow test drops it while its plain change goes on
+// falling to the mat. Empty when the change does not go on past the cut (`beyond_cols` further
+// out it is already under that half level) or the head stands less than `min_contrast` over
+// the mat.
+std::optional<double> CutHeadEnd(const std::vector<double>& raw, int end, int dir, double head_cols,
+                                 double beyond_cols, double mat, double min_contrast) {
+  const int n = static_cast<int>(raw.size());
+  int peak = std::clamp(end, 0, n - 1);
+  for (int k = 0; k <= static_cast<int>(0.5 * head_cols); ++k) {
+    const int i = end - dir * k;
+    if (i < 0 || i >= n) break;
+    if (raw[static_cast<size_t>(i)] > raw[static_cast<size_t>(peak)]) peak = i;
+  }
+  const double top = raw[static_cast<size_t>(peak)];
+  const double level = 0.5 * (top + mat);
+  const int beyond = end + dir * static_cast<int>(std::lround(beyond_cols));
+  if (top - mat < min_contrast || beyond < 0 || beyond >= n ||
+      raw[static_cast<size_t>(beyond)] < level)
+    return std::nullopt;
+  return Crossing(raw, peak, dir, level, static_cast<int>(std::lround(head_cols)));
+}
+
 }  // namespace
 
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
@@ -195,6 +237,10 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   dev.reserve(outside.size());
   for (double v : outside) dev.push_back(std::abs(v - bg));
   const double noise = std::max(1.0, 1.4826 * Median(dev));
+  // The mat's plain change around the stick (shadows kept), where a head's edge falls to.
+  std::vector<double> raw_outside = Slice(raw, 0, s.Col(-half_len - 0.6 * reach));
+  for (double v : Slice(raw, s.Col(half_len + 0.6 * reach), nu - 1)) raw_outside.push_back(v);
+  const double mat_raw = Median(raw_outside);
   std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
   for (int i = 0; i < nu; ++i) {
     is_object[static_cast<size_t>(i)] =
@@ -266,8 +312,23 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   const int painted_end = hi_painted ? o_hi : o_lo;
   const int white_end = hi_painted ? w_hi : w_lo;
   std::optional<double> tip_col;
+  // A painted head ends about one head length past the white stick.
+  const double head_cols = head / s.step;
+  const double white_stops =
+      WhiteStops(white, painted_end, mid, dir, 0.5 * white_mid, static_cast<int>(6.0 / col_mm));
+  const auto near_head_end = [&](double col) {
+    return std::abs(col - (white_stops + dir * head_cols)) * col_mm <=
+           kHeadLengthTolerance * opt.head_length_mm;
+  };
   if (colour_says) {
     tip_col = edge(painted_end, dir);
+    if (!tip_col) {
+      // The object may end inside a dark head (see CutHeadEnd); its end on the plain change is
+      // taken only there (a shadow cast beyond the head would carry it further out).
+      const auto cut = CutHeadEnd(raw, painted_end, dir, head_cols, 2.0 / col_mm, mat_raw,
+                                  opt.min_edge_snr * noise);
+      if (cut && near_head_end(*cut)) tip_col = cut;
+    }
   } else {
     // The paint hides against the mat: look for the head's outer edge one head length past
     // the white stick, else place it there.
@@ -286,6 +347,29 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   if (!tip_col && opt.extent_from_pixels) {
     tip_col = painted_end;  // the matched model's end
     fit.tip_from_edge = false;
+  }
+  if (colour_says && tip_col) {
+    // A head ends one head length past the white stick. A change running on further out is
+    // not the head (the shadow a raised head casts on the mat beyond it, dark in every
+    // channel alike): the head ends where its object change, shadows removed, falls off
+    // about there.
+    if (dir * (*tip_col - white_stops) * col_mm >
+        (1.0 + kHeadLengthTolerance) * opt.head_length_mm) {
+      const auto at = [&](double k) {
+        return static_cast<int>(std::lround(white_stops + dir * k * head_cols));
+      };
+      const double top = Median(Slice(object, at(0.25), at(0.75)));
+      const auto end = top - bg >= opt.min_edge_snr * noise
+                           ? Crossing(object, at(0.5), dir, 0.5 * (top + bg),
+                                      std::abs(at(1.0 + kHeadLengthTolerance) - at(0.5)))
+                           : std::nullopt;
+      // Without such an end the measured one stands (a pale stick fading early into the mat
+      // also leaves its white short of the head).
+      if (end && near_head_end(*end)) {
+        tip_col = end;
+        fit.tip_from_edge = true;
+      }
+    }
   }
   if (!tip_col) {
     return QtipRefusal{"Q-tip found but the outer end of its painted head cannot be measured"};

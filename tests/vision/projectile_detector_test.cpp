@@ -212,6 +212,45 @@ TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnT
   EXPECT_LT(InchesToMm(Distance(o.point, tip)), 1.5) << InchesToMm(Distance(o.point, tip));
 }
 
+// Bug (session 10, napoleonic seed 31 scenes 2 and 6): a Q-tip across white figures, its painted
+// head held up past them, casts the head's shadow on the mat beyond the head when the lamp
+// stands behind its plain end. The whole-model match of the pieces ran on into that shadow,
+// and the tip was put at the shadow's end, 13 mm out (the stick measured 88-91 mm, refused). A
+// head ends one head length past the white stick; the shadow beyond it is not the head.
+TEST_F(ProjectileDetectorTest, RaisedHeadsShadowBeyondItIsNotTheHead) {
+  const Vec2 centre{40.0, 28.0};
+  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
+  FillBase(fp);
+  const double height_in = MmToInches(2.5 + 20.0 + 1.25);
+  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
+  for (double k = -8.0; k <= 8.0; k += 4.0) {
+    cv::circle(before, S(SeenOnMat(centre + MmToInches(k) * dir, height_in)),
+               cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
+               cv::FILLED, cv::LINE_AA, 4);
+  }
+  after = before.clone();
+  const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
+  // The head's shadow: from under the head to 14 mm past its seen end along the stick, the mat
+  // darkened to half in every channel.
+  const Vec2 seen_tip = SeenOnMat(tip, height_in);
+  cv::Mat shade(after.size(), CV_8U, cv::Scalar(0));
+  cv::line(shade, S(seen_tip - MmToInches(6.0) * dir), S(seen_tip + MmToInches(14.0) * dir),
+           cv::Scalar(255), cvRound(MmToInches(5.0) * view_->px_per_inch()), cv::LINE_AA, 4);
+  cv::GaussianBlur(shade, shade, {0, 0}, 1.0);
+  for (int y = 0; y < after.rows; ++y) {
+    for (int x = 0; x < after.cols; ++x) {
+      const double k = 1.0 - 0.5 * shade.at<uchar>(y, x) / 255.0;
+      auto& p = after.at<cv::Vec3b>(y, x);
+      for (int c = 0; c < 3; ++c) p[c] = cv::saturate_cast<uchar>(p[c] * k);
+    }
+  }
+  const ProjectileResult r = DetectQtipOverBase(fp, plain, tip, height_in);
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
+  const auto& o = std::get<ProjectileObservation>(r);
+  EXPECT_EQ(o.resting_on, "red-1");
+  EXPECT_LT(InchesToMm(Distance(o.point, tip)), 1.5) << InchesToMm(Distance(o.point, tip));
+}
+
 TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
   // The same base without figures (all border colour): nothing to rest on but the base top.
   const Vec2 centre{40.0, 28.0};
