@@ -30,10 +30,12 @@ struct Geometry {
   double mm_per_px = 1, sigma_px = 1, border_px = 1;
   double out_px = 1;       // profiles start this far outside the edge
   double interior_px = 1;  // the inside, for the evidence test, is deeper than this
+  int row_px = 0;          // the departure map's row length, for samples as flat offsets
 };
 
 struct Sample {
   cv::Point off;
+  int flat;  // off as an offset into the map's rows (Geometry::row_px)
   float model;
 };
 
@@ -45,7 +47,15 @@ struct Ring {
   std::array<std::vector<Sample>, 4> side;
   std::vector<cv::Point> band, outside, interior;
   std::vector<cv::Point> band_line, outside_line;  // the quick look: band middle, outside
+  std::vector<int> band_flat, outside_flat;        // ... as flat offsets
+  int reach = 0;  // largest |x| or |y| of any profile or quick-look sample
 };
+
+// Are all of t's profile samples around c inside the map (no sample needs checking)?
+bool AllInside(const cv::Mat& m, const Ring& t, cv::Point c) {
+  return c.x - t.reach >= 0 && c.y - t.reach >= 0 && c.x + t.reach < m.cols &&
+         c.y + t.reach < m.rows;
+}
 
 Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int stride,
               double depth_step = 1.0) {
@@ -56,15 +66,21 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
   const cv::Point2d a(std::cos(angle), std::sin(angle)), b(-a.y, a.x);
   const cv::Point2d outward[4] = {-a, a, -b, b};
   const auto px = [](cv::Point2d p) { return cv::Point(cvRound(p.x), cvRound(p.y)); };
+  // The band's profile across a side, the same at every point along it.
+  std::vector<float> model;
+  for (double d = -g.out_px; d <= g.border_px; d += depth_step) {
+    model.push_back(static_cast<float>(BandModel(d, g.border_px, g.sigma_px)));
+  }
   for (size_t s = 0; s < 4; ++s) {
     const double half_other = 0.5 * (s < 2 ? len_a : len_b);
     const double half_len = 0.5 * (s < 2 ? len_b : len_a);
     const cv::Point2d along = s < 2 ? b : a;
     for (double u = -0.8 * half_len; u <= 0.8 * half_len; u += stride) {
       const cv::Point2d edge = half_other * outward[s] + u * along;
-      for (double d = -g.out_px; d <= g.border_px; d += depth_step) {
+      size_t i = 0;
+      for (double d = -g.out_px; d <= g.border_px; d += depth_step, ++i) {
         const cv::Point p = px(edge - d * outward[s]);
-        t.side[s].push_back({p, static_cast<float>(BandModel(d, g.border_px, g.sigma_px))});
+        t.side[s].push_back({p, p.y * g.row_px + p.x, model[i]});
         if (d >= 0) t.band.push_back(p);
         if (d <= -2.0 * g.sigma_px) t.outside.push_back(p);
       }
@@ -72,6 +88,15 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
       t.outside_line.push_back(px(edge + (g.sigma_px + 0.5 * g.out_px) * outward[s]));
     }
   }
+  for (const auto& side : t.side) {
+    for (const Sample& q : side)
+      t.reach = std::max({t.reach, std::abs(q.off.x), std::abs(q.off.y)});
+  }
+  for (const auto* line : {&t.band_line, &t.outside_line}) {
+    for (const cv::Point& p : *line) t.reach = std::max({t.reach, std::abs(p.x), std::abs(p.y)});
+  }
+  for (const cv::Point& p : t.band_line) t.band_flat.push_back(p.y * g.row_px + p.x);
+  for (const cv::Point& p : t.outside_line) t.outside_flat.push_back(p.y * g.row_px + p.x);
   const double ia = 0.5 * len_a - g.interior_px, ib = 0.5 * len_b - g.interior_px;
   for (double u = -ia; u <= ia; u += 2.0) {
     for (double v = -ib; v <= ib; v += 2.0) t.interior.push_back(px(u * a + v * b));
@@ -108,9 +133,15 @@ bool Inside(const cv::Mat& m, cv::Point p) {
 Fit Evaluate(const cv::Mat& dep, const Ring& t, cv::Point c) {
   Fit f;
   Moments all;
+  const bool inside = AllInside(dep, t, c);
+  const float* at_c = inside ? dep.ptr<float>(c.y) + c.x : nullptr;
   for (size_t s = 0; s < 4; ++s) {
     Moments side;
     for (const Sample& q : t.side[s]) {
+      if (inside) {
+        side.Add(at_c[q.flat], q.model);
+        continue;
+      }
       const cv::Point p = q.off + c;
       if (Inside(dep, p)) side.Add(dep.at<float>(p), q.model);
     }
@@ -143,6 +174,17 @@ double MedianAt(const cv::Mat& dep, const std::vector<cv::Point>& pts, cv::Point
   return v.empty() ? 0.0 : Median(std::move(v));
 }
 
+// The quick look: the band's middle line's mean less the outside line's.
+double QuickContrast(const cv::Mat& dep, const Ring& t, cv::Point c) {
+  if (!AllInside(dep, t, c)) return MeanAt(dep, t.band_line, c) - MeanAt(dep, t.outside_line, c);
+  const float* at_c = dep.ptr<float>(c.y) + c.x;
+  double band = 0, outside = 0;
+  for (const int k : t.band_flat) band += at_c[k];
+  for (const int k : t.outside_flat) outside += at_c[k];
+  return band / static_cast<double>(t.band_flat.size()) -
+         outside / static_cast<double>(t.outside_flat.size());
+}
+
 // Robust centre and spread (median, 1.4826 MAD) of a sample.
 struct Spread {
   double centre = 0, sigma = 1e9;
@@ -161,7 +203,7 @@ Spread RobustSpread(std::vector<double> v) {
 struct Null {
   Spread rho, gain;
 };
-Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed, const BaseSize& size,
+Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed_sum, const BaseSize& size,
                  const Geometry& g, int samples) {
   cv::RNG rng(0x5eed);
   std::vector<double> rhos, gains;
@@ -172,8 +214,13 @@ Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed, const BaseSize& siz
   for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPiRad / 12, g, 2));
   for (int k = 0; k < 20 * samples && static_cast<int>(rhos.size()) < samples; ++k) {
     const cv::Point c(rng.uniform(reach, dep.cols - reach), rng.uniform(reach, dep.rows - reach));
-    const cv::Rect box(c.x - reach, c.y - reach, 2 * reach, 2 * reach);
-    if (cv::countNonZero(claimed(box)) > 0) continue;
+    // Clear of the bases found: nothing claimed in the box (claimed_sum: its integral image).
+    const int x0 = c.x - reach, y0 = c.y - reach, x1 = c.x + reach, y1 = c.y + reach;
+    if (claimed_sum.at<int>(y1, x1) - claimed_sum.at<int>(y0, x1) - claimed_sum.at<int>(y1, x0) +
+            claimed_sum.at<int>(y0, x0) >
+        0) {
+      continue;
+    }
     const Ring& t = turned[static_cast<size_t>(k) % turned.size()];
     const Fit f = Evaluate(dep, t, c);
     rhos.push_back(f.rho);
@@ -222,10 +269,7 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
     for (int y = box.y; y < box.y + box.height; y += step) {
       for (int x = box.x; x < box.x + box.width; x += step) {
         // A quick look: the band's middle must stand above the mat just outside it.
-        if (MeanAt(dep, coarse.band_line, {x, y}) - MeanAt(dep, coarse.outside_line, {x, y}) <
-            quick_min) {
-          continue;
-        }
+        if (QuickContrast(dep, coarse, {x, y}) < quick_min) continue;
         const Fit f = Evaluate(dep, coarse, {x, y});
         if (f.rho > best.fit.rho) best = {f, coarse, {x, y}};
       }
@@ -434,6 +478,7 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   // Past the blur, then 1 mm of plain mat.
   g.out_px = 2.5 * g.sigma_px + 1.0 / mm_per_px;
   g.interior_px = g.border_px + 2.0 * g.sigma_px;
+  g.row_px = departure.cols;
   cv::Mat claimed(departure.size(), CV_8U, cv::Scalar(0));
   for (const PxRect& r : bases)
     cv::fillConvexPoly(claimed, GrownCorners(r, g.out_px), cv::Scalar(255));
@@ -455,11 +500,13 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   cv::Mat seeds = smooth > mat.centre + 4.0 * mat.sigma;
   seeds &= ~claimed;
   double max_diag_px = 0, min_dim_px = 1e9;
+  cv::Mat claimed_sum;
+  cv::integral(claimed, claimed_sum, CV_32S);
   std::vector<Null> nulls;
   for (const BaseSize& s : sizes) {
     max_diag_px = std::max(max_diag_px, std::hypot(s.width_mm, s.depth_mm) / mm_per_px);
     min_dim_px = std::min(min_dim_px, std::min(s.width_mm, s.depth_mm) / mm_per_px);
-    nulls.push_back(MeasureNull(dep, claimed, s, g, options.null_samples));
+    nulls.push_back(MeasureNull(dep, claimed_sum, s, g, options.null_samples));
   }
   const int join = std::max(1, static_cast<int>(std::lround(g.border_px)));
   cv::Mat joined;
