@@ -961,6 +961,29 @@ double StepFraction(const cv::Mat& img, const PxRect& r, int side, double in_px,
   return n_all > 0 ? static_cast<double>(n_step) / n_all : 0.0;
 }
 
+// How a base's outline is read on this frame, shared by GrowShortBases and MergePieces: the
+// border band (0.8 of the thinnest border), the depth inside the top read against the mat, and
+// the mat band outside it, past the frame's blur.
+struct OutlineProbe {
+  OutlineProbe(const StandDetectorOptions& options, double mm, double blur_mm)
+      : border_px(0.8 * options.min_border_mm / mm),
+        in_px(0.5 * options.min_border_mm / mm),
+        gap0((1.0 + options.filled_fit.blur_spread * blur_mm) / mm),
+        gap1(gap0 + 2.5 / mm) {}
+  double border_px, in_px, gap0, gap1;
+  static constexpr double kMinStep = 40.0;  // BGR distance: border or base top against the mat
+
+  // Fraction of side `side` of r showing the side colour in the border band.
+  double Colour(const cv::Mat& mask, const PxRect& r, int side) const {
+    return BandFraction(mask, r, 0.5, border_px, side, 0.8);
+  }
+  // ... or, where shadow or glare has taken that colour, a step to the mat.
+  double Outline(const cv::Mat& mask, const cv::Mat& top_bgr, const PxRect& r, int side) const {
+    return std::max(Colour(mask, r, side),
+                    StepFraction(top_bgr, r, side, in_px, gap0, gap1, kMinStep));
+  }
+};
+
 // A base found short of its catalogue size: its colour blob stopped at figures or at the front
 // stripe, half way across the base. It is grown to a larger catalogue size sharing one of its
 // sides when the added part shows the rest of a base's outline: the side colour along its far
@@ -973,11 +996,8 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
                     const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                     double blur_mm, std::vector<std::vector<PxRect>>& rects) {
   const double tol = options.size_tolerance_mm;
-  const double border_px = 0.8 * options.min_border_mm / mm;
-  const double gap0 = (1.0 + options.filled_fit.blur_spread * blur_mm) / mm;
-  const double gap1 = gap0 + 2.5 / mm;
-  const double in_px = 0.5 * options.min_border_mm / mm;
-  constexpr double kMinStep = 40.0;  // BGR distance: border or base top against the mat
+  const OutlineProbe probe(options, mm, blur_mm);
+  const double border_px = probe.border_px, gap0 = probe.gap0, gap1 = probe.gap1;
   // A shadowed or glare-washed border keeps 0.3-1.0 of its side's colour on some side of the
   // added part; the mat or another side's base beside a base shows 0.0-0.2.
   constexpr double kMinColour = 0.25;
@@ -1013,9 +1033,8 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
               // alone is also the edge of a neighbouring base of the other side, or of terrain.
               double colour = 0;
               const auto outline = [&](int side) {
-                const double c = BandFraction(mask, added, 0.5, border_px, side, 0.8);
-                colour = std::max(colour, c);
-                return std::max(c, StepFraction(top_bgr, added, side, in_px, gap0, gap1, kMinStep));
+                colour = std::max(colour, probe.Colour(mask, added, side));
+                return probe.Outline(mask, top_bgr, added, side);
               };
               const double far_in = outline(far);
               const double flank_in = std::min(outline(flank0), outline(flank0 + 1));
@@ -1087,12 +1106,9 @@ void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, doub
                  const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                  double blur_mm, std::vector<std::vector<PxRect>>& rects) {
   const double tol = options.size_tolerance_mm;
-  const double border_px = 0.8 * options.min_border_mm / mm;
-  const double gap0 = (1.0 + options.filled_fit.blur_spread * blur_mm) / mm;
-  const double gap1 = gap0 + 2.5 / mm;
-  const double in_px = 0.5 * options.min_border_mm / mm;
+  const OutlineProbe probe(options, mm, blur_mm);
+  const double border_px = probe.border_px;
   const double touch_px = 2.0 / mm;      // pieces this close count as touching
-  constexpr double kMinStep = 40.0;      // as GrowShortBases
   constexpr double kMaxAxisDeg = 6.0;    // pieces of one base lie square to each other
   constexpr double kSeamFraction = 0.5;  // side colour over half a band two borders wide
   for (size_t s = 0; s < rects.size() && s < masks.size(); ++s) {
@@ -1138,9 +1154,7 @@ void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, doub
         // faces spread it there.
         double outline = 1;
         for (int side = 0; side < 4; ++side) {
-          outline = std::min(
-              outline, std::max(BandFraction(mask, merged, 0.5, border_px, side, 0.8),
-                                StepFraction(top_bgr, merged, side, in_px, gap0, gap1, kMinStep)));
+          outline = std::min(outline, probe.Outline(mask, top_bgr, merged, side));
         }
         if (outline < options.min_border_coverage ||
             BorderCoverage(mask, merged, border_px) < options.min_border_coverage) {

@@ -78,6 +78,29 @@ class ProjectileDetectorTest : public ::testing::Test {
     for (const Vec2& k : fp.Corners()) outline.push_back(S(k));
     cv::fillConvexPoly(before, outline, cv::Scalar(40, 40, 200), cv::LINE_AA, 4);
   }
+  // A 40 mm red base with white-coated figures 20 mm tall under the middle of a Q-tip's stick
+  // (plain end to tip along `dir`), a little greyer than its cotton in the light: the stick
+  // over them changes them by less than the plain threshold. Drawn in `before`; `after` is its
+  // copy, for the Q-tip to be drawn in.
+  struct WhiteFiguresScene {
+    OrientedRect fp;
+    double height_in;
+    Vec2 dir, tip, plain;
+  };
+  WhiteFiguresScene WhiteFiguresUnderAStick() {
+    const Vec2 centre{40.0, 28.0};
+    const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
+    FillBase(fp);
+    const double height_in = MmToInches(2.5 + 20.0 + 1.25);
+    const Vec2 dir{std::cos(0.4), std::sin(0.4)};
+    for (double k = -8.0; k <= 8.0; k += 4.0) {
+      cv::circle(before, S(SeenOnMat(centre + MmToInches(k) * dir, height_in)),
+                 cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
+                 cv::FILLED, cv::LINE_AA, 4);
+    }
+    after = before.clone();
+    return {fp, height_in, dir, centre + MmToInches(36.0) * dir, centre - MmToInches(39.0) * dir};
+  }
   // A stand at `centre` (table inches) for the height tests.
   static DetectedStand StandAt(Vec2 centre) {
     DetectedStand d;
@@ -189,21 +212,9 @@ TEST_F(ProjectileDetectorTest, QtipAcrossFiguresIsRaisedToTheFiguresTops) {
 // the base; the frame was refused as "more than one thing changed". The pieces are one Q-tip
 // when their break lies over the figures seen under it, and it is raised to their tops.
 TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnThem) {
-  const Vec2 centre{40.0, 28.0};
-  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
-  FillBase(fp);
-  const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
-  // White-coated figures under the middle of the stick, a little greyer than its cotton in the
-  // light: the stick over them changes them by less than the plain threshold.
-  for (double k = -8.0; k <= 8.0; k += 4.0) {
-    cv::circle(before, S(SeenOnMat(centre + MmToInches(k) * dir, height_in)),
-               cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
-               cv::FILLED, cv::LINE_AA, 4);
-  }
-  after = before.clone();
-  const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
-  const ProjectileResult r = DetectQtipOverBase(fp, plain, tip, height_in);
+  const WhiteFiguresScene w = WhiteFiguresUnderAStick();
+  const Vec2 tip = w.tip;
+  const ProjectileResult r = DetectQtipOverBase(w.fp, w.plain, tip, w.height_in);
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
   const auto& o = std::get<ProjectileObservation>(r);
   EXPECT_NE(o.note.find("pieces"), std::string::npos) << o.note;
@@ -218,18 +229,10 @@ TEST_F(ProjectileDetectorTest, QtipBrokenWhereItCrossesWhiteFiguresIsOneStickOnT
 // and the tip was put at the shadow's end, 13 mm out (the stick measured 88-91 mm, refused). A
 // head ends one head length past the white stick; the shadow beyond it is not the head.
 TEST_F(ProjectileDetectorTest, RaisedHeadsShadowBeyondItIsNotTheHead) {
-  const Vec2 centre{40.0, 28.0};
-  const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
-  FillBase(fp);
-  const double height_in = MmToInches(2.5 + 20.0 + 1.25);
-  const Vec2 dir{std::cos(0.4), std::sin(0.4)};
-  for (double k = -8.0; k <= 8.0; k += 4.0) {
-    cv::circle(before, S(SeenOnMat(centre + MmToInches(k) * dir, height_in)),
-               cvRound(MmToInches(4.5) * view_->px_per_inch() * 16), cv::Scalar(225, 225, 225),
-               cv::FILLED, cv::LINE_AA, 4);
-  }
-  after = before.clone();
-  const Vec2 tip = centre + MmToInches(36.0) * dir, plain = centre - MmToInches(39.0) * dir;
+  const WhiteFiguresScene w = WhiteFiguresUnderAStick();
+  const OrientedRect& fp = w.fp;
+  const double height_in = w.height_in;
+  const Vec2 dir = w.dir, tip = w.tip, plain = w.plain;
   // The head's shadow: from under the head to 14 mm past its seen end along the stick, the mat
   // darkened to half in every channel.
   const Vec2 seen_tip = SeenOnMat(tip, height_in);
