@@ -7,13 +7,13 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "engine/geometry.hpp"
 #include "engine/order_statistics.hpp"
 
 namespace referee {
 
 namespace {
 
-constexpr double kPiRad = 3.14159265358979323846;
 // A Gaussian edge rises from 10 % to 90 % over 2.563 standard deviations.
 constexpr double kRiseToSigma = 1.0 / 2.5631;
 
@@ -211,7 +211,7 @@ Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed_sum, const BaseSize&
   const int reach = static_cast<int>(0.5 * std::hypot(la, lb) + g.out_px) + 1;
   if (dep.cols <= 2 * reach || dep.rows <= 2 * reach) return {};
   std::vector<Ring> turned;
-  for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPiRad / 12, g, 2));
+  for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPi / 12, g, 2));
   for (int k = 0; k < 20 * samples && static_cast<int>(rhos.size()) < samples; ++k) {
     const cv::Point c(rng.uniform(reach, dep.cols - reach), rng.uniform(reach, dep.rows - reach));
     // Clear of the bases found: nothing claimed in the box (claimed_sum: its integral image).
@@ -265,7 +265,7 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
   const int step = GridStepPx(g);
   Pose best;
   for (int k = -2; k <= 2; ++k) {
-    const Ring coarse = MakeRing(la, lb, theta + k * 2.0 * kPiRad / 180.0, g, 4, 2.0);
+    const Ring coarse = MakeRing(la, lb, theta + DegToRad(2.0 * k), g, 4, 2.0);
     for (int y = box.y; y < box.y + box.height; y += step) {
       for (int x = box.x; x < box.x + box.width; x += step) {
         // A quick look: the band's middle must stand above the mat just outside it.
@@ -283,8 +283,8 @@ Pose FinePose(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
   const int half = std::max(1, GridStepPx(g) / 2);
   Pose fine{Fit{}, coarse.ring, coarse.c};
   for (int k = -3; k <= 3; ++k) {
-    const Ring t = MakeRing(coarse.ring.len_a, coarse.ring.len_b,
-                            coarse.ring.angle + k * 0.5 * kPiRad / 180.0, g, 1);
+    const Ring t =
+        MakeRing(coarse.ring.len_a, coarse.ring.len_b, coarse.ring.angle + DegToRad(0.5 * k), g, 1);
     for (int dy = -half; dy <= half; ++dy) {
       for (int dx = -half; dx <= half; ++dx) {
         const cv::Point c = coarse.c + cv::Point(dx, dy);
@@ -363,12 +363,9 @@ bool RefineSides(const cv::Mat& dep, const PxRect& r, const Geometry& g, double 
   return true;
 }
 
-double Area(const PxRect& r) { return r.len_a * r.len_b; }
-
 bool OverlapsAny(const PxRect& r, const std::vector<PxRect>& others) {
-  return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
-    return OverlapAreaPx(r, o) > 0.1 * std::min(Area(r), Area(o));
-  });
+  return std::any_of(others.begin(), others.end(),
+                     [&](const PxRect& o) { return OverlapTooMuch(r, o); });
 }
 
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
@@ -385,8 +382,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
     const double la = sizes[i].width_mm / g.mm_per_px, lb = sizes[i].depth_mm / g.mm_per_px;
     const bool square = std::abs(la - lb) < 1.0;
     for (int turn = 0; turn < (square ? 1 : 2); ++turn) {
-      poses.push_back(
-          CoarsePose(dep, box, la, lb, theta + turn * 0.5 * kPiRad, g, 2.0 * mat_sigma));
+      poses.push_back(CoarsePose(dep, box, la, lb, theta + turn * 0.5 * kPi, g, 2.0 * mat_sigma));
       size_of.push_back(i);
     }
   }
@@ -438,7 +434,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   const std::array<double, 4>& sh = ref.shift;
   const cv::Point2d move = 0.5 * (sh[1] - sh[0]) * r.axis_a + 0.5 * (sh[3] - sh[2]) * r.AxisB();
   if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm ||
-      std::abs(ref.turn_rad) > options.max_refined_turn_deg * kPiRad / 180.0) {
+      std::abs(ref.turn_rad) > DegToRad(options.max_refined_turn_deg)) {
     return std::nullopt;
   }
   r.center += move;
@@ -539,9 +535,7 @@ void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::
                          const BlurredRingOptions& options) {
   if (blur_mm < border_mm) return;
   for (size_t s = 0; s < sides.size() && s < rects.size(); ++s) {
-    std::vector<PxRect> all;
-    for (const auto& side_rects : rects)
-      all.insert(all.end(), side_rects.begin(), side_rects.end());
+    const std::vector<PxRect> all = AllRects(rects);
     const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
     for (const PxRect& r :
          FitBlurredRings(dep, all, terrain, mm_per_px, sizes, blur_mm, border_mm, options)) {

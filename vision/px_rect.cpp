@@ -1,5 +1,6 @@
 #include "vision/px_rect.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -35,6 +36,16 @@ double OverlapAreaPx(const PxRect& a, const PxRect& b) {
   std::vector<cv::Point2f> hull;
   cv::convexHull(meet, hull);
   return cv::contourArea(hull);
+}
+
+bool OverlapTooMuch(const PxRect& a, const PxRect& b) {
+  return OverlapAreaPx(a, b) > 0.1 * std::min(a.len_a * a.len_b, b.len_a * b.len_b);
+}
+
+std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
+  std::vector<PxRect> all;
+  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
+  return all;
 }
 
 }  // namespace referee

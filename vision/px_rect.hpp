@@ -24,6 +24,13 @@ std::vector<cv::Point> GrownCorners(const PxRect& r, double grow_px);
 // Area the two rectangles share, px^2 (0 when they do not meet).
 double OverlapAreaPx(const PxRect& a, const PxRect& b);
 
+// Do a and b overlap by more than a tenth of the smaller one? Bases cannot overlap, and touching
+// neighbours found with edge errors of a millimetre or two share far less.
+bool OverlapTooMuch(const PxRect& a, const PxRect& b);
+
+// Every side's bases in one list.
+std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects);
+
 // A catalogue base size, mm (which side is the frontage does not matter to the detector).
 struct BaseSize {
   double width_mm;

@@ -93,7 +93,7 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
     for (const auto& side_rects : rects) {
       for (const PxRect& o : side_rects) {
         if (cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
-            OverlapAreaPx(r, o) > 0.1 * std::min(r.len_a * r.len_b, o.len_a * o.len_b)) {
+            OverlapTooMuch(r, o)) {
           return true;
         }
       }

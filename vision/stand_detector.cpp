@@ -762,13 +762,6 @@ std::string GuessKind(double w_mm, double d_mm, const StandKindCatalog& catalog,
   return best;
 }
 
-// Every side's bases in one list.
-std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
-  std::vector<PxRect> all;
-  for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());
-  return all;
-}
-
 // Per side, the evidence left for a second look: pixels part of the way toward the side's
 // colour (only the strict colour in terrain: the edge of water or a roof blurred into the mat
 // lies part of the way toward a side's colour all round) or in its strict mask, with every
@@ -898,12 +891,6 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
       }
     }
   }
-}
-
-// Do a and b overlap by more than a tenth of the smaller one? Bases cannot overlap, and touching
-// neighbours found with edge errors of a millimetre or two share far less.
-bool OverlapTooMuch(const PxRect& a, const PxRect& b) {
-  return OverlapAreaPx(a, b) > 0.1 * std::min(a.len_a * a.len_b, b.len_a * b.len_b);
 }
 
 // Is `piece` (a rectangle of r's own side) another view of the base r: more than half of it
