@@ -22,6 +22,7 @@
 #include "engine/data_paths.hpp"
 #include "engine/game_log.hpp"
 #include "pixel_checks.hpp"
+#include "referee_in_window.hpp"
 
 namespace referee::live {
 namespace {
@@ -65,14 +66,12 @@ DemoRun PlayDemo(const std::string& name, const std::string& script, int frames,
   }
   fs::create_directories(r.dir);
   std::ofstream(r.dir / "script.txt") << script;
-  const std::string cmd =
-      std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") + REFEREE_BINARY + " live " +
-      source + " --frames " + std::to_string(frames) +
-      " --width 1600 --height 900 --input-script " + (r.dir / "script.txt").string() +
-      " --screenshot-dir " + (r.dir / "shots").string() + " " + log + " " +
-      (r.dir / "game.jsonl").string() + " >" + (r.dir / "out.txt").string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  r.rc = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.rc = testing::RunRefereeInWindow("live " + source + " --frames " + std::to_string(frames) +
+                                         " --width 1600 --height 900 --input-script " +
+                                         (r.dir / "script.txt").string() + " --screenshot-dir " +
+                                         (r.dir / "shots").string() + " " + log + " " +
+                                         (r.dir / "game.jsonl").string(),
+                                     r.dir / "out.txt");
   r.output = ReadAll(r.dir / "out.txt");
   if (fs::exists(r.dir / "shots" / "screenshots.json")) {
     r.shots = nlohmann::json::parse(ReadAll(r.dir / "shots" / "screenshots.json"));

@@ -18,6 +18,7 @@
 
 #include "engine/game_log.hpp"
 #include "engine/geometry.hpp"
+#include "referee_in_window.hpp"
 
 namespace referee::live {
 namespace {
@@ -27,10 +28,7 @@ namespace fs = std::filesystem;
 bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
 int RunReferee(const std::string& args, const fs::path& log) {
-  const std::string cmd = std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") +
-                          REFEREE_BINARY + " " + args + " >" + log.string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return testing::RunRefereeInWindow(args, log);
 }
 
 std::string ReadAll(const fs::path& p) {
@@ -224,6 +222,21 @@ TEST_F(LiveWindow, BadSourceIsOneLineAndExitTwo) {
   EXPECT_NE(out.find("missing.avi"), std::string::npos) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(RunReferee("live --demo --camera 0", dir_ / "two.txt"), 2);
+}
+
+// Bug (session 10, CI): xvfb-run exits 5 when removing its temporary folder races with the X
+// server, after the referee has finished; a run that ended right was failed on xvfb-run's
+// status. An xvfb-run that always loses that race must leave the referee's own status.
+TEST_F(LiveWindow, TheRefereesExitStatusNotXvfbRunsCleanup) {
+  const fs::path bin = dir_ / "racing_xvfb";
+  fs::create_directories(bin);
+  std::ofstream(bin / "xvfb-run") << "#!/bin/sh\n/usr/bin/xvfb-run \"$@\"\nexit 5\n";
+  fs::permissions(bin / "xvfb-run", fs::perms::owner_all);
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", (bin.string() + ":" + path).c_str(), 1);
+  const int bad_camera = RunReferee("live --demo --camera 0", dir_ / "racing.txt");
+  ::setenv("PATH", path.c_str(), 1);
+  EXPECT_EQ(bad_camera, 2) << ReadAll(dir_ / "racing.txt");
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "engine/board_file.hpp"
 #include "log_sample_game.hpp"
 #include "pixel_checks.hpp"
+#include "referee_in_window.hpp"
 #include "ui/live/log_frames.hpp"
 #include "vision/top_view.hpp"
 
@@ -45,12 +46,11 @@ std::string ReadAll(const fs::path& p) {
 // Replays `log` headless at 1280x720, UI scale 1; returns the screenshots index.
 nlohmann::json Replay(const fs::path& log, const fs::path& shots, const std::string& extra) {
   const fs::path out = shots.string() + ".txt";
-  const std::string cmd = std::string("xvfb-run -a -s \"-screen 0 1920x1080x24\" ") +
-                          REFEREE_BINARY + " replay " + log.string() +
-                          " --frames 200 --width 1280 --height 720 --ui-scale 1 --screenshot-dir " +
-                          shots.string() + " " + extra + " >" + out.string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  EXPECT_TRUE(WIFEXITED(rc) && WEXITSTATUS(rc) == 0) << ReadAll(out);
+  const int rc = testing::RunRefereeInWindow(
+      "replay " + log.string() + " --frames 200 --width 1280 --height 720 --ui-scale 1 " +
+          "--screenshot-dir " + shots.string() + " " + extra,
+      out);
+  EXPECT_EQ(rc, 0) << ReadAll(out);
   return nlohmann::json::parse(ReadAll(shots / "screenshots.json"));
 }
 

@@ -22,6 +22,7 @@
 
 #include "engine/game_log.hpp"
 #include "pixel_checks.hpp"
+#include "referee_in_window.hpp"
 #include "vision/frame_store.hpp"
 
 namespace referee::live {
@@ -32,10 +33,7 @@ namespace fs = std::filesystem;
 bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
 
 int RunReferee(const std::string& args, const fs::path& out, bool display) {
-  const std::string cmd = std::string(display ? "xvfb-run -a -s \"-screen 0 1920x1080x24\" " : "") +
-                          REFEREE_BINARY + " " + args + " >" + out.string() + " 2>&1";
-  const int rc = std::system(cmd.c_str());
-  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  return testing::RunRefereeInWindow(args, out, display);
 }
 
 std::string ReadAll(const fs::path& p) {
