@@ -11,6 +11,7 @@
 #include "vision/qtip_model.hpp"
 #include "vision/qtip_support.hpp"
 #include "vision/qtip_template.hpp"
+#include "vision/shadow_change.hpp"
 #include "vision/shell_model.hpp"
 #include "vision/shell_support.hpp"
 
@@ -265,7 +266,19 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   }
   const double mm = view.MmPerPx();
   cv::Mat mag, object;
-  const cv::Mat mask = ChangeMask(top_before, top_after, opt.min_change, &mag, &object);
+  cv::Mat mask = ChangeMask(top_before, top_after, opt.min_change, &mag, &object);
+  // A low lamp's shadow beside a Q-tip joins its change: set aside where the change is no
+  // Q-tip with it and one without it, and the shadow is its outline moved (shadow_change.hpp).
+  if (opt.expect != "shell") {
+    const auto qtip_like = [&](const std::vector<cv::Point>& pts) {
+      const LineFit l = FitLine(pts, mm);
+      return std::abs(l.length_mm - opt.qtip_length_mm) <=
+                 opt.size_tolerance * opt.qtip_length_mm &&
+             l.width_mm <= 2.0 * opt.qtip_head_diameter_mm;
+    };
+    mask = WithoutOwnShadows(
+        mask, top_before, [&] { return GainCorrected(top_before, top_after); }, mm, qtip_like);
+  }
   // What the camera sees of the top view: a change touching the border of the camera's field
   // came in from outside it (an arm), while the top view's own border only cuts the picture.
   cv::Mat seen;
