@@ -19,6 +19,21 @@ std::vector<cv::Mat> ClassifySides(const cv::Mat& chroma, const cv::Mat& valid,
                                    const std::vector<SideColor>& sides, double gate_sigma,
                                    const cv::Vec2f* mat_chroma = nullptr);
 
+// Same, where part of a base's border may lie in a figure's shadow. brightness: CV_8U, each
+// pixel's largest channel. A shadow scales the border's light, not its chroma, but what the
+// blur mixes in from a lit neighbour (mat, figure) then weighs 1/s as much against it (s the
+// shadow's fraction of the lit brightness), so a border pixel darker than its side's lit
+// borders may stray from the side's chroma by up to lit/brightness times the gate (at most
+// kMaxShadowGateScale). Only pixels darker than the surface around them (the mat's local
+// brightness) count as shadowed: a lit border blurred into a lit mat is never that dark, so
+// unshadowed edges keep the plain gate. Each side's lit brightness is measured in this frame: the
+// median over the pixels the plain gate takes. Only a side fitted to this frame (spread near the
+// noise floor) is widened. The mat test stays unwidened: the pixel must still be nearer the side
+// than the mat, and a shadowed pixel is kept only where it joins the plain gate's pixels.
+std::vector<cv::Mat> ClassifySides(const cv::Mat& chroma, const cv::Mat& valid,
+                                   const cv::Mat& brightness, const std::vector<SideColor>& sides,
+                                   double gate_sigma, const cv::Vec2f* mat_chroma);
+
 // The sides washed toward the mat: each mean moved to mat + factor * (mean - mat), the spread
 // scaled by factor (each axis not below min_sigma). Mixing a colour with the mat (blur across a
 // narrow border, a camera that desaturates) moves it along this line in log-chroma whatever

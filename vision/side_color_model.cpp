@@ -152,6 +152,12 @@ std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const
   return ClassifySides(chroma, valid, sides_, options_.gate_sigma, mat_chroma);
 }
 
+std::vector<cv::Mat> SideColorModel::ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
+                                                    const cv::Mat& brightness,
+                                                    const cv::Vec2f* mat_chroma) const {
+  return ClassifySides(chroma, valid, brightness, sides_, options_.gate_sigma, mat_chroma);
+}
+
 std::vector<cv::Mat> TowardSidesMasks(const cv::Mat& chroma, const cv::Mat& valid,
                                       const cv::Vec2f& mat_chroma,
                                       const std::vector<SideColor>& sides, double min_fraction,

@@ -77,6 +77,11 @@ class SideColorModel {
   // metric): a blurred edge then splits at the half-way mix, not at the gate's far end.
   std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
                                       const cv::Vec2f* mat_chroma = nullptr) const;
+  // Same, with each pixel's brightness (CV_8U, largest channel): a border darker than its
+  // side's lit borders (a figure's shadow) may stray further from the side's chroma (see
+  // ClassifySides in vision/side_classify.hpp).
+  std::vector<cv::Mat> ClassifyChroma(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Mat& brightness, const cv::Vec2f* mat_chroma) const;
   // Per side, a loose CV_8U mask of border evidence: pixels whose chroma lies part of the way
   // from the mat's chroma toward the side's (options toward_min_fraction, toward_cone), as a
   // border blurred into the mat or desaturated by pale terrain beside it does. Brown roads and

@@ -1056,6 +1056,71 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
   }
 }
 
+// A base whose border on one side lies in a figure's shadow comes out short across it: the
+// plain colour gate loses that border and its blob ends at the base's inside. The shadow-aware
+// gate (shadow_mask: the plain gate's pixels plus shadowed ones continuing them) keeps it, but
+// it also takes a base's darker side face, which lies outside the top beyond a lit border edge.
+// So it may only complete a base to its catalogue size, and only across a side where the top
+// shows no lit border (the blob ended inside the base, not at a border's outer edge): there the
+// added strip must show the shadowed border along at least half its far edge and one flank
+// continuing a lit one (the figures, leaning over the border as the tilted camera sees them, may
+// hide the rest), and no side colour just beyond it (past the blur).
+void ExtendIntoShadow(PxRect& r, size_t s, const cv::Mat& plain_mask,
+                      const std::function<const cv::Mat&()>& shadow_mask, double mm,
+                      const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
+                      const OutlineProbe& probe, const std::vector<std::vector<PxRect>>& rects,
+                      const PxRect* self) {
+  const double tol = options.size_tolerance_mm;
+  // Under half the narrowest border short: edge placement, RefineEdges' job.
+  const double min_ext_mm = 0.5 * options.min_border_mm;
+  // A lit border along the side: the top ends there (the blob reached the border's outer edge).
+  constexpr double kMaxLitEnd = 0.5;
+  constexpr double kMinFarBorder = 0.5;  // half the far border (figures may hide the rest)
+  constexpr double kMaxBeyond = 0.15;    // as GrowShortBases: the mat beyond shows no side colour
+  const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
+  PxRect best = r;
+  double best_score = -1;
+  for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
+    const double kept = len_mm[keep], other = len_mm[1 - keep];
+    const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
+    for (const BaseSize& sz : sizes) {
+      for (const auto& [target_kept, target_other] :
+           {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
+        const double ext_mm = target_other - other;
+        if (std::abs(kept - target_kept) > tol || ext_mm < min_ext_mm || ext_mm > tol) continue;
+        const double ext_px = ext_mm / mm;
+        for (const int sign : {-1, 1}) {
+          const int far = (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0);
+          if (probe.Colour(plain_mask, r, far) > kMaxLitEnd) continue;
+          PxRect grown = r;
+          grown.center += sign * 0.5 * ext_px * g;
+          (keep == 0 ? grown.len_b : grown.len_a) = target_other / mm;
+          PxRect added = r;
+          added.center += sign * 0.5 * (other / mm + ext_px) * g;
+          (keep == 0 ? added.len_b : added.len_a) = ext_px;
+          const int flank0 = keep == 0 ? 0 : 2;
+          const cv::Mat& shadowed = shadow_mask();
+          const double far_in = probe.Colour(shadowed, grown, far);
+          const double flank_in = std::max(probe.Colour(shadowed, added, flank0),
+                                           probe.Colour(shadowed, added, flank0 + 1));
+          double beyond = BandFraction(shadowed, added, -probe.gap1, -probe.gap0, far, 0.8);
+          for (const int f : {flank0, flank0 + 1}) {
+            beyond =
+                std::max(beyond, BandFraction(shadowed, added, -probe.gap1, -probe.gap0, f, 0.8));
+          }
+          if (far_in < kMinFarBorder || flank_in < options.min_border_coverage ||
+              beyond > kMaxBeyond || OverlapsAnother(grown, s, rects, self)) {
+            continue;
+          }
+          const double score = far_in + flank_in - beyond;
+          if (score > best_score) best_score = score, best = grown;
+        }
+      }
+    }
+  }
+  r = best;
+}
+
 bool IsCatalogueSize(const PxRect& r, double mm, const std::vector<BaseSize>& sizes, double tol) {
   return std::any_of(sizes.begin(), sizes.end(), [&](const BaseSize& s) {
     return MatchError(r.len_a * mm, r.len_b * mm, s, tol) >= 0;
@@ -1291,6 +1356,22 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   const cv::Mat white = WhiteMask(top_bgr);
   // The frame's blur, for the stripe test (how much of a 2 mm stripe survives it).
   const double blur_mm = EdgeBlurMm(top_bgr, AllRects(rects), mm);
+  // Borders in a figure's shadow (ExtendIntoShadow), classified once a short base asks. A blur
+  // wider than the border spreads every border's end: those bases are the blurred ring fit's.
+  const bool shadow_pass = blur_mm < options.min_border_mm;
+  std::vector<cv::Mat> shadow_masks;
+  const auto shadow_mask = [&](size_t s) -> const cv::Mat& {
+    if (shadow_masks.empty()) {
+      cv::Mat ch[3], brightness;
+      cv::split(top_bgr, ch);
+      cv::max(ch[0], ch[1], brightness);
+      cv::max(brightness, ch[2], brightness);
+      shadow_masks = out.colors.ClassifyChroma(chroma, valid, brightness, &mat_chroma);
+      for (auto& m : shadow_masks) m = CleanMask(m);
+    }
+    return shadow_masks[s];
+  };
+  const OutlineProbe probe(options, mm, blur_mm);
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {
@@ -1301,8 +1382,14 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       return std::make_pair(std::round(a.center.y / 40), a.center.x) <
              std::make_pair(std::round(b.center.y / 40), b.center.x);
     });
-    for (PxRect r : rs) {
+    for (const PxRect& found : rs) {
+      PxRect r = found;
       for (int iter = 0; iter < 2; ++iter) RefineEdges(top_bgr, r, mm, options.min_border_mm);
+      if (shadow_pass) {
+        ExtendIntoShadow(
+            r, s, out.side_masks[s], [&]() -> const cv::Mat& { return shadow_mask(s); }, mm, sizes,
+            options, probe, rects, &found);
+      }
       // A white stripe painted over the front of the border leaves the colour frame short:
       // grow the rectangle over a white band lying right outside one of its sides.
       for (int side = 0; side < 4; ++side) {
