@@ -151,6 +151,31 @@ std::optional<double> CutHeadEnd(const std::vector<double>& raw, int end, int di
   return Crossing(raw, peak, dir, level, static_cast<int>(std::lround(head_cols)));
 }
 
+// The outer of two steps down at a head's end: `first` is where the change fell to half its
+// plateau; past it (1-3 mm out) it may hold a lower level, the head over a background that
+// changes less, before falling to the mat's level (measured past the head's farthest expected
+// end, `expected_end` + `tolerance_mm`, on 2 mm). Taken when that lower level stands
+// `min_contrast` over the mat's in the plain change `raw` and in the change with shadows
+// removed `object`: where the plain change falls half way from it to the mat.
+std::optional<double> OuterStep(const std::vector<double>& raw, const std::vector<double>& object,
+                                double first, double expected_end, int dir, double col_mm,
+                                double tolerance_mm, double min_contrast) {
+  const auto col = [&](double from, double mm) {
+    return static_cast<int>(std::lround(from + dir * mm / col_mm));
+  };
+  const int tail_a = col(first, 1.0), tail_b = col(first, 3.0);
+  const int far_a = col(expected_end, tolerance_mm + 1.0);
+  const int far_b = col(expected_end, tolerance_mm + 3.0);
+  const int n = static_cast<int>(raw.size());
+  if (std::min({tail_a, tail_b, far_a, far_b}) < 0 || std::max({tail_a, tail_b, far_a, far_b}) >= n)
+    return std::nullopt;
+  const double tail = Median(Slice(raw, tail_a, tail_b)), far = Median(Slice(raw, far_a, far_b));
+  const double tail_object = Median(Slice(object, tail_a, tail_b));
+  const double far_object = Median(Slice(object, far_a, far_b));
+  if (tail - far < min_contrast || tail_object - far_object < min_contrast) return std::nullopt;
+  return Crossing(raw, tail_a, dir, 0.5 * (tail + far), std::abs(far_a - tail_a));
+}
+
 }  // namespace
 
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
@@ -328,6 +353,17 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       const auto cut = CutHeadEnd(raw, painted_end, dir, head_cols, 2.0 / col_mm, mat_raw,
                                   opt.min_edge_snr * noise);
       if (cut && near_head_end(*cut)) tip_col = cut;
+    }
+    // Ended well short of one head length past the stick: the head's outer part may lie over
+    // something as dark as its paint (a grid line), where it changes the view less. The
+    // object goes on when the change holds a lower level past that first step, shadows
+    // removed too (a raised head's shadow beyond it is no object); it ends at the outer step.
+    if (tip_col && dir * (white_stops + dir * head_cols - *tip_col) * col_mm >
+                       kHeadLengthTolerance * opt.head_length_mm) {
+      const auto outer =
+          OuterStep(raw, object, *tip_col, white_stops + dir * head_cols, dir, col_mm,
+                    kHeadLengthTolerance * opt.head_length_mm, opt.min_edge_snr * noise);
+      if (outer && near_head_end(*outer)) tip_col = outer;
     }
   } else {
     // The paint hides against the mat: look for the head's outer edge one head length past

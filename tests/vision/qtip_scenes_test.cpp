@@ -45,5 +45,22 @@ TEST(QtipScenesTest, BlackHeadBlurredIntoTheMatIsMeasuredOnItsPlainChange) {
       << InchesToMm(Distance(a.projectile->point, s.projectile->point));
 }
 
+// Napoleonic seed 5, scene 37: the black head lies across a grid-line crossing, its outer half
+// over the dark lines, where it changes the view far less than its inner half over the grey
+// mat. The change fell to half its plateau half a head past the white stick, and the tip was
+// put there: 3.19 mm short. Past that first step the change, shadows removed too, holds a lower
+// level out to the head's end: the tip is the outer step.
+TEST(QtipScenesTest, BlackHeadOverADarkGridLineEndsAtItsOuterStep) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 37);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseNapoleonicScene(s);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0)
+      << InchesToMm(Distance(a.projectile->point, s.projectile->point));
+}
+
 }  // namespace
 }  // namespace referee
