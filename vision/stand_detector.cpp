@@ -1062,7 +1062,7 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
 // it also takes a base's darker side face, which lies outside the top beyond a lit border edge.
 // So it may only complete a base to its catalogue size, and only across a side where the top
 // shows no lit border (the blob ended inside the base, not at a border's outer edge): there the
-// added strip must show the shadowed border along at least half its far edge and one flank
+// added strip must show the shadowed border along a third of its far edge or more and one flank
 // continuing a lit one (the figures, leaning over the border as the tilted camera sees them, may
 // hide the rest), and no side colour just beyond it (past the blur).
 void ExtendIntoShadow(PxRect& r, size_t s, const cv::Mat& plain_mask,
@@ -1075,8 +1075,10 @@ void ExtendIntoShadow(PxRect& r, size_t s, const cv::Mat& plain_mask,
   const double min_ext_mm = 0.5 * options.min_border_mm;
   // A lit border along the side: the top ends there (the blob reached the border's outer edge).
   constexpr double kMaxLitEnd = 0.5;
-  constexpr double kMinFarBorder = 0.5;  // half the far border (figures may hide the rest)
-  constexpr double kMaxBeyond = 0.15;    // as GrowShortBases: the mat beyond shows no side colour
+  // A third of the far border: the figures leaning over it (as the tilted camera sees them)
+  // and the shadow's blur may hide the rest; a flank must still continue a lit one.
+  constexpr double kMinFarBorder = 0.35;
+  constexpr double kMaxBeyond = 0.15;  // as GrowShortBases: the mat beyond shows no side colour
   const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
   PxRect best = r;
   double best_score = -1;
