@@ -370,10 +370,13 @@ bool OverlapsAny(const PxRect& r, const std::vector<PxRect>& others) {
 
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // nulls: per size, the scores on bare mat; mat_sigma: the smoothed departure's noise.
+// rivals: per hypothesis (size, way round), its best correlation at the narrower border widths
+// tried on this seed, updated with this width's: the winner must beat every other hypothesis
+// at every width (a width that only favours one size says nothing about the size).
 std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const cv::Rect& box,
                               const std::vector<BaseSize>& sizes, const std::vector<Null>& nulls,
                               const Geometry& g, double mat_sigma,
-                              const BlurredRingOptions& options) {
+                              const BlurredRingOptions& options, std::vector<double>& rivals) {
   const double theta = DominantAngle(smooth, box);
   // Every hypothesis' best pose: each size, both ways round.
   std::vector<Pose> poses;
@@ -395,6 +398,10 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
     const double margin = options.winner_margin_sigma * nulls[size_of[k]].rho.sigma;
     if (poses[k].fit.rho > coarse_best - margin - 0.1) poses[k] = FinePose(dep, poses[k], g);
   }
+  // The border's width is not known: each hypothesis scores its best over the widths tried.
+  const std::vector<double> narrower = rivals;
+  rivals.resize(poses.size(), -2.0);
+  for (size_t k = 0; k < poses.size(); ++k) rivals[k] = std::max(rivals[k], poses[k].fit.rho);
   size_t w = 0;
   for (size_t k = 1; k < poses.size(); ++k) {
     if (poses[k].fit.rho > poses[w].fit.rho) w = k;
@@ -407,7 +414,8 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
     return std::nullopt;
   }
   for (size_t k = 0; k < poses.size(); ++k) {
-    if (k != w && win.fit.rho - poses[k].fit.rho < options.winner_margin_sigma * null.rho.sigma)
+    const double rival = std::max(poses[k].fit.rho, k < narrower.size() ? narrower[k] : -2.0);
+    if (k != w && win.fit.rho - rival < options.winner_margin_sigma * null.rho.sigma)
       return std::nullopt;
   }
   // A band along every side.
@@ -475,6 +483,15 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   g.out_px = 2.5 * g.sigma_px + 1.0 / mm_per_px;
   g.interior_px = g.border_px + 2.0 * g.sigma_px;
   g.row_px = departure.cols;
+  // The border widths tried, narrowest first: hand-painted borders are wider than the nominal
+  // one (a 5 mm band blurred by 5 mm is no 3 mm band's profile).
+  std::vector<Geometry> widths{g};
+  for (double b_mm = border_mm + 1.0; b_mm <= options.max_border_mm + 1e-9; b_mm += 1.0) {
+    Geometry wide = g;
+    wide.border_px = b_mm / mm_per_px;
+    wide.interior_px = wide.border_px + 2.0 * wide.sigma_px;
+    widths.push_back(wide);
+  }
   cv::Mat claimed(departure.size(), CV_8U, cv::Scalar(0));
   for (const PxRect& r : bases)
     cv::fillConvexPoly(claimed, GrownCorners(r, g.out_px), cv::Scalar(255));
@@ -498,11 +515,15 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   double max_diag_px = 0, min_dim_px = 1e9;
   cv::Mat claimed_sum;
   cv::integral(claimed, claimed_sum, CV_32S);
-  std::vector<Null> nulls;
   for (const BaseSize& s : sizes) {
     max_diag_px = std::max(max_diag_px, std::hypot(s.width_mm, s.depth_mm) / mm_per_px);
     min_dim_px = std::min(min_dim_px, std::min(s.width_mm, s.depth_mm) / mm_per_px);
-    nulls.push_back(MeasureNull(dep, claimed_sum, s, g, options.null_samples));
+  }
+  // Per border width, per size: the scores on bare mat.
+  std::vector<std::vector<Null>> nulls(widths.size());
+  for (size_t k = 0; k < widths.size(); ++k) {
+    for (const BaseSize& s : sizes)
+      nulls[k].push_back(MeasureNull(dep, claimed_sum, s, widths[k], options.null_samples));
   }
   const int join = std::max(1, static_cast<int>(std::lround(g.border_px)));
   cv::Mat joined;
@@ -519,7 +540,12 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
     if (std::max(box.width, box.height) < 0.5 * min_dim_px) continue;
     const int grow = static_cast<int>(g.sigma_px) + 2;
     box = (box + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
-    const std::optional<PxRect> r = FitSeed(dep, smooth, box, sizes, nulls, g, mat.sigma, options);
+    // A wider border only where the narrower ones explain nothing: every base a narrower
+    // ring fits is kept as it was.
+    std::optional<PxRect> r;
+    std::vector<double> rivals;
+    for (size_t k = 0; k < widths.size() && !r; ++k)
+      r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options, rivals);
     if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
     found.push_back(*r);
     // Its band is explained: a neighbour's seed is fitted without it.

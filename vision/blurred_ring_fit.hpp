@@ -7,9 +7,11 @@
 // angles seeded where the departure left once the found bases are taken away stands out of its
 // noise. A fit is claimed only when it stands out of what the same template scores on this
 // frame's bare mat (measured at random places), when it beats every other size and the same
-// size turned 90 degrees by more than that spread, when its sides moved one by one to where
-// each fits best leave its centre in place and its angle within the search's step, and when
-// its inside is no more toward the side's colour than its band and the mat around it is mat.
+// size turned 90 degrees by more than that spread (at every border width tried: hand-painted
+// borders are 3-5 mm; the nominal width first, a wider one only where it explains nothing), when
+// its sides moved one by one to where each fits best leave its centre in place and its angle within
+// the search's step, and when its inside is no more toward the side's colour than its band and the
+// mat around it is mat.
 #pragma once
 
 #include <vector>
@@ -42,6 +44,11 @@ struct BlurredRingOptions {
   double max_refined_turn_deg = 3.0;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;
+  // Borders are painted by hand, from the nominal width up to this wide, mm. A seed no ring
+  // of the nominal width explains is fitted again with borders 1 mm wider, up to this width,
+  // each judged against its own scores on bare mat. Default 5 (TABLE_KIT: at least 3; clubs
+  // paint 3-5).
+  double max_border_mm = 5.0;
 };
 
 // Per-pixel departure (CV_32F) of chroma (CV_32FC2, see BalancedChroma) from mat_chroma toward
@@ -54,8 +61,9 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
 // already (every side's); nothing is fitted over them or their blurred edges, nor over
 // `excluded` (CV_8U, may be empty: terrain that may show a side's colour, whose blurred edge
 // is a faint band of it too). blur_mm: the frame's 10-90 % edge rise (see
-// vision/edge_blur.hpp); border_mm: the border's width. Returns the rectangles (catalogue
-// sizes, the centre and angle their edges give).
+// vision/edge_blur.hpp); border_mm: the border's nominal (narrowest) width, see
+// BlurredRingOptions::max_border_mm. Returns the rectangles (catalogue sizes, the centre and
+// angle their edges give).
 std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<PxRect>& found,
                                     const cv::Mat& excluded, double mm_per_px,
                                     const std::vector<BaseSize>& sizes, double blur_mm,

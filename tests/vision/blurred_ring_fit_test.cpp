@@ -4,6 +4,7 @@
 // scene.
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
@@ -75,41 +76,56 @@ TEST(BlurredRingFitTest, ClaimsNothingOnBareMatOrABlurredPatchOfTheColour) {
       FitBlurredRings(Camera(patch, 0.6, 3), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0).empty());
 }
 
+// The base `id` of a rendered scene is found at its place (1.5 mm), size (2 mm) and angle
+// (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
+void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id,
+                           double max_angle_deg) {
+  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
+                                  [&](const Stand& t) { return t.id == id; });
+  ASSERT_NE(truth, r.scene.stands.end()) << id;
+  const auto found =
+      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
+        return ds.stand.side == truth->side &&
+               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(10.0);
+      });
+  ASSERT_NE(found, r.found.stands.end()) << id;
+  const OrientedRect& f = found->stand.footprint;
+  const OrientedRect& t = truth->footprint;
+  EXPECT_LT(InchesToMm(Distance(f.center, t.center)), 1.5) << id;
+  EXPECT_NEAR(InchesToMm(std::max(f.width_in, f.depth_in)),
+              InchesToMm(std::max(t.width_in, t.depth_in)), 2.0)
+      << id;
+  EXPECT_NEAR(InchesToMm(std::min(f.width_in, f.depth_in)),
+              InchesToMm(std::min(t.width_in, t.depth_in)), 2.0)
+      << id;
+  // Angle of the long side.
+  const bool square = std::abs(t.width_in - t.depth_in) < 0.05;
+  const double period = square ? 90.0 : 180.0;
+  const auto long_angle = [](const OrientedRect& o) {
+    return o.width_in >= o.depth_in ? o.angle_deg : o.angle_deg + 90.0;
+  };
+  double err = std::fmod(std::abs(long_angle(f) - long_angle(t)), period);
+  err = std::min(err, period - err);
+  EXPECT_LT(err, max_angle_deg) << id;
+}
+
 // Hard seed 7, scene 3 as the generator renders it: blur and a washed-out camera leave the
 // borders of a red 40 x 40 mm wagon and a blue 40 x 30 mm commander below every colour gate
 // (both were missed). Fitted as blurred rings, each is found at its place, size and angle;
 // nothing is claimed where no base stands.
 TEST(BlurredRingFitTest, FindsRenderedBasesBlurredBelowTheColourGates) {
   const RenderedDetection r = DetectInScene("hard.json", 3, 7);
-  for (const char* id : {"red-6", "blue-6"}) {
-    const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                    [&](const Stand& t) { return t.id == id; });
-    ASSERT_NE(truth, r.scene.stands.end()) << id;
-    const auto found =
-        std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-          return ds.stand.side == truth->side &&
-                 Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(10.0);
-        });
-    ASSERT_NE(found, r.found.stands.end()) << id;
-    const OrientedRect& f = found->stand.footprint;
-    const OrientedRect& t = truth->footprint;
-    EXPECT_LT(InchesToMm(Distance(f.center, t.center)), 1.5) << id;
-    EXPECT_NEAR(InchesToMm(std::max(f.width_in, f.depth_in)),
-                InchesToMm(std::max(t.width_in, t.depth_in)), 2.0)
-        << id;
-    EXPECT_NEAR(InchesToMm(std::min(f.width_in, f.depth_in)),
-                InchesToMm(std::min(t.width_in, t.depth_in)), 2.0)
-        << id;
-    // Angle of the long side, mod 90 for a square base, mod 180 otherwise.
-    const bool square = std::abs(t.width_in - t.depth_in) < 0.05;
-    const double period = square ? 90.0 : 180.0;
-    const auto long_angle = [](const OrientedRect& o) {
-      return o.width_in >= o.depth_in ? o.angle_deg : o.angle_deg + 90.0;
-    };
-    double err = std::fmod(std::abs(long_angle(f) - long_angle(t)), period);
-    err = std::min(err, period - err);
-    EXPECT_LT(err, 3.0) << id;
-  }
+  for (const char* id : {"red-6", "blue-6"}) ExpectFoundAsRendered(r, id, 3.0);
+  ExpectNoFalseBases(r, 6.0);
+}
+
+// Hard seed 7, scene 8 (5.4 mm blur): the generator paints borders 3-5 mm wide, as clubs do
+// by hand. Two blue 40 x 20 mm bases whose blurred band no 3 mm ring fits clearly enough (both
+// were missed) are found by a wider ring, at their place, size and angle; nothing is claimed
+// where no base stands.
+TEST(BlurredRingFitTest, FindsRenderedBasesWhoseBandOnlyAWiderBorderExplains) {
+  const RenderedDetection r = DetectInScene("hard.json", 8, 7);
+  for (const char* id : {"blue-6", "blue-7"}) ExpectFoundAsRendered(r, id, 4.0);
   ExpectNoFalseBases(r, 6.0);
 }
 
