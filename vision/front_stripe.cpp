@@ -20,6 +20,9 @@ struct EdgeProfiles {
   int bins = 0;
   std::vector<double> lo, hi;
   std::vector<int> n;
+  // Per (side, bin), all segments: each channel's sum, and the pixels summed.
+  std::vector<cv::Vec3d> bgr;
+  std::vector<int> n_bgr;
   // Index of (side, bin) in the per-bin means (segments summed).
   size_t At(int side, int bin) const {
     return static_cast<size_t>(side) * static_cast<size_t>(bins) + static_cast<size_t>(bin);
@@ -36,6 +39,8 @@ EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, doub
   p.lo.assign(size, 0);
   p.hi.assign(size, 0);
   p.n.assign(size, 0);
+  p.bgr.assign(4 * static_cast<size_t>(p.bins), cv::Vec3d(0, 0, 0));
+  p.n_bgr.assign(p.bgr.size(), 0);
   const cv::Point2d b = r.AxisB();
   const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b, out_px = kOutsideMm / mm_per_px;
   const double reach = std::hypot(ha, hb) + out_px + 1;
@@ -61,9 +66,41 @@ EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, doub
       p.lo[i] += std::min({row[x][0], row[x][1], row[x][2]});
       p.hi[i] += std::max({row[x][0], row[x][1], row[x][2]});
       ++p.n[i];
+      p.bgr[p.At(side, bin)] += cv::Vec3d(row[x][0], row[x][1], row[x][2]);
+      ++p.n_bgr[p.At(side, bin)];
     }
   }
   return p;
+}
+
+// Mean colour of side s over bins [from, from + count); false when no pixel lies there.
+bool WindowColour(const EdgeProfiles& p, int s, int from, int count, cv::Vec3d& out) {
+  cv::Vec3d sum(0, 0, 0);
+  int n = 0;
+  for (int i = from; i < std::min(p.bins, from + count); ++i) {
+    sum += p.bgr[p.At(s, i)];
+    n += p.n_bgr[p.At(s, i)];
+  }
+  if (n == 0) return false;
+  out = sum / n;
+  return true;
+}
+
+// Is side s's band [k, k + window) at least min_ratio of the other edges at the same depth in
+// every channel (per channel, the median of the other edges)?
+bool BrightInEveryChannel(const EdgeProfiles& p, int s, int k, int window, double min_ratio) {
+  cv::Vec3d band;
+  if (!WindowColour(p, s, k, window, band)) return false;
+  std::vector<double> others[3];
+  for (int o = 0; o < 4; ++o) {
+    cv::Vec3d c;
+    if (o == s || !WindowColour(p, o, k, window, c)) continue;
+    for (int ch = 0; ch < 3; ++ch) others[ch].push_back(c[ch]);
+  }
+  for (int ch = 0; ch < 3; ++ch) {
+    if (!others[ch].empty() && band[ch] < min_ratio * Median(std::move(others[ch]))) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -177,7 +214,16 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       if (peak_lo - flank_lo < 0.5 * c * peak_hi) continue;
       // White is at least as bright as the border's own brightest channel (a pale flock or a
       // grey figure is lighter than the border only in its darkest channel).
-      if (peak_hi < options.min_brightness_of_border * border_hi(s)) continue;
+      // Under a low lamp the stripe's own edge may lie in a figure's shadow while the others
+      // are lit: its own border, outside the stripe, shares its light.
+      double own_hi = -1;  // its brightest bin, blur included
+      const int own_bins = static_cast<int>(options.own_border_mm / kBinMm);
+      for (int i = first; i < first + own_bins && i + window / 2 < k; ++i) {
+        own_hi = std::max(own_hi, hi[p.At(s, i)]);
+      }
+      const double ref_hi = own_hi >= 0 ? std::min(own_hi, border_hi(s)) : border_hi(s);
+      if (peak_hi < options.min_brightness_of_border * ref_hi) continue;
+      if (!BrightInEveryChannel(p, s, k, window, options.min_channel_of_other_edges)) continue;
       // Along the whole edge.
       bool whole = true;
       for (int g = 0; g < kSegments; ++g) {

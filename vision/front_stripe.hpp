@@ -3,8 +3,9 @@
 // base's own other edges: at the same depth from the edge, lit by the same lamp and blurred by
 // the same lens, a stripe edge is brighter in its darkest colour channel (white raises all
 // three; a side colour, a pale flock or a tan figure leaves one low) than the other edges are,
-// along the whole edge, and falls back further in. The frame's blur (vision/edge_blur.hpp)
-// says how much of the stripe's contrast survives and how far it spreads.
+// along the whole edge, and falls back further in; and no channel of it is darker than the other
+// edges at that depth. The frame's blur (vision/edge_blur.hpp) says how much of the stripe's
+// contrast survives and how far it spreads.
 #pragma once
 
 #include <array>
@@ -35,8 +36,19 @@ struct FrontStripeOptions {
   double min_segment_fraction = 0.4;
   // ... and as bright in its brightest channel as this fraction of the border's brightest
   // channel (white reflects every channel at least as well as a side colour does its own).
-  // Default 0.95; lower if your stripes are cream or grey rather than white.
+  // Default 0.95; lower if your stripes are cream or grey rather than white. The border is read
+  // on the stripe's own edge too, outside it (under a low lamp that edge may lie in a figure's
+  // shadow while the others are lit), and the lower of the two is the reference.
   double min_brightness_of_border = 0.95;
+  // How deep from the edge the stripe's own edge is read as its border, mm (TABLE_KIT: a border
+  // at least 3 mm wide). Default 3.
+  double own_border_mm = 3.0;
+  // ... and, in every channel, at least this fraction of the other edges at the same depth
+  // (per channel, the middle of the three): white reflects each channel at least as well as
+  // any paint, the side colour's own channel included, while a tan or pale flock and a lit
+  // figure tinted by its paint fall under the border's or the flock's strongest channel.
+  // Default 1.0.
+  double min_channel_of_other_edges = 1.0;
   // ... while every other edge stays under this fraction of it. Default 0.35.
   double max_other_edge_fraction = 0.35;
   // A facing is claimed only on a base whose measured outline lies within this of a catalogue
