@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <utility>
 
 #include <opencv2/imgcodecs.hpp>
@@ -971,6 +972,47 @@ struct OutlineProbe {
   }
 };
 
+// One way to complete a short base r to a catalogue size: keep one of its sides' lengths and
+// extend it across the other axis. `added` is the strip added alone;
+// `far` (the strip's outer side) and `flank0`, `flank0 + 1` are its sides as BandFraction
+// numbers them.
+struct CatalogueExtension {
+  PxRect grown, added;
+  int far, flank0;
+};
+
+// Every catalogue completion of r that extends it by ext_mm in [min_ext_mm, max_ext_mm], in a
+// fixed order (axis kept, size, orientation, direction) so ties pick the same one.
+std::vector<CatalogueExtension> CatalogueExtensions(const PxRect& r, double mm,
+                                                    const std::vector<BaseSize>& sizes, double tol,
+                                                    double min_ext_mm, double max_ext_mm) {
+  std::vector<CatalogueExtension> out;
+  const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
+  for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
+    const double kept = len_mm[keep], other = len_mm[1 - keep];
+    const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
+    for (const BaseSize& sz : sizes) {
+      for (const auto& [target_kept, target_other] :
+           {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
+        const double ext_mm = target_other - other;
+        if (std::abs(kept - target_kept) > tol || ext_mm < min_ext_mm || ext_mm > max_ext_mm) {
+          continue;
+        }
+        const double ext_px = ext_mm / mm;
+        for (const int sign : {-1, 1}) {
+          CatalogueExtension e{r, r, (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0), keep == 0 ? 0 : 2};
+          e.grown.center += sign * 0.5 * ext_px * g;
+          (keep == 0 ? e.grown.len_b : e.grown.len_a) = target_other / mm;
+          e.added.center += sign * 0.5 * (other / mm + ext_px) * g;
+          (keep == 0 ? e.added.len_b : e.added.len_a) = ext_px;
+          out.push_back(e);
+        }
+      }
+    }
+  }
+  return out;
+}
+
 // A base found short of its catalogue size: its colour blob stopped at figures or at the front
 // stripe, half way across the base. It is grown to a larger catalogue size sharing one of its
 // sides when the added part shows the rest of a base's outline: the side colour along its far
@@ -992,55 +1034,36 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
     const cv::Mat& mask = masks[s];
     for (size_t i = 0; i < rects[s].size(); ++i) {
       PxRect& r = rects[s][i];
-      const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
       PxRect best = r;
       double best_score = -1;
-      for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
-        const double kept = len_mm[keep], other = len_mm[1 - keep];
-        const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
-        for (const BaseSize& sz : sizes) {
-          for (const auto& [target_kept, target_other] :
-               {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
-            if (std::abs(kept - target_kept) > tol || target_other < other + 2 * tol) continue;
-            const double ext_px = (target_other - other) / mm;
-            for (const int sign : {-1, 1}) {
-              PxRect grown = r;
-              grown.center += sign * 0.5 * ext_px * g;
-              (keep == 0 ? grown.len_b : grown.len_a) = target_other / mm;
-              // The added part alone, and its far edge and flanks as BandFraction sides.
-              PxRect added = r;
-              added.center += sign * 0.5 * (other / mm + ext_px) * g;
-              (keep == 0 ? added.len_b : added.len_a) = ext_px;
-              const int far = (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0);
-              const int near = far ^ 1;
-              const int flank0 = keep == 0 ? 0 : 2;
-              // Each outer side shows the border's colour or, where shadow or glare has
-              // taken that, a step to the mat.
-              // At least one of them must show some of the side's colour (kMinColour): a step
-              // alone is also the edge of a neighbouring base of the other side, or of terrain.
-              double colour = 0;
-              const auto outline = [&](int side) {
-                colour = std::max(colour, probe.Colour(mask, added, side));
-                return probe.Outline(mask, top_bgr, added, side);
-              };
-              const double far_in = outline(far);
-              const double flank_in = std::min(outline(flank0), outline(flank0 + 1));
-              double beyond = BandFraction(mask, added, -gap1, -gap0, far, 0.8);
-              for (const int f : {flank0, flank0 + 1}) {
-                beyond = std::max(beyond, BandFraction(mask, added, -gap1, -gap0, f, 0.8));
-              }
-              const bool seam = BandFraction(mask, added, 0.5, border_px, near, 0.8) > 0.8 &&
-                                BandFraction(mask, r, 0.5, border_px, near ^ 1, 0.8) > 0.8;
-              if (far_in < options.min_border_coverage || flank_in < options.min_border_coverage ||
-                  colour < kMinColour || beyond > 0.15 || seam ||
-                  OverlapsAnother(grown, s, rects, &r)) {
-                continue;
-              }
-              const double score = far_in + flank_in - beyond;
-              if (score > best_score) best_score = score, best = grown;
-            }
-          }
+      for (const CatalogueExtension& e :
+           CatalogueExtensions(r, mm, sizes, tol, 2 * tol, std::numeric_limits<double>::max())) {
+        const PxRect& added = e.added;
+        const int far = e.far, near = far ^ 1, flank0 = e.flank0;
+        // Each outer side shows the border's colour or, where shadow or glare has taken that, a
+        // step to the mat. At least one of them must show some of the side's colour
+        // (kMinColour): a step alone is also the edge of a neighbouring base of the other side,
+        // or of terrain.
+        double colour = 0;
+        const auto outline = [&](int side) {
+          colour = std::max(colour, probe.Colour(mask, added, side));
+          return probe.Outline(mask, top_bgr, added, side);
+        };
+        const double far_in = outline(far);
+        const double flank_in = std::min(outline(flank0), outline(flank0 + 1));
+        double beyond = BandFraction(mask, added, -gap1, -gap0, far, 0.8);
+        for (const int f : {flank0, flank0 + 1}) {
+          beyond = std::max(beyond, BandFraction(mask, added, -gap1, -gap0, f, 0.8));
         }
+        const bool seam = BandFraction(mask, added, 0.5, border_px, near, 0.8) > 0.8 &&
+                          BandFraction(mask, r, 0.5, border_px, near ^ 1, 0.8) > 0.8;
+        if (far_in < options.min_border_coverage || flank_in < options.min_border_coverage ||
+            colour < kMinColour || beyond > 0.15 || seam ||
+            OverlapsAnother(e.grown, s, rects, &r)) {
+          continue;
+        }
+        const double score = far_in + flank_in - beyond;
+        if (score > best_score) best_score = score, best = e.grown;
       }
       if (best_score < 0) continue;
       r = best;
@@ -1079,46 +1102,25 @@ void ExtendIntoShadow(PxRect& r, size_t s, const cv::Mat& plain_mask,
   // and the shadow's blur may hide the rest; a flank must still continue a lit one.
   constexpr double kMinFarBorder = 0.35;
   constexpr double kMaxBeyond = 0.15;  // as GrowShortBases: the mat beyond shows no side colour
-  const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
   PxRect best = r;
   double best_score = -1;
-  for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
-    const double kept = len_mm[keep], other = len_mm[1 - keep];
-    const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
-    for (const BaseSize& sz : sizes) {
-      for (const auto& [target_kept, target_other] :
-           {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
-        const double ext_mm = target_other - other;
-        if (std::abs(kept - target_kept) > tol || ext_mm < min_ext_mm || ext_mm > tol) continue;
-        const double ext_px = ext_mm / mm;
-        for (const int sign : {-1, 1}) {
-          const int far = (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0);
-          if (probe.Colour(plain_mask, r, far) > kMaxLitEnd) continue;
-          PxRect grown = r;
-          grown.center += sign * 0.5 * ext_px * g;
-          (keep == 0 ? grown.len_b : grown.len_a) = target_other / mm;
-          PxRect added = r;
-          added.center += sign * 0.5 * (other / mm + ext_px) * g;
-          (keep == 0 ? added.len_b : added.len_a) = ext_px;
-          const int flank0 = keep == 0 ? 0 : 2;
-          const cv::Mat& shadowed = shadow_mask();
-          const double far_in = probe.Colour(shadowed, grown, far);
-          const double flank_in = std::max(probe.Colour(shadowed, added, flank0),
-                                           probe.Colour(shadowed, added, flank0 + 1));
-          double beyond = BandFraction(shadowed, added, -probe.gap1, -probe.gap0, far, 0.8);
-          for (const int f : {flank0, flank0 + 1}) {
-            beyond =
-                std::max(beyond, BandFraction(shadowed, added, -probe.gap1, -probe.gap0, f, 0.8));
-          }
-          if (far_in < kMinFarBorder || flank_in < options.min_border_coverage ||
-              beyond > kMaxBeyond || OverlapsAnother(grown, s, rects, self)) {
-            continue;
-          }
-          const double score = far_in + flank_in - beyond;
-          if (score > best_score) best_score = score, best = grown;
-        }
-      }
+  for (const CatalogueExtension& e : CatalogueExtensions(r, mm, sizes, tol, min_ext_mm, tol)) {
+    const int far = e.far, flank0 = e.flank0;
+    if (probe.Colour(plain_mask, r, far) > kMaxLitEnd) continue;
+    const cv::Mat& shadowed = shadow_mask();
+    const double far_in = probe.Colour(shadowed, e.grown, far);
+    const double flank_in = std::max(probe.Colour(shadowed, e.added, flank0),
+                                     probe.Colour(shadowed, e.added, flank0 + 1));
+    double beyond = BandFraction(shadowed, e.added, -probe.gap1, -probe.gap0, far, 0.8);
+    for (const int f : {flank0, flank0 + 1}) {
+      beyond = std::max(beyond, BandFraction(shadowed, e.added, -probe.gap1, -probe.gap0, f, 0.8));
     }
+    if (far_in < kMinFarBorder || flank_in < options.min_border_coverage || beyond > kMaxBeyond ||
+        OverlapsAnother(e.grown, s, rects, self)) {
+      continue;
+    }
+    const double score = far_in + flank_in - beyond;
+    if (score > best_score) best_score = score, best = e.grown;
   }
   r = best;
 }

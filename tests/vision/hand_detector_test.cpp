@@ -18,6 +18,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
+#include "rendered_scene.hpp"
 #include "vision/hand_detector.hpp"
 #include "vision/hand_texture.hpp"
 
@@ -31,13 +32,6 @@ int HandDetectorTest_Feed(HandDetector& d, const cv::Mat& frame, int n, int& i) 
   int hands = 0;
   for (int k = 0; k < n; ++k, ++i) hands += d.Update(frame, i / kFps).hand;
   return hands;
-}
-
-TableCalibration CalibrationOf(const SynthScene& s) {
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  return cal;
 }
 
 // Rendered 720p napoleonic scenes that have a hand frame (the scenario draws one in about
@@ -66,7 +60,7 @@ TEST_F(HandDetectorTest, RenderedHandsAreFlaggedProjectilesAreNot) {
   ASSERT_GE(scenes_.size(), 3u);
   for (const SynthScene& s : scenes_) {
     SCOPED_TRACE("scene index " + std::to_string(s.index));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     EXPECT_EQ(Feed(d, s.before, 15, i), 0) << "still table";
     EXPECT_EQ(Feed(d, s.after, 15, i), 0) << "projectile landed";
@@ -78,7 +72,7 @@ TEST_F(HandDetectorTest, RenderedHandsAreFlaggedProjectilesAreNot) {
 TEST_F(HandDetectorTest, HandFlaggedWhenTheReferenceIsTheTableBeforeTheShot) {
   // A hand straight after the shot lands, before the view settled on the projectile.
   const SynthScene& s = scenes_.at(0);
-  HandDetector d(CalibrationOf(s));
+  HandDetector d(TruthCalibration(s));
   int i = 0;
   Feed(d, s.before, 15, i);
   EXPECT_EQ(Feed(d, s.after_hand, 5, i), 5);
@@ -87,7 +81,7 @@ TEST_F(HandDetectorTest, HandFlaggedWhenTheReferenceIsTheTableBeforeTheShot) {
 TEST_F(HandDetectorTest, ExposureAndAPersonsShadowAreNotHands) {
   for (const SynthScene& s : scenes_) {
     SCOPED_TRACE("scene index " + std::to_string(s.index));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     Feed(d, s.before, 15, i);
     // Auto exposure: the whole picture 25 % brighter, then 20 % darker than at first.
@@ -133,7 +127,7 @@ cv::Mat QtipAcrossTheEdge(const SynthScene& s) {
 TEST_F(HandDetectorTest, QtipAcrossTheBoardEdgeIsNotAHand) {
   for (const SynthScene& s : scenes_) {
     SCOPED_TRACE("scene index " + std::to_string(s.index));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     Feed(d, s.before, 15, i);
     EXPECT_EQ(Feed(d, QtipAcrossTheEdge(s), 10, i), 0);
@@ -168,7 +162,7 @@ TEST_F(HandDetectorTest, StandMovedInsideTheBoardIsNotAHand) {
     const cv::Rect dest = box + cv::Point(cvRound(shift.x), cvRound(shift.y));
     ASSERT_EQ(dest & cv::Rect({0, 0}, moved.size()), dest);
     patch.copyTo(moved(dest));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     Feed(d, s.before, 15, i);
     EXPECT_EQ(Feed(d, moved, 10, i), 0);
@@ -187,7 +181,7 @@ TEST_F(HandDetectorTest, StillHandOverTheBoardStaysAHandUntilItLeaves) {
   };
   for (const SynthScene& s : scenes_) {
     SCOPED_TRACE("scene index " + std::to_string(s.index));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     feed(d, s.after, 5, i);
     const HandReport first = d.Update(s.after_hand, i++ / kSlowFps);
@@ -205,7 +199,7 @@ TEST_F(HandDetectorTest, SomethingLeftAcrossTheEdgeIsSceneryOnlyAfterLongStillne
   // the edge) does not pause the referee forever: after held_scenery_after_s of perfect
   // stillness it is part of the table. Frames at 5 fps keep the test short.
   const SynthScene& s = scenes_.at(0);
-  HandDetector d(CalibrationOf(s));
+  HandDetector d(TruthCalibration(s));
   constexpr double kSlowFps = 5.0;
   int i = 0;
   for (int k = 0; k < 10; ++k, ++i) d.Update(s.after, i / kSlowFps);
@@ -223,7 +217,7 @@ TEST_F(HandDetectorTest, UserSaysTheTableIsClear) {
   // Reset: what is in the picture now is the table (the user's way out of a pause the referee
   // cannot end by itself).
   const SynthScene& s = scenes_.at(0);
-  HandDetector d(CalibrationOf(s));
+  HandDetector d(TruthCalibration(s));
   int i = 0;
   Feed(d, s.after, 15, i);
   EXPECT_EQ(Feed(d, s.after_hand, 10, i), 10);
@@ -252,7 +246,7 @@ TEST_F(HandDetectorTest, SomethingPutDownOutsideTheBoardBecomesScenery) {
     if (!cv::Rect({0, 0}, s.before.size()).contains(cv::Point(far))) continue;
     ++tried;
     SCOPED_TRACE("scene index " + std::to_string(s.index));
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     int i = 0;
     Feed(d, s.before, 15, i);
     const cv::Mat cup = CupOutsideTheBoard(s, centre);
@@ -308,9 +302,7 @@ TEST(HandDetectorDarkArmTest, ArmNearlyTheColourOfTheTableIsFlagged) {
   sc.difficulty.hand_probability = 0.9;
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 31, .size = {1280, 720}}, 6);
   ASSERT_FALSE(s.after_hand.empty());
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
+  const TableCalibration cal = TruthCalibration(s);
   // Colour alone at the default level: the hard case this scene was written for.
   HandDetector plain(cal, HandOptions{.texture_level = 0});
   HandDetector d(cal, HandOptions{.grow_level = 5.0});
@@ -343,18 +335,18 @@ TEST_F(HandDetectorTest, HandAlreadyOverTheTableInTheFirstFrameIsFlagged) {
     SCOPED_TRACE("scene index " + std::to_string(s.index));
     // Hands that reach over the board (one of the four stops just short of it: a hand over the
     // band outside the board at start-up is not seen until it moves off its first picture).
-    HandDetector judge(CalibrationOf(s));
+    HandDetector judge(TruthCalibration(s));
     int i = 0;
     Feed(judge, s.after, 15, i);
     if (judge.Update(s.after_hand, i / kFps).in_in < 0.5) continue;
     ++tried;
-    HandDetector d(CalibrationOf(s));
+    HandDetector d(TruthCalibration(s));
     i = 0;
     EXPECT_EQ(Feed(d, s.after_hand, 10, i), 10) << "a hand from the first frame on";
     EXPECT_EQ(Feed(d, s.after, 15, i), 0) << "the hand has left: the clear table";
     EXPECT_EQ(Feed(d, s.after_hand, 5, i), 5) << "and a hand against that table";
     // The user's way out when something is left across the edge: the table is clear.
-    HandDetector cleared(CalibrationOf(s));
+    HandDetector cleared(TruthCalibration(s));
     i = 0;
     EXPECT_EQ(Feed(cleared, s.after_hand, 3, i), 3);
     cleared.Reset();
@@ -504,7 +496,7 @@ TEST(HandDetectorStartUpTest, TremblingHandAtStartUpStaysAHandTerrainAcrossTheEd
 
 TEST_F(HandDetectorTest, WrongFrameSizeIsNoHand) {
   const SynthScene& s = scenes_.at(0);
-  HandDetector d(CalibrationOf(s));
+  HandDetector d(TruthCalibration(s));
   cv::Mat small;
   cv::resize(s.after_hand, small, {640, 360});
   EXPECT_FALSE(d.Update(small, 0).hand);

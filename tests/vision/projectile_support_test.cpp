@@ -16,17 +16,12 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee {
 namespace {
-
-cv::Mat AsWebcamSends(const cv::Mat& image, int quality) {
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", image, jpg, {cv::IMWRITE_JPEG_QUALITY, quality});
-  return cv::imdecode(jpg, cv::IMREAD_COLOR);
-}
 
 ShotAnalysis Analyse(const Scenario& sc, const Board& board, const CameraModel& camera,
                      const cv::Mat& before, const cv::Mat& after, const std::string& ruleset) {

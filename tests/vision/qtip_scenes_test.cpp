@@ -8,6 +8,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
 
@@ -17,12 +18,7 @@ namespace {
 // The whole shot analysis on scene `index` of the napoleonic `seed` set, camera from the truth.
 ShotAnalysis AnalyseNapoleonicScene(const SynthScene& s) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  return AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
+  return AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
 }
 

@@ -11,6 +11,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/stand_detector.hpp"
 
@@ -27,10 +28,7 @@ inline RenderedDetection DetectInScene(const std::string& scenario, int index,
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
   RenderedDetection r;
   r.scene = GenerateScene(sc, SynthOptions{.seed = seed}, index);
-  TableCalibration cal;
-  cal.board = r.scene.board.grid;
-  cal.camera = r.scene.camera;
-  const TopView view(cal);
+  const TopView view(TruthCalibration(r.scene));
   r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
                          LoadStandKinds(), {}, &r.scene.board);
   return r;

@@ -13,6 +13,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/principal_axis.hpp"
 #include "vision/shadow_change.hpp"
@@ -155,22 +156,14 @@ TEST(ShadowChangeTest, ASticksOwnShadowJoinedByAHandsStays) {
   EXPECT_EQ(removed, 0);
 }
 
-cv::Mat AsJpeg(const cv::Mat& image, int quality) {
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", image, jpg, {cv::IMWRITE_JPEG_QUALITY, quality});
-  return cv::imdecode(jpg, cv::IMREAD_COLOR);
-}
-
 // Lamp scenario seed 5 scene 0, 1080p, `after` as JPEG: the Q-tip's shadow lies beside it and
 // was read with it as one change ("a change of 77 x 14 mm is neither a Q-tip nor a shell").
 TEST(ShadowChangeTest, AQtipBesideItsOwnLampShadowIsFound) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "lamp.json");
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 0);
   ASSERT_TRUE(s.projectile.has_value());
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, AsJpeg(s.after, s.jpeg_quality),
+  const TableCalibration cal = TruthCalibration(s);
+  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, AsWebcamSends(s.after, s.jpeg_quality),
                                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
@@ -183,14 +176,13 @@ TEST(ShadowChangeTest, AHandFrameWhoseShadowReachesTheQtipIsRefused) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 31, .size = {1920, 1080}}, 10);
   ASSERT_FALSE(s.after_hand.empty());
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
+  const TableCalibration cal = TruthCalibration(s);
   const TopView view(cal);
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsJpeg(s.after, s.jpeg_quality),
+  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
                                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
-  EXPECT_TRUE(std::holds_alternative<Refusal>(DetectProjectile(
-      a.top_before, view.Rectify(AsJpeg(s.after_hand, s.jpeg_quality)), view, a.stands.stands)));
+  EXPECT_TRUE(std::holds_alternative<Refusal>(
+      DetectProjectile(a.top_before, view.Rectify(AsWebcamSends(s.after_hand, s.jpeg_quality)),
+                       view, a.stands.stands)));
 }
 
 }  // namespace

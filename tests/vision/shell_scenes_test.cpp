@@ -13,6 +13,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
 
@@ -29,14 +30,9 @@ struct Case {
 // the camera from the truth.
 ShotAnalysis AnalyseAncientScene(const Scenario& sc, const SynthScene& s,
                                  const StandKindCatalog& catalog) {
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", s.after, jpg, {cv::IMWRITE_JPEG_QUALITY, s.jpeg_quality});
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
   StandDetectorOptions stand_opt;
   stand_opt.kind_preference = KindPreference("ancient");
-  return AnalyseShot(TopView(cal), s.before, cv::imdecode(jpg, cv::IMREAD_COLOR),
+  return AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
                      ScenarioSideColors(sc), catalog, &s.board, stand_opt);
 }
 

@@ -15,6 +15,7 @@
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "rendered_detection.hpp"
+#include "rendered_scene.hpp"
 #include "vision/stand_detector.hpp"
 
 namespace referee {
@@ -33,10 +34,7 @@ TEST(StandDetectorRenderTest, RenderedBasesAreFoundAtTheirTrueSize) {
   int truth_n = 0, found_n = 0;
   for (int index = 0; index < 2; ++index) {
     const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7}, index);
-    TableCalibration cal;
-    cal.board = s.board.grid;
-    cal.camera = s.camera;
-    const TopView view(cal);
+    const TopView view(TruthCalibration(s));
     const StandDetection d =
         DetectStands(view.Rectify(s.before), view, colors, catalog, {}, &s.board);
     for (const Stand& t : s.stands) {

@@ -9,6 +9,7 @@
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
 
@@ -24,9 +25,7 @@ TEST(SynthPipelineTest, StandsProjectileAndRefusals) {
   for (int index = 0; index < 2; ++index) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " index " + std::to_string(index));
     const SynthScene s = GenerateScene(sc, SynthOptions{.seed = seed, .size = {1280, 720}}, index);
-    TableCalibration cal;
-    cal.board = s.board.grid;
-    cal.camera = s.camera;
+    const TableCalibration cal = TruthCalibration(s);
     const TopView view(cal);
     const ShotAnalysis a = AnalyseShot(view, s.before, s.after, colors, catalog, &s.board);
     for (const Stand& t : s.stands) {
@@ -61,12 +60,6 @@ TEST(SynthPipelineTest, StandsProjectileAndRefusals) {
   EXPECT_GE(accepted, 1);
 }
 
-cv::Mat AsJpeg(const cv::Mat& image, int quality) {
-  std::vector<uchar> jpg;
-  cv::imencode(".jpg", image, jpg, {cv::IMWRITE_JPEG_QUALITY, quality});
-  return cv::imdecode(jpg, cv::IMREAD_COLOR);
-}
-
 // Hard scenes at 1080p (defocus, motion blur, sensor noise, JPEG): Q-tips so faint that the
 // change mask keeps only a 17-22 mm piece of the stick, refused before as "neither a Q-tip nor
 // a shell". The whole Q-tip model matched along that piece finds them; the same scene
@@ -83,12 +76,10 @@ TEST(SynthPipelineTest, FaintBlurredQtipsAreMatchedByTheWholeModel) {
     const SynthScene s = GenerateScene(
         sc, SynthOptions{.seed = seed, .size = {1920, 1080}, .with_hand_frame = false}, index);
     ASSERT_TRUE(s.projectile && s.projectile->kind == "qtip");
-    TableCalibration cal;
-    cal.board = s.board.grid;
-    cal.camera = s.camera;
+    const TableCalibration cal = TruthCalibration(s);
     const TopView view(cal);
-    const ShotAnalysis a =
-        AnalyseShot(view, s.before, AsJpeg(s.after, s.jpeg_quality), colors, catalog, &s.board);
+    const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                                       colors, catalog, &s.board);
     ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
     EXPECT_EQ(a.projectile->kind, "qtip");
     EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
@@ -103,8 +94,8 @@ TEST(SynthPipelineTest, FaintBlurredQtipsAreMatchedByTheWholeModel) {
     cv::RNG(1000 + index).fill(noise, cv::RNG::NORMAL, 0.0, 2.0);
     again += noise;
     again.convertTo(again, CV_8UC3);
-    const ProjectileResult empty =
-        DetectProjectile(a.top_before, view.Rectify(AsJpeg(again, 85)), view, a.stands.stands);
+    const ProjectileResult empty = DetectProjectile(
+        a.top_before, view.Rectify(AsWebcamSends(again, 85)), view, a.stands.stands);
     EXPECT_TRUE(std::holds_alternative<Refusal>(empty));
   }
 }
@@ -117,11 +108,9 @@ TEST(SynthPipelineTest, AFaintQtipAcrossAStandIsRefusedNotGuessed) {
   const SynthScene s =
       GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, 3);
   ASSERT_TRUE(s.projectile && s.projectile->kind == "qtip");
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
+  const TableCalibration cal = TruthCalibration(s);
   const TopView view(cal);
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsJpeg(s.after, s.jpeg_quality),
+  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
                                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
   EXPECT_FALSE(a.projectile.has_value())
       << "adjudicated " << InchesToMm(Distance(a.projectile->point, s.projectile->point))

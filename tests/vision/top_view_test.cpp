@@ -10,19 +10,13 @@
 
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "rendered_scene.hpp"
 #include "vision/block_shrink.hpp"
 #include "vision/change_meter.hpp"
 #include "vision/projectile_detector.hpp"
 
 namespace referee {
 namespace {
-
-TableCalibration CalibrationOf(const SynthScene& s) {
-  TableCalibration cal;
-  cal.board = s.board.grid;
-  cal.camera = s.camera;
-  return cal;
-}
 
 SynthScene Scene(uint64_t seed) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
@@ -32,7 +26,7 @@ SynthScene Scene(uint64_t seed) {
 
 TEST(TopViewTest, CropMapsAndRectifiesLikeTheFullView) {
   const SynthScene s = Scene(5);
-  const TopView view(CalibrationOf(s));
+  const TopView view(TruthCalibration(s));
   const cv::Rect r(137, 58, 301, 211);
   const TopView crop = view.Crop(r);
   EXPECT_EQ(crop.region(), r);
@@ -62,7 +56,7 @@ TEST(TopViewTest, ProjectileFoundOnTheChangedCropAsOnTheWholeView) {
   for (const uint64_t seed : {2u, 3u, 4u, 6u}) {
     const SynthScene s = Scene(seed);
     if (!s.projectile) continue;
-    const TopView view(CalibrationOf(s));
+    const TopView view(TruthCalibration(s));
     const cv::Mat before = view.Rectify(s.before), after = view.Rectify(s.after);
     const ProjectileOptions options;
     std::vector<DetectedStand> stands;  // the true stands: a tip on a base is raised by it
