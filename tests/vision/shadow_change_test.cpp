@@ -77,6 +77,12 @@ struct StickScene {
   cv::Mat after = before.clone();
   cv::Mat changed;
   StickScene() { after(cv::Rect(100, 90, 100, 6)).setTo(cv::Scalar(235, 235, 235)); }
+  // A shadow over `where` in `after`: every channel at 45 % of its light.
+  void Shade(const cv::Mat& where) {
+    cv::Mat shaded;
+    after.convertTo(shaded, -1, 0.45);
+    shaded.copyTo(after, where);
+  }
   cv::Mat Run(int* removed) {
     cv::Mat diff;
     cv::absdiff(before, after, diff);
@@ -118,9 +124,7 @@ TEST(ShadowChangeTest, AStickLosesItsOwnShadowBesideIt) {
   // Its shadow: the stick moved 5 px down and 3 px right, where the stick does not hide it.
   cv::Mat shade = Box(s.before.size(), cv::Rect(103, 95, 100, 6));
   shade.setTo(0, Box(s.before.size(), cv::Rect(100, 90, 100, 6)));
-  cv::Mat shaded;
-  s.after.convertTo(shaded, -1, 0.45);
-  shaded.copyTo(s.after, shade);
+  s.Shade(shade);
   int removed = 0;
   const cv::Mat out = s.Run(&removed);
   EXPECT_GT(removed, 0);
@@ -133,9 +137,7 @@ TEST(ShadowChangeTest, AHandsShadowReachingAStickStays) {
   StickScene s;
   // A hand's shadow (the hand out of view) reaching the stick from below: not its copy.
   const cv::Mat shade = Box(s.before.size(), cv::Rect(120, 96, 60, 40));
-  cv::Mat shaded;
-  s.after.convertTo(shaded, -1, 0.45);
-  shaded.copyTo(s.after, shade);
+  s.Shade(shade);
   int removed = 0;
   const cv::Mat out = s.Run(&removed);
   EXPECT_EQ(removed, 0);
@@ -148,9 +150,7 @@ TEST(ShadowChangeTest, ASticksOwnShadowJoinedByAHandsStays) {
   cv::Mat shade = Box(s.before.size(), cv::Rect(103, 95, 100, 6)) |
                   Box(s.before.size(), cv::Rect(150, 100, 50, 30));
   shade.setTo(0, Box(s.before.size(), cv::Rect(100, 90, 100, 6)));
-  cv::Mat shaded;
-  s.after.convertTo(shaded, -1, 0.45);
-  shaded.copyTo(s.after, shade);
+  s.Shade(shade);
   int removed = 0;
   s.Run(&removed);
   EXPECT_EQ(removed, 0);
