@@ -1328,8 +1328,20 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                   rects);
   }
   // Borders the blur has spread below every colour gate, fitted as blurred rings.
-  AddBlurredRingBases(chroma, valid, mat_chroma, terrain, out.colors.sides(), mm, sizes,
-                      EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects);
+  // Their sizes are catalogue sizes and each side already sits where the blurred band fits it
+  // best: kept so the edge and stripe steps below, whose evidence that blur defeats, leave them.
+  std::vector<PxRect> blurred_ring_bases;
+  {
+    const std::vector<std::vector<PxRect>> before = rects;
+    AddBlurredRingBases(chroma, valid, mat_chroma, terrain, out.colors.sides(), mm, sizes,
+                        EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects);
+    for (size_t s = 0; s < rects.size(); ++s) {
+      const size_t n_before = s < before.size() ? before[s].size() : 0;
+      blurred_ring_bases.insert(blurred_ring_bases.end(),
+                                rects[s].begin() + static_cast<std::ptrdiff_t>(n_before),
+                                rects[s].end());
+    }
+  }
   {
     // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
     // ring and filled fits use: the strict gate may show nothing of a base's far half.
@@ -1388,7 +1400,16 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     });
     for (const PxRect& found : rs) {
       PxRect r = found;
-      for (int iter = 0; iter < 2; ++iter) RefineEdges(top_bgr, r, mm, options.min_border_mm);
+      // A blurred-ring base no later step changed: RefineEdges' half-way crossing and the white
+      // band outside would read the blur's spread, not the border's edge or a stripe.
+      const bool ring_fitted =
+          std::any_of(blurred_ring_bases.begin(), blurred_ring_bases.end(), [&](const PxRect& b) {
+            return b.center == found.center && b.axis_a == found.axis_a && b.len_a == found.len_a &&
+                   b.len_b == found.len_b;
+          });
+      for (int iter = 0; iter < 2 && !ring_fitted; ++iter) {
+        RefineEdges(top_bgr, r, mm, options.min_border_mm);
+      }
       if (shadow_pass) {
         ExtendIntoShadow(
             r, s, out.side_masks[s], [&]() -> const cv::Mat& { return shadow_mask(s); }, mm, sizes,
@@ -1396,7 +1417,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       }
       // A white stripe painted over the front of the border leaves the colour frame short:
       // grow the rectangle over a white band lying right outside one of its sides.
-      for (int side = 0; side < 4; ++side) {
+      for (int side = 0; side < 4 && !ring_fitted; ++side) {
         const double step = 0.5;
         double ext = 0;
         while (ext < 4.0 / mm && BandFraction(white, r, -(ext + step), -ext, side, 0.7) > 0.5) {

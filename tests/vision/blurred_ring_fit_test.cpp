@@ -129,5 +129,14 @@ TEST(BlurredRingFitTest, FindsRenderedBasesWhoseBandOnlyAWiderBorderExplains) {
   ExpectNoFalseBases(r, 6.0);
 }
 
+// Hard seed 7, scene 7: the ring fit places red-6 (40 x 30 mm) right, but RefineEdges then
+// moved its blurred sides to the half-way crossing of the blur's spread and the stripe step
+// grew it over a white band, 6.4 mm too deep, and its kind by size was wrong. A blurred-ring
+// base keeps its fitted outline: found at its place, size and angle.
+TEST(BlurredRingFitTest, KeepsARenderedRingFittedBaseAtItsFittedSize) {
+  const RenderedDetection r = DetectInScene("hard.json", 7, 7);
+  ExpectFoundAsRendered(r, "red-6", 3.0);
+}
+
 }  // namespace
 }  // namespace referee
