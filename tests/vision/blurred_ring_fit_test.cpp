@@ -80,17 +80,11 @@ TEST(BlurredRingFitTest, ClaimsNothingOnBareMatOrABlurredPatchOfTheColour) {
 // (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
 void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id,
                            double max_angle_deg) {
-  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                  [&](const Stand& t) { return t.id == id; });
-  ASSERT_NE(truth, r.scene.stands.end()) << id;
-  const auto found =
-      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-        return ds.stand.side == truth->side &&
-               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(10.0);
-      });
-  ASSERT_NE(found, r.found.stands.end()) << id;
+  const Stand& truth = Truth(r, id);
+  const DetectedStand* found = FoundNear(r, truth, 10.0);
+  ASSERT_NE(found, nullptr) << id;
   const OrientedRect& f = found->stand.footprint;
-  const OrientedRect& t = truth->footprint;
+  const OrientedRect& t = truth.footprint;
   EXPECT_LT(InchesToMm(Distance(f.center, t.center)), 1.5) << id;
   EXPECT_NEAR(InchesToMm(std::max(f.width_in, f.depth_in)),
               InchesToMm(std::max(t.width_in, t.depth_in)), 2.0)

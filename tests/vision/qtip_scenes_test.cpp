@@ -22,6 +22,12 @@ ShotAnalysis AnalyseNapoleonicScene(const SynthScene& s) {
                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
 }
 
+// Scene `index` of the napoleonic seed 5 set at 1080p, as `referee synth` renders it.
+SynthScene NapoleonicSeed5Scene(int index) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  return GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, index);
+}
+
 // Bug (session 10, napoleonic seed 5 scene 17): a Q-tip on the mat far from the camera (1.6 mm
 // a camera pixel there), its black head three pixels wide. Blurred into the brown mat, the
 // head's outer half darkens every channel nearly alike, as a shadow does, so the shadow test
@@ -29,8 +35,7 @@ ShotAnalysis AnalyseNapoleonicScene(const SynthScene& s) {
 // outer end of its painted head cannot be measured". The plain change goes on falling to the
 // mat one head length past the white stick: the tip is measured there.
 TEST(QtipScenesTest, BlackHeadBlurredIntoTheMatIsMeasuredOnItsPlainChange) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 17);
+  const SynthScene s = NapoleonicSeed5Scene(17);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseNapoleonicScene(s);
@@ -47,8 +52,7 @@ TEST(QtipScenesTest, BlackHeadBlurredIntoTheMatIsMeasuredOnItsPlainChange) {
 // put there: 3.19 mm short. Past that first step the change, shadows removed too, holds a lower
 // level out to the head's end: the tip is the outer step.
 TEST(QtipScenesTest, BlackHeadOverADarkGridLineEndsAtItsOuterStep) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 37);
+  const SynthScene s = NapoleonicSeed5Scene(37);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseNapoleonicScene(s);

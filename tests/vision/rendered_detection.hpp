@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <stdexcept>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -32,6 +34,36 @@ inline RenderedDetection DetectInScene(const std::string& scenario, int index,
   r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
                          LoadStandKinds(), {}, &r.scene.board);
   return r;
+}
+
+// The scene's true base `id` (a scene without it is a broken test: thrown, and reported).
+inline const Stand& Truth(const RenderedDetection& r, const std::string& id) {
+  const auto it = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
+                               [&](const Stand& t) { return t.id == id; });
+  if (it == r.scene.stands.end()) throw std::runtime_error("no true base " + id);
+  return *it;
+}
+
+// The detected base of the truth's side nearest its centre, within `mm`, or nullptr.
+inline const DetectedStand* FoundNear(const RenderedDetection& r, const Stand& truth,
+                                      double mm = std::numeric_limits<double>::infinity()) {
+  const DetectedStand* best = nullptr;
+  for (const auto& ds : r.found.stands) {
+    const double d = Distance(ds.stand.footprint.center, truth.footprint.center);
+    if (ds.stand.side == truth.side && d < MmToInches(mm) &&
+        (!best || d < Distance(best->stand.footprint.center, truth.footprint.center))) {
+      best = &ds;
+    }
+  }
+  return best;
+}
+
+// Bases found within `mm` of the truth's centre, either side.
+inline int CountNear(const RenderedDetection& r, const Stand& truth, double mm) {
+  return static_cast<int>(
+      std::count_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
+        return Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(mm);
+      }));
 }
 
 // Every detected base lies within `mm` of a true one: nothing claimed where there is none.

@@ -19,26 +19,6 @@
 namespace referee {
 namespace {
 
-const Stand& Truth(const RenderedDetection& r, const std::string& id) {
-  const auto it = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                               [&](const Stand& t) { return t.id == id; });
-  EXPECT_NE(it, r.scene.stands.end()) << id;
-  return *it;
-}
-
-// The detected base of the truth's side nearest its centre, or nullptr.
-const DetectedStand* Nearest(const RenderedDetection& r, const Stand& truth) {
-  const DetectedStand* best = nullptr;
-  for (const auto& ds : r.found.stands) {
-    if (ds.stand.side != truth.side) continue;
-    if (!best || Distance(ds.stand.footprint.center, truth.footprint.center) <
-                     Distance(best->stand.footprint.center, truth.footprint.center)) {
-      best = &ds;
-    }
-  }
-  return best;
-}
-
 // Lamp seed 5: scene 3 blue-7 (3.7 mm short), scene 4 blue-1 (3.5 mm short), scene 5 blue-5
 // (4.3 mm short), each 40 x 20 mm with one long border under its figures' shadow; napoleonic
 // seed 5 scene 29 red-1 (3.6 mm short: under half of that far border shows to the shadow gate).
@@ -51,7 +31,7 @@ TEST(ShadowedBorderTest, ShadowedBorderKeepsTheBaseWhole) {
     SCOPED_TRACE(scenario + " seed 5 scene " + std::to_string(index) + " " + id);
     const RenderedDetection r = DetectInScene(scenario, index, 5);
     const Stand& truth = Truth(r, id);
-    const DetectedStand* found = Nearest(r, truth);
+    const DetectedStand* found = FoundNear(r, truth);
     ASSERT_NE(found, nullptr);
     EXPECT_LT(InchesToMm(Distance(found->stand.footprint.center, truth.footprint.center)), 1.2);
     EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), InchesToMm(truth.footprint.width_in),

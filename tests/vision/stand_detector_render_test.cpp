@@ -112,25 +112,18 @@ TEST(StandDetectorRenderTest, FindsBasesOfASideWashedOutTowardTheMat) {
 // known gap). Nothing is claimed where there is no base (a brown road lies on this board).
 TEST(StandDetectorRenderTest, FindsBasesBlurredIntoSolidPatchesOfTheirColour) {
   const RenderedDetection r = DetectInScene("hard.json", 6);
-  const SynthScene& s = r.scene;
-  const StandDetection& d = r.found;
   for (const char* id : {"red-3", "red-5", "red-8", "red-10"}) {
-    const auto truth =
-        std::find_if(s.stands.begin(), s.stands.end(), [&](const Stand& t) { return t.id == id; });
-    ASSERT_NE(truth, s.stands.end()) << id;
-    const auto found = std::find_if(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
-      return ds.stand.side == "red" &&
-             Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(4.0);
-    });
-    ASSERT_NE(found, d.stands.end()) << id << " blurred into a solid patch";
+    const Stand& truth = Truth(r, id);
+    const DetectedStand* found = FoundNear(r, truth, 4.0);
+    ASSERT_NE(found, nullptr) << id << " blurred into a solid patch";
     if (std::string(id) == "red-3") continue;
     const double w = InchesToMm(found->stand.footprint.width_in),
                  dp = InchesToMm(found->stand.footprint.depth_in);
     EXPECT_NEAR(std::max(w, dp),
-                InchesToMm(std::max(truth->footprint.width_in, truth->footprint.depth_in)), 3.0)
+                InchesToMm(std::max(truth.footprint.width_in, truth.footprint.depth_in)), 3.0)
         << id;
     EXPECT_NEAR(std::min(w, dp),
-                InchesToMm(std::min(truth->footprint.width_in, truth->footprint.depth_in)), 3.0)
+                InchesToMm(std::min(truth.footprint.width_in, truth.footprint.depth_in)), 3.0)
         << id;
   }
   ExpectNoFalseBases(r, 6.0);
@@ -144,25 +137,14 @@ TEST(StandDetectorRenderTest, FindsBasesBlurredIntoSolidPatchesOfTheirColour) {
 // 37 x 15 mm: its added part shows no red at all.)
 TEST(StandDetectorRenderTest, GrowsABaseCutShortAtItsFiguresToItsWholeSize) {
   const RenderedDetection r = DetectInScene("hard.json", 2);
-  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                  [](const Stand& t) { return t.id == "blue-5"; });
-  ASSERT_NE(truth, r.scene.stands.end());
-  const auto found =
-      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-        return ds.stand.side == truth->side &&
-               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(12.0);
-      });
-  ASSERT_NE(found, r.found.stands.end());
-  EXPECT_LT(Distance(found->stand.footprint.center, truth->footprint.center), MmToInches(3.0));
+  const Stand& truth = Truth(r, "blue-5");
+  const DetectedStand* found = FoundNear(r, truth, 12.0);
+  ASSERT_NE(found, nullptr);
+  EXPECT_LT(Distance(found->stand.footprint.center, truth.footprint.center), MmToInches(3.0));
   EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), 40.0, 3.0);
   EXPECT_NEAR(InchesToMm(found->stand.footprint.depth_in), 40.0, 3.0);
   // ... as one base: no second piece of it claimed.
-  EXPECT_EQ(std::count_if(r.found.stands.begin(), r.found.stands.end(),
-                          [&](const DetectedStand& ds) {
-                            return Distance(ds.stand.footprint.center, truth->footprint.center) <
-                                   MmToInches(25.0);
-                          }),
-            1);
+  EXPECT_EQ(CountNear(r, truth, 25.0), 1);
 }
 
 // Facing from the white front stripe under blur. Hard seed 7, scene 7: every base carries a

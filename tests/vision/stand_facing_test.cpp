@@ -21,15 +21,9 @@ TEST(StandFacingTest, NoFacingOnAnOutlineFarOffItsCatalogueSize) {
   const RenderedDetection r = DetectInScene("hard.json", 4);
   ASSERT_TRUE(std::none_of(r.scene.stands.begin(), r.scene.stands.end(),
                            [](const Stand& t) { return t.facing_known; }));
-  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                  [](const Stand& t) { return t.id == "blue-2"; });
-  ASSERT_NE(truth, r.scene.stands.end());
-  const auto found =
-      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-        return ds.stand.side == truth->side &&
-               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(6.0);
-      });
-  ASSERT_NE(found, r.found.stands.end());
+  const Stand& truth = Truth(r, "blue-2");
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr);
   EXPECT_FALSE(found->stand.facing_known)
       << "facing " << found->stand.footprint.angle_deg << " on a base measured "
       << InchesToMm(found->stand.footprint.width_in) << " x "
@@ -75,19 +69,13 @@ TEST(StandFacingTest, NoFacingFromABlurredPaleBandOnAHardScene) {
 // was not given. The border on its own edge, outside the stripe, shares its light.
 TEST(StandFacingTest, AStripeInAFiguresShadowGivesTheFacing) {
   const RenderedDetection r = DetectInScene("lamp.json", 0, 5);
-  const auto truth = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                  [](const Stand& t) { return t.id == "blue-8"; });
-  ASSERT_NE(truth, r.scene.stands.end());
-  ASSERT_TRUE(truth->facing_known);
-  const auto found =
-      std::find_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-        return ds.stand.side == truth->side &&
-               Distance(ds.stand.footprint.center, truth->footprint.center) < MmToInches(6.0);
-      });
-  ASSERT_NE(found, r.found.stands.end());
+  const Stand& truth = Truth(r, "blue-8");
+  ASSERT_TRUE(truth.facing_known);
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr);
   ASSERT_TRUE(found->stand.facing_known);
-  const double off_deg = std::abs(
-      std::remainder(found->stand.footprint.angle_deg - truth->footprint.angle_deg, 360.0));
+  const double off_deg =
+      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
   EXPECT_LT(off_deg, 10.0);
 }
 

@@ -14,34 +14,6 @@
 namespace referee {
 namespace {
 
-// The detected base of truth `id`'s side nearest its centre, within `mm`, or nullptr.
-const DetectedStand* FoundNear(const RenderedDetection& r, const Stand& truth, double mm) {
-  const DetectedStand* best = nullptr;
-  for (const auto& ds : r.found.stands) {
-    const double d = Distance(ds.stand.footprint.center, truth.footprint.center);
-    if (ds.stand.side == truth.side && d < MmToInches(mm) &&
-        (!best || d < Distance(best->stand.footprint.center, truth.footprint.center))) {
-      best = &ds;
-    }
-  }
-  return best;
-}
-
-const Stand& Truth(const RenderedDetection& r, const std::string& id) {
-  const auto it = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                               [&](const Stand& t) { return t.id == id; });
-  EXPECT_NE(it, r.scene.stands.end()) << id;
-  return *it;
-}
-
-// Bases found within `mm` of the truth's centre, either side.
-int CountNear(const RenderedDetection& r, const Stand& truth, double mm) {
-  return static_cast<int>(
-      std::count_if(r.found.stands.begin(), r.found.stands.end(), [&](const DetectedStand& ds) {
-        return Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(mm);
-      }));
-}
-
 void ExpectNoTwoOfOneSideOverlap(const RenderedDetection& r) {
   const auto poly = [](const OrientedRect& o) {
     std::vector<cv::Point2f> p;
