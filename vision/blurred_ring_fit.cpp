@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <optional>
+#include <utility>
 
 #include <opencv2/imgproc.hpp>
 
@@ -368,15 +370,64 @@ bool OverlapsAny(const PxRect& r, const std::vector<PxRect>& others) {
                      [&](const PxRect& o) { return OverlapTooMuch(r, o); });
 }
 
+// Pose p's frame at pixel q: its blurred band there (a rectangle less the one border_px inside
+// it, each blurred by the frame's Gaussian: separable, so exact at the corners too), and how
+// deep inside its outline q lies, px (negative outside).
+struct BandAt {
+  double band = 0, depth_px = 0;
+};
+BandAt RenderedBand(const Pose& p, cv::Point q, const Geometry& g) {
+  const cv::Point2d a(std::cos(p.ring.angle), std::sin(p.ring.angle)), b(-a.y, a.x);
+  const cv::Point2d r(q.x - p.c.x, q.y - p.c.y);
+  const double u = r.dot(a), v = r.dot(b);
+  const auto box = [&](double hu, double hv) {
+    if (hu <= 0 || hv <= 0) return 0.0;
+    const double s = g.sigma_px;
+    return (Phi((hu - u) / s) + Phi((hu + u) / s) - 1.0) *
+           (Phi((hv - v) / s) + Phi((hv + v) / s) - 1.0);
+  };
+  const double hu = 0.5 * p.ring.len_a, hv = 0.5 * p.ring.len_b;
+  return {box(hu, hv) - box(hu - g.border_px, hv - g.border_px),
+          std::min(hu - std::abs(u), hv - std::abs(v))};
+}
+
+// Two hypotheses scored on the same pixels, those either template looks at, each predicting its
+// blurred band where it has one and bare mat outside its outline. The figures inside a base may
+// wear its side's colour, so neither says anything about the pixels inside the other's band:
+// those are left out. A 40 x 20 mm ring inside a 40 x 40 mm base's border fits the part of the
+// border it covers as well as the larger ring does, but here it is held to the border runs it
+// leaves unexplained, and the larger ring to the mat a smaller base leaves bare. Returns the two
+// correlations.
+std::pair<double, double> JointRho(const cv::Mat& dep, const Pose& p, const Pose& q,
+                                   const Geometry& g) {
+  std::vector<cv::Point> pts;
+  for (const Pose* o : {&p, &q}) {
+    for (const auto& side : o->ring.side) {
+      for (const Sample& smp : side) pts.push_back(smp.off + o->c);
+    }
+  }
+  std::sort(pts.begin(), pts.end(),
+            [](cv::Point x, cv::Point y) { return x.y != y.y ? x.y < y.y : x.x < y.x; });
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  const double inner_px = g.border_px + g.sigma_px;
+  Moments mp, mq;
+  for (const cv::Point& pt : pts) {
+    if (!Inside(dep, pt)) continue;
+    const BandAt bp = RenderedBand(p, pt, g), bq = RenderedBand(q, pt, g);
+    if (bp.depth_px > inner_px || bq.depth_px > inner_px) continue;
+    const double d = dep.at<float>(pt);
+    mp.Add(d, bp.band);
+    mq.Add(d, bq.band);
+  }
+  return {mp.Rho(), mq.Rho()};
+}
+
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // nulls: per size, the scores on bare mat; mat_sigma: the smoothed departure's noise.
-// rivals: per hypothesis (size, way round), its best correlation at the narrower border widths
-// tried on this seed, updated with this width's: the winner must beat every other hypothesis
-// at every width (a width that only favours one size says nothing about the size).
 std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const cv::Rect& box,
                               const std::vector<BaseSize>& sizes, const std::vector<Null>& nulls,
                               const Geometry& g, double mat_sigma,
-                              const BlurredRingOptions& options, std::vector<double>& rivals) {
+                              const BlurredRingOptions& options) {
   const double theta = DominantAngle(smooth, box);
   // Every hypothesis' best pose: each size, both ways round.
   std::vector<Pose> poses;
@@ -398,26 +449,34 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
     const double margin = options.winner_margin_sigma * nulls[size_of[k]].rho.sigma;
     if (poses[k].fit.rho > coarse_best - margin - 0.1) poses[k] = FinePose(dep, poses[k], g);
   }
-  // The border's width is not known: each hypothesis scores its best over the widths tried.
-  const std::vector<double> narrower = rivals;
-  rivals.resize(poses.size(), -2.0);
-  for (size_t k = 0; k < poses.size(); ++k) rivals[k] = std::max(rivals[k], poses[k].fit.rho);
-  size_t w = 0;
-  for (size_t k = 1; k < poses.size(); ++k) {
-    if (poses[k].fit.rho > poses[w].fit.rho) w = k;
+  // The clear winner: out of the bare mat's scores on its own template, and better than every
+  // other hypothesis when both are scored on the pixels either looks at (see JointRho).
+  std::vector<size_t> order(poses.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(),
+            [&](size_t x, size_t y) { return poses[x].fit.rho > poses[y].fit.rho; });
+  std::optional<size_t> winner;
+  for (const size_t cand : order) {
+    const Pose& p = poses[cand];
+    const Null& null = nulls[size_of[cand]];
+    if (p.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
+        p.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma) {
+      continue;
+    }
+    const double margin = options.winner_margin_sigma * null.rho.sigma;
+    bool beats_all = true;
+    for (size_t k = 0; k < poses.size() && beats_all; ++k) {
+      if (k == cand || poses[k].fit.rho < -1) continue;
+      const auto [mine, theirs] = JointRho(dep, p, poses[k], g);
+      beats_all = mine - theirs >= margin;
+    }
+    if (beats_all) {
+      winner = cand;
+      break;
+    }
   }
-  const Pose& win = poses[w];
-  const Null& null = nulls[size_of[w]];
-  // Out of the bare mat's scores, and clearly the best size and way round.
-  if (win.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
-      win.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma) {
-    return std::nullopt;
-  }
-  for (size_t k = 0; k < poses.size(); ++k) {
-    const double rival = std::max(poses[k].fit.rho, k < narrower.size() ? narrower[k] : -2.0);
-    if (k != w && win.fit.rho - rival < options.winner_margin_sigma * null.rho.sigma)
-      return std::nullopt;
-  }
+  if (!winner) return std::nullopt;
+  const Pose& win = poses[*winner];
   // A band along every side.
   const double min_side = *std::min_element(win.fit.side_gain.begin(), win.fit.side_gain.end());
   if (min_side < options.min_side_gain_fraction * win.fit.gain) return std::nullopt;
@@ -543,9 +602,8 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
     // A wider border only where the narrower ones explain nothing: every base a narrower
     // ring fits is kept as it was.
     std::optional<PxRect> r;
-    std::vector<double> rivals;
     for (size_t k = 0; k < widths.size() && !r; ++k)
-      r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options, rivals);
+      r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
     if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
     found.push_back(*r);
     // Its band is explained: a neighbour's seed is fitted without it.
