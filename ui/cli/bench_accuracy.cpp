@@ -4,6 +4,9 @@
 // decisive cases, hand-frame refusal rate, false adjudications on pairs without a projectile
 // (the same frame twice, and the same frame re-exposed, re-noised and re-compressed), and the
 // grid-intersection error of the calibration. The last line is a one-line summary.
+// Without --truth-camera each scene is calibrated from its empty frame as a user would, and
+// the results are scored in the truth's frame through the board symmetry the calibration's
+// labels imply (a markerless board may be labelled from another corner).
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -25,6 +28,7 @@
 #include "engine/input_error.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/cli/bench_board_symmetry.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
@@ -104,7 +108,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   BenchSeries impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
-  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0;
+  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0;
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -125,6 +129,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     TableCalibration cal;
     cal.board = board.grid;
     cal.camera = cam;
+    // Our calibrated frame -> the truth's: a markerless board may be labelled from another
+    // corner than the generator's (TABLE_KIT's origin rule), the same table in another frame.
+    BoardSymmetry sym{0, board.grid};
+    std::string calibration_note;  // why this scene fell back to the truth camera
     if (!truth_camera) {
       const cv::Mat empty =
           cv::imread(ImageOf(t, sd, "empty", "empty.png").string(), cv::IMREAD_COLOR);
@@ -137,19 +145,27 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       if (const auto* c = std::get_if<TableCalibration>(&r)) {
         cal = *c;
         ++calibrated;
-        const Json& gi = t.at("grid_intersections_px");
+        std::vector<cv::Point2d> truth_crossings_px;
+        for (const Json& p : t.at("grid_intersections_px")) {
+          truth_crossings_px.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+        }
+        sym = FindBoardSymmetry(cal.intersections, truth_crossings_px, board.grid);
+        relabelled += sym.IsIdentity() ? 0 : 1;
         for (int row = 0; row <= board.grid.rows; ++row) {
           for (int col = 0; col <= board.grid.cols; ++col) {
             const Vec2 truth_in{col * board.grid.square_size_in, row * board.grid.square_size_in};
             const cv::Point2d truth_px = cam.ImageFromTable(truth_in);
-            const cv::Point2d est_px = cal.camera.ImageFromTable(truth_in);
+            const cv::Point2d est_px = cal.camera.ImageFromTable(sym.FromTruth(truth_in));
             grid_px.Add(cv::norm(est_px - truth_px));
             grid_mm.Add(InchesToMm(Distance(cam.TableFromImage(est_px), truth_in)));
           }
         }
-        (void)gi;
       } else {
         ++cal_failed;  // fall back to the truth camera for this scene, counted
+        if (const auto* refusal = std::get_if<CalibrationRefusal>(&r)) {
+          calibration_note = "; calibration refused (" + refusal->code + ": " + refusal->message +
+                             ") -> truth camera";
+        }
       }
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -157,8 +173,21 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     StandDetectorOptions stand_opt;
     stand_opt.kind_preference =
         KindPreference(t.value("verdict", Json::object()).value("ruleset", std::string()));
-    const ShotAnalysis a = AnalyseShot(view, before, after, colors, catalog, &board, stand_opt);
+    // The pipeline reads terrain where it lies in our frame; the scoring below is in the truth's.
+    const Board our_board = BoardFromTruth(board, sym);
+    const ShotAnalysis a = AnalyseShot(view, before, after, colors, catalog, &our_board, stand_opt);
     seconds.Add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+
+    // The stands and the impact point in the truth's frame (the hand-frame and no-projectile
+    // checks below stay in ours: they only use the top view and the stands' outlines there).
+    std::vector<Stand> scored(a.stands.stands.size());
+    for (size_t k = 0; k < scored.size(); ++k) {
+      scored[k] = a.stands.stands[k].stand;
+      scored[k].footprint.center = sym.ToTruth(scored[k].footprint.center);
+      scored[k].footprint.angle_deg = sym.RectAngleToTruth(scored[k].footprint.angle_deg);
+    }
+    std::optional<Vec2> impact_point;
+    if (a.projectile) impact_point = sym.ToTruth(a.projectile->point);
 
     // Stands: greedy nearest match on the same side within 0.5".
     const Json& ts = t.at("stands");
@@ -166,8 +195,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     std::vector<bool> used(a.stands.stands.size(), false);
     for (size_t i = 0; i < ts.size(); ++i) {
       double best = 0.5;
-      for (size_t k = 0; k < a.stands.stands.size(); ++k) {
-        const auto& d = a.stands.stands[k].stand;
+      for (size_t k = 0; k < scored.size(); ++k) {
+        const auto& d = scored[k];
         if (used[k] || d.side != ts[i].at("side").get<std::string>()) continue;
         const double dist = Distance(d.footprint.center, TruthPoint(ts[i].at("center")));
         if (dist < best) best = dist, match[i] = static_cast<int>(k);
@@ -175,7 +204,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       if (match[i] >= 0) {
         used[static_cast<size_t>(match[i])] = true;
         ++tp;
-        const auto& d = a.stands.stands[static_cast<size_t>(match[i])].stand;
+        const auto& d = scored[static_cast<size_t>(match[i])];
         centre_mm.Add(InchesToMm(Distance(d.footprint.center, TruthPoint(ts[i].at("center")))));
         const double w = ts[i].at("size").at(0).get<double>(),
                      dp = ts[i].at("size").at(1).get<double>();
@@ -201,7 +230,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         line = truth_kind + " refused: " + a.refusal;
       } else {
         const Vec2 truth_pt = TruthPoint(tp_json.at("point"));
-        const double err_mm = InchesToMm(Distance(a.projectile->point, truth_pt));
+        const double err_mm = InchesToMm(Distance(*impact_point, truth_pt));
         impact_mm.Add(err_mm);
         char buf[220];
         std::snprintf(
@@ -227,10 +256,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             const bool truth_hit = std::find(hits.begin(), hits.end(), id) != hits.end();
             bool our_hit = false;
             if (match[i] >= 0) {
-              Stand found = a.stands.stands[static_cast<size_t>(match[i])].stand;
+              Stand found = scored[static_cast<size_t>(match[i])];
               const StandKind* kind = catalog.Find(found.kind);
               const StandCategory category = kind ? kind->category : StandCategory::kInfantry;
-              our_hit = TargetDistance(a.projectile->point, found, category, rules) <= r;
+              our_hit = TargetDistance(*impact_point, found, category, rules) <= r;
               if (!found.facing_known && FrontEdgeMeasured(category, rules)) {
                 // No front stripe: the referee asks the player which way the stand faces
                 // (counted when the answer changes the verdict).
@@ -247,7 +276,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
                     best = turned;
                 }
                 found.footprint.angle_deg = best;
-                const bool hit = TargetDistance(a.projectile->point, found, category, rules) <= r;
+                const bool hit = TargetDistance(*impact_point, found, category, rules) <= r;
                 confirmed |= hit != our_hit;
                 our_hit = hit;
               }
@@ -258,7 +287,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               if (match[i] < 0) {
                 differs += ", not found)";
               } else {
-                const Stand& d = a.stands.stands[static_cast<size_t>(match[i])].stand;
+                const Stand& d = scored[static_cast<size_t>(match[i])];
                 char buf[160];
                 std::snprintf(buf, sizeof buf, ", found as %s at %.0f deg%s, truth %s at %.0f)",
                               d.kind.c_str(), d.footprint.angle_deg,
@@ -306,6 +335,9 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     }
     ++scenes_done;
     if (verbose) {
+      // Which symmetry took our frame to the truth's ("identity" with the truth camera).
+      if (!sym.IsIdentity()) line += "; labels sym" + std::to_string(sym.id);
+      line += calibration_note;
       std::fprintf(stderr, "\r%s: %s\n", sd.filename().string().c_str(), line.c_str());
     }
     std::fprintf(stderr, "\r%s  %zu/%zu", sd.filename().string().c_str(), scenes_done,
@@ -336,6 +368,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,
               empty_pairs);
+  if (!truth_camera) {
+    std::printf(
+        "board symmetry applied (markerless board labelled from another corner): %d of %d "
+        "calibrated scenes\n",
+        relabelled, calibrated);
+  }
   if (!grid_px.v.empty()) {
     std::printf("grid-intersection error: median %.3f px (%.3f mm), p95 %.3f px (%.3f mm)\n",
                 grid_px.Q(0.5), grid_mm.Q(0.5), grid_px.Q(0.95), grid_mm.Q(0.95));
@@ -345,10 +383,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "SUMMARY accuracy: scenes %zu impact_mm med %.2f p95 %.2f max %.2f | stands P %.2f%% R "
       "%.2f%% centre_mm "
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
-      "no-projectile adjudicated %d/%d | grid_px med %.3f\n",
+      "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
-      hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5));
+      hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled);
   return 0;
 }
 

@@ -18,6 +18,7 @@
 
 #include "calibration/calibrate_table.hpp"
 #include "engine/input_error.hpp"
+#include "ui/cli/bench_board_symmetry.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
@@ -64,19 +65,6 @@ SceneTruth ReadTruth(const fs::path& file) {
     throw InputError(file.string(), "", e.what());
   }
 }
-
-// The board symmetry (one of 8) taking our (col,row) labels to the truth's, found by voting
-// with the nearest true crossing of each found one; -1 when nothing matched.
-struct Symmetry {
-  int id = -1;  // bit 2: swap col/row; bit 0: mirror cols; bit 1: mirror rows (after the swap)
-  cv::Point2i Apply(cv::Point2i p, const Grid& g) const {
-    int c = p.x, r = p.y;
-    if (id & 4) std::swap(c, r);
-    if (id & 1) c = g.cols - c;
-    if (id & 2) r = g.rows - r;
-    return {c, r};
-  }
-};
 
 struct SceneResult {
   std::string name;
@@ -125,28 +113,11 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
     r.found = true;
     // Which board symmetry maps our labels onto the truth's (the markerless origin rule may
     // pick another corner than the generator's origin).
-    int votes[8] = {0};
-    for (const auto& f : cal.intersections) {
-      size_t best = 0;
-      double bd = 1e18;
-      for (size_t k = 0; k < truth.crossings_px.size(); ++k) {
-        const double d = cv::norm(truth.crossings_px[k] - f.px);
-        if (d < bd) {
-          bd = d;
-          best = k;
-        }
-      }
-      const int tc = static_cast<int>(best) % (truth.board.cols + 1);
-      const int tr = static_cast<int>(best) / (truth.board.cols + 1);
-      for (int id = 0; id < 8; ++id) {
-        if (Symmetry{id}.Apply({f.col, f.row}, truth.board) == cv::Point2i(tc, tr)) ++votes[id];
-      }
-    }
-    Symmetry sym{static_cast<int>(std::max_element(votes, votes + 8) - votes)};
+    const BoardSymmetry sym = FindBoardSymmetry(cal.intersections, truth.crossings_px, truth.board);
     r.labels_match = sym.id == 0;
     double sum = 0;
     for (const auto& f : cal.intersections) {
-      const cv::Point2i t = sym.Apply({f.col, f.row}, truth.board);
+      const cv::Point2i t = sym.ToTruth(cv::Point2i(f.col, f.row));
       if (t.x < 0 || t.y < 0 || t.x > truth.board.cols || t.y > truth.board.rows) continue;
       const double d = cv::norm(
           truth.crossings_px[static_cast<size_t>(t.y * (truth.board.cols + 1) + t.x)] - f.px);
@@ -156,17 +127,12 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
     }
     r.mean_px = r.crossings ? sum / r.crossings : 0;
     // Table error over a 1" lattice: true pixel -> our table point -> truth's labels.
-    const double s = truth.board.square_size_in;
     for (double y = 0; y <= truth.board.Height() + 1e-9; y += 1.0) {
       for (double x = 0; x <= truth.board.Width() + 1e-9; x += 1.0) {
         const cv::Point2d px = truth.camera.ImageFromTable({x, y});
         const Vec2 ours = cal.TableFromImage(px);
-        // Apply the symmetry to continuous table coordinates (in squares).
-        double c = ours.x / s, rr = ours.y / s;
-        if (sym.id & 4) std::swap(c, rr);
-        if (sym.id & 1) c = truth.board.cols - c;
-        if (sym.id & 2) rr = truth.board.rows - rr;
-        const double e_mm = InchesToMm(std::hypot(c * s - x, rr * s - y));
+        const Vec2 theirs = sym.ToTruth(ours);
+        const double e_mm = InchesToMm(Distance(theirs, {x, y}));
         if (e_mm > r.max_mm) {
           r.max_mm = e_mm;
           r.worst_at = {x, y};
