@@ -53,7 +53,9 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
   // under the stick as it is seen now. A figure's top is seen where a stick lying on it is.
   const double half_w_px = (opt.stick_radius_mm + 0.5) / view.MmPerPx();
   const DetectedStand* on = nullptr;
-  int best_count = 0, best_lo = 0, best_hi = 0;
+  double best_run = 0;
+  int best_lo = 0, best_hi = 0;
+  const double sample_mm = InchesToMm(Distance(tip_on_mat, plain_on_mat)) / kSamples;
   for (const auto& s : stands) {
     // On the mat the stick must cross the base (a stick just beyond a base, which raising would
     // shift onto it, is not on it).
@@ -65,7 +67,10 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
     const StandSurface surface = MeasureStandSurface(s, view, top_before, opt.border_mm);
     if (!surface.valid || surface.figure_cover < opt.min_figure_cover) continue;
     const OrientedRect top_area = Grown(s.stand.footprint, MmToInches(1.0));
-    int count = 0, lo = kSamples + 1, hi = -1;
+    // The length of stick over figures: each piece counts the share of it that shows figures,
+    // as thin figure tops (a head, a musket) cover only part of a piece as wide as the stick.
+    double run_mm = 0;
+    int lo = kSamples + 1, hi = -1;
     for (int i = 0; i <= kSamples; ++i) {
       if (!top_area.Contains(view.TableAtHeight(along(i), on_figures_in))) continue;
       const cv::Point2d c = view.RectifiedFromTable(along(i));
@@ -79,21 +84,20 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
            {c - step_px * u - v, c + step_px * u - v, c + step_px * u + v, c - step_px * u + v}) {
         piece.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
       }
-      if (FigureShare(surface, top_before, piece, opt.min_figure_cover) < opt.min_figure_share)
-        continue;
-      ++count;
+      const double share = FigureShare(surface, top_before, piece, opt.min_figure_cover);
+      if (share < opt.min_piece_share) continue;
+      run_mm += share * sample_mm;
       lo = std::min(lo, i);
       hi = std::max(hi, i);
     }
-    if (count > best_count) {
-      best_count = count;
+    if (run_mm > best_run) {
+      best_run = run_mm;
       best_lo = lo;
       best_hi = hi;
       on = &s;
     }
   }
-  const double sample_mm = InchesToMm(Distance(tip_on_mat, plain_on_mat)) / kSamples;
-  if (!on || best_count * sample_mm < opt.min_figure_run_mm) return out;
+  if (!on || best_run < opt.min_figure_run_mm) return out;
   out.what = "figures";
   out.stand_id = on->stand.id;
   // The stick rests on the figures; where the figures are not under its middle it tips over

@@ -37,11 +37,14 @@ struct QtipSupportOptions {
   // figures, 0..1. Default 0.08 (a gun and its crew may cover little); a bare base (no figures)
   // shows its top colour throughout.
   double min_figure_cover = 0.08;
-  // Share of the `before` pixels under a piece of the stick that must show figures (not the
-  // bare base top) for that piece to lie on them, 0..1. Default 0.5.
-  double min_figure_share = 0.5;
-  // Shortest run of the stick over figures for it to rest on them, mm. Default 3: less is a
-  // figure's edge grazed by the blur of the stick's outline.
+  // Share of the `before` pixels under a piece of the stick (a sample's length, the stick's
+  // width plus 1 mm) that must show figures (not the bare base top) for that piece to count,
+  // 0..1. Default 0.25: a rank of heads or muskets under a 2.5 mm stick covers a quarter to a
+  // half of such a piece; less is the blur of a figure's edge.
+  double min_piece_share = 0.25;
+  // Shortest length of stick over figures for it to rest on them, mm: each counted piece adds
+  // its length times its figure share. Default 3: less is a figure's edge grazed by the blur of
+  // the stick's outline.
   double min_figure_run_mm = 3.0;
   // How far (share of the length) the stick's middle may lie beyond the figures under it and
   // still balance level on them; further out it tips over their edge until its other end
