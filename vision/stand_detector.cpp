@@ -509,8 +509,10 @@ cv::Mat WhiteMask(const cv::Mat& top_bgr) {
 // image: along profiles across the side, where the colour has moved half-way from the border
 // just inside toward the surface just outside. Working in RGB (not chroma) keeps a base's
 // darker, same-hued side faces and blur out of the top. Sides with no contrast (a touching
-// base) stay put. The outline found is the top face, at the base's height.
-void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm) {
+// base) stay put. The outline found is the top face, at the base's height. Returns, per side
+// (-a, +a, -b, +b), whether the image placed it.
+std::array<bool, 4> RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm) {
+  std::array<bool, 4> placed{};
   const cv::Point2d b = r.AxisB();
   const cv::Point2d normals[4] = {-r.axis_a, r.axis_a, -b, b};
   double shift[4] = {0, 0, 0, 0};
@@ -571,6 +573,7 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
       // Edge position relative to the current side, in px; sample positions are centres of
       // pixels so a half-way crossing at d means the edge is at d.
       shift[side] = std::clamp(crossings[crossings.size() / 2], -2.5 / mm, 2.5 / mm);
+      placed[static_cast<size_t>(side)] = true;
     }
   }
   // Apply: the -a side moves outward by shift[0] (along -axis_a), etc.
@@ -578,6 +581,35 @@ void RefineEdges(const cv::Mat& img, PxRect& r, double mm, double min_border_mm)
   r.center += 0.5 * da * r.axis_a + 0.5 * db * b;
   r.len_a += shift[0] + shift[1];
   r.len_b += shift[2] + shift[3];
+  return placed;
+}
+
+// A side of a base facing the camera shows the base's side face beside its top: on the mat
+// plane it spans from where the top's edge is seen to the base's foot, side_face_px further out
+// (the top lies base_h_in above the mat, so it is seen shifted away from the camera). The frame's
+// blur merges its two steps (top to side face, side face to mat) into one edge that lies
+// somewhere in that span, nearer the foot the more the side face looks like the top; its
+// colour (paint, light) is unknown, so each such side that RefineEdges placed is taken half way
+// back toward the top: its error is then at most half the span whatever the side face shows.
+void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::array<bool, 4>& placed,
+                          PxRect& r) {
+  const cv::Point2d b = r.AxisB();
+  const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
+  double inward_px[4] = {0, 0, 0, 0};
+  for (int side = 0; side < 4; ++side) {
+    if (!placed[static_cast<size_t>(side)]) continue;
+    const cv::Point2d n = outward[side];
+    const cv::Point2d edge_px = r.center + 0.5 * (side < 2 ? r.len_a : r.len_b) * n;
+    // Where the top's edge seen at edge_px stands; its foot is seen there, on the mat.
+    const Vec2 foot = view.TableAtHeight(view.TableFromRectified(edge_px), base_h_in);
+    const cv::Point2d foot_px = view.RectifiedFromTable(foot);
+    const double side_face_px = (foot_px - edge_px).dot(n);  // > 0: the side face shows
+    if (side_face_px > 0) inward_px[side] = 0.5 * side_face_px;
+  }
+  r.center -=
+      0.5 * (inward_px[1] - inward_px[0]) * r.axis_a + 0.5 * (inward_px[3] - inward_px[2]) * b;
+  r.len_a -= inward_px[0] + inward_px[1];
+  r.len_b -= inward_px[2] + inward_px[3];
 }
 
 // Terrain that may show a side colour over a whole base-sized patch: a roof (house), water
@@ -1407,14 +1439,20 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
             return b.center == found.center && b.axis_a == found.axis_a && b.len_a == found.len_a &&
                    b.len_b == found.len_b;
           });
+      std::array<bool, 4> placed{};
       for (int iter = 0; iter < 2 && !ring_fitted; ++iter) {
-        RefineEdges(top_bgr, r, mm, options.min_border_mm);
+        const std::array<bool, 4> now = RefineEdges(top_bgr, r, mm, options.min_border_mm);
+        for (size_t k = 0; k < 4; ++k) placed[k] = placed[k] || now[k];
       }
+      const PxRect refined = r;
       if (shadow_pass) {
         ExtendIntoShadow(
             r, s, out.side_masks[s], [&]() -> const cv::Mat& { return shadow_mask(s); }, mm, sizes,
             options, probe, rects, &found);
       }
+      // A base completed to its catalogue size across one side keeps that size along that axis.
+      if (r.len_a != refined.len_a) placed[0] = placed[1] = false;
+      if (r.len_b != refined.len_b) placed[2] = placed[3] = false;
       // A white stripe painted over the front of the border leaves the colour frame short:
       // grow the rectangle over a white band lying right outside one of its sides.
       for (int side = 0; side < 4 && !ring_fitted; ++side) {
@@ -1427,6 +1465,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         const cv::Point2d axes[4] = {-r.axis_a, r.axis_a, -r.AxisB(), r.AxisB()};
         r.center += 0.5 * ext * axes[side];
         (side < 2 ? r.len_a : r.len_b) += ext;
+        placed[static_cast<size_t>(side)] = false;  // now the stripe's edge, white on the top
       }
       const double a_mm = r.len_a * mm, b_mm = r.len_b * mm;
       // Which side is the width (frontage)? The catalogue size that fits best says.
@@ -1472,8 +1511,14 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       }
       // Depth/width lengths follow the chosen axes.
       const bool w_along_a = std::abs(width_axis.dot(r.axis_a)) > 0.5;
-      const double width_px = w_along_a ? r.len_a : r.len_b;
-      const double depth_px = w_along_a ? r.len_b : r.len_a;
+      // Where the base stands: its top's outline, the side faces beside it taken out (the
+      // stripe and terrain tests above read the outline the image edges gave).
+      // Under a blur wider than the border (as shadow_pass) an edge is read to the blur's
+      // spread, not to a side face's sub-millimetre span: left as found.
+      PxRect top = r;
+      if (shadow_pass) CentreInSideFaceSpan(view, base_h_in, placed, top);
+      const double width_px = w_along_a ? top.len_a : top.len_b;
+      const double depth_px = w_along_a ? top.len_b : top.len_a;
 
       if (InTerrain(terrain, r) &&
           LooksLikeTerrain(toward(s), chroma, valid, r, options.min_border_mm / mm, options)) {
@@ -1482,10 +1527,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       DetectedStand ds;
       ds.stand.side = out.colors.sides()[s].name;
       ds.stand.id = ds.stand.side + "-" + std::to_string(++n);
-      const Vec2 on_mat = view.TableFromRectified(r.center);
+      const Vec2 on_mat = view.TableFromRectified(top.center);
       ds.stand.footprint.center = view.TableAtHeight(on_mat, base_h_in);
       // The top is slightly nearer the camera, so it looks a little larger on the mat plane.
-      const Vec2 edge_on_mat = view.TableFromRectified(r.center + 0.5 * width_px * width_axis);
+      const Vec2 edge_on_mat = view.TableFromRectified(top.center + 0.5 * width_px * width_axis);
       const double scale =
           Distance(view.TableAtHeight(edge_on_mat, base_h_in), ds.stand.footprint.center) /
           std::max(1e-9, Distance(edge_on_mat, on_mat));

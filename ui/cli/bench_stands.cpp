@@ -4,7 +4,9 @@
 // and the detector's time per frame (rectification timed apart). By default the generator's
 // camera is used so that only the detector is measured; --calibrate calibrates from the empty
 // frame first (the full pipeline). --verbose lists every miss and false positive; --crops DIR
-// also writes, per miss and false positive, the camera crop and the side masks around it.
+// also writes, per miss and false positive (and per base placed over 2 mm or 2 degrees off, its
+// truth and found outlines drawn), the camera crop and the side masks around it;
+// --side-errors lists how far each side of each found base lies off its truth.
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -107,21 +109,63 @@ double AngleErrorDeg(double a, double b, double period) {
   return std::min(d, period - d);
 }
 
+// One line per found base: how far the found outline lies outward of each side of the truth
+// (mm, its extent along the truth's axes), beside the cosine between that side's outward
+// normal and the direction, on the table, toward the camera (> 0: its side face shows).
+void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, const TopView& view) {
+  const double a = truth.at("angle_deg").get<double>() * CV_PI / 180.0;
+  const Vec2 c = TruthPoint(truth.at("center"));
+  const double half[2] = {0.5 * truth.at("size").at(0).get<double>(),
+                          0.5 * truth.at("size").at(1).get<double>()};
+  const Vec2 axes[2] = {{std::cos(a), std::sin(a)}, {-std::sin(a), std::cos(a)}};
+  const double b = s.footprint.angle_deg * CV_PI / 180.0;
+  const Vec2 u{std::cos(b), std::sin(b)}, v{-std::sin(b), std::cos(b)};
+  const cv::Vec3d cam = view.calibration().camera.CameraCenterTable();
+  Vec2 to_cam{cam[0] - c.x, cam[1] - c.y};
+  const double n_cam = std::max(1e-9, std::hypot(to_cam.x, to_cam.y));
+  to_cam = {to_cam.x / n_cam, to_cam.y / n_cam};
+  std::string line;
+  for (int k = 0; k < 2; ++k) {
+    double lo = 1e9, hi = -1e9;
+    for (const double su : {-0.5, 0.5}) {
+      for (const double sv : {-0.5, 0.5}) {
+        const double px = s.footprint.center.x - c.x + su * s.footprint.width_in * u.x +
+                          sv * s.footprint.depth_in * v.x;
+        const double py = s.footprint.center.y - c.y + su * s.footprint.width_in * u.y +
+                          sv * s.footprint.depth_in * v.y;
+        const double d = px * axes[k].x + py * axes[k].y;
+        lo = std::min(lo, d), hi = std::max(hi, d);
+      }
+    }
+    const double cos_cam = axes[k].x * to_cam.x + axes[k].y * to_cam.y;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " %+.2f@%+.2f %+.2f@%+.2f", InchesToMm(-lo - half[k]), -cos_cam,
+                  InchesToMm(hi - half[k]), cos_cam);
+    line += buf;
+  }
+  std::fprintf(stderr, "%s: %s side errors mm@cos_to_camera (-w +w -d +d):%s elev_deg %.1f\n",
+               sd.filename().string().c_str(), truth.at("id").get<std::string>().c_str(),
+               line.c_str(), std::atan2(std::abs(cam[2]), n_cam) * 180.0 / CV_PI);
+}
 }  // namespace
 
 int RunBenchStands(const std::vector<std::string>& args) {
   std::string dir;
   int limit = 0;
   std::string crops;
-  bool calibrate = false, verbose = false;
+  bool calibrate = false, verbose = false, side_errors = false;
   po::options_description desc(
-      "usage: referee bench stands DIR [--limit N] [--calibrate] [--verbose] [--crops OUTDIR]");
+      "usage: referee bench stands DIR [--limit N] [--calibrate] [--verbose] [--side-errors] "
+      "[--crops OUTDIR]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir),
                                                  "DIR of scenes from referee synth")(
       "limit", po::value(&limit), "score at most N scenes (default all)")(
       "calibrate", po::bool_switch(&calibrate),
       "calibrate from each scene's empty frame (default: the generator's camera)")(
       "verbose", po::bool_switch(&verbose), "list every missed and false stand")(
+      "side-errors", po::bool_switch(&side_errors),
+      "list, per found base, how far each side of its truth lies outward, and whether that side "
+      "faces the camera")(
       "crops", po::value(&crops),
       "write a PNG per missed and false stand into OUTDIR (camera, top view, side masks)");
   po::positional_options_description pos;
@@ -249,6 +293,31 @@ int RunBenchStands(const std::vector<std::string>& args) {
                   std::abs(tk->depth_mm - dk->depth_mm) < 0.5)
                      ? 1
                      : 0;
+      if (side_errors) PrintSideErrors(sd, truth, s, view);
+      if (!crops.empty() && (InchesToMm(best_d) > 2.0 || ae > 2.0) && truth.contains("center_px")) {
+        // A base found but placed off: the top view shows the truth (green) and the found
+        // outline (magenta).
+        cv::Mat drawn = top.clone();
+        const auto outline = [&](const std::vector<Vec2>& corners, const cv::Scalar& bgr) {
+          std::vector<cv::Point> poly;
+          for (const Vec2& q : corners) {
+            const cv::Point2d p = view.RectifiedFromTable(q);
+            poly.emplace_back(cvRound(p.x), cvRound(p.y));
+          }
+          cv::polylines(drawn, poly, true, bgr, 1);
+        };
+        std::vector<Vec2> truth_corners;
+        for (const auto& q : truth.at("corners")) truth_corners.push_back(TruthPoint(q));
+        outline(truth_corners, {0, 255, 0});
+        const auto fc = s.footprint.Corners();
+        outline(std::vector<Vec2>(fc.begin(), fc.end()), {255, 0, 255});
+        WriteCrop(
+            fs::path(crops) /
+                (sd.filename().string() + "_placed_" + truth.at("id").get<std::string>() + ".png"),
+            before,
+            {truth.at("center_px").at(0).get<double>(), truth.at("center_px").at(1).get<double>()},
+            drawn, d.side_masks, view.RectifiedFromTable(c));
+      }
       if (verbose && (InchesToMm(best_d) > 1.0 || ae > 1.5)) {
         std::fprintf(stderr,
                      "%s: %s centre err %.2f mm, size err %+.2f/%+.2f mm, angle err %.2f deg\n",
