@@ -14,6 +14,10 @@ namespace {
 constexpr double kBinMm = 0.5;      // profile resolution across an edge
 constexpr double kOutsideMm = 3.0;  // how far past the edge the profile starts
 constexpr int kSegments = 7;        // along the middle 70 % of an edge, a tenth of it each
+// The whole edge, unfolded: from corner to corner minus the side borders (TABLE_KIT: 3 mm on a
+// 40 mm edge, 0.85 of the half edge), in segments of a tenth of the half edge.
+constexpr double kRunSpan = 0.8;
+constexpr int kRunSegments = 16;
 
 // Sums of the darkest and brightest channel per (side, depth bin, segment along the edge).
 struct EdgeProfiles {
@@ -23,6 +27,12 @@ struct EdgeProfiles {
   // Per (side, bin), all segments: each channel's sum, and the pixels summed.
   std::vector<cv::Vec3d> bgr;
   std::vector<int> n_bgr;
+  // Per (side, depth bin, segment along the whole edge, signed): darkest and brightest channel.
+  std::vector<double> run_lo, run_hi;
+  std::vector<int> run_n;
+  size_t RunIndex(int side, int bin, int seg) const {
+    return At(side, bin) * kRunSegments + static_cast<size_t>(seg);
+  }
   // Index of (side, bin) in the per-bin means (segments summed).
   size_t At(int side, int bin) const {
     return static_cast<size_t>(side) * static_cast<size_t>(bins) + static_cast<size_t>(bin);
@@ -41,6 +51,10 @@ EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, doub
   p.n.assign(size, 0);
   p.bgr.assign(4 * static_cast<size_t>(p.bins), cv::Vec3d(0, 0, 0));
   p.n_bgr.assign(p.bgr.size(), 0);
+  const size_t run_size = 4 * static_cast<size_t>(p.bins) * kRunSegments;
+  p.run_lo.assign(run_size, 0);
+  p.run_hi.assign(run_size, 0);
+  p.run_n.assign(run_size, 0);
   const cv::Point2d b = r.AxisB();
   const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b, out_px = kOutsideMm / mm_per_px;
   const double reach = std::hypot(ha, hb) + out_px + 1;
@@ -58,9 +72,19 @@ EdgeProfiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, doub
       for (int k = 1; k < 4; ++k) side = dist[k] < dist[side] ? k : side;
       const double depth_mm = dist[side] * mm_per_px;
       if (depth_mm < -kOutsideMm || depth_mm >= reach_mm) continue;
-      const double along = side < 2 ? std::abs(v) / hb : std::abs(u) / ha;
-      if (along > 0.7) continue;
+      const double signed_along = side < 2 ? v / hb : u / ha;
+      const double along = std::abs(signed_along);
       const int bin = static_cast<int>((depth_mm + kOutsideMm) / kBinMm);
+      if (along < kRunSpan) {
+        const int run_seg =
+            std::clamp(static_cast<int>((signed_along + kRunSpan) / (2 * kRunSpan) * kRunSegments),
+                       0, kRunSegments - 1);
+        const size_t ri = p.RunIndex(side, bin, run_seg);
+        p.run_lo[ri] += std::min({row[x][0], row[x][1], row[x][2]});
+        p.run_hi[ri] += std::max({row[x][0], row[x][1], row[x][2]});
+        ++p.run_n[ri];
+      }
+      if (along > 0.7) continue;
       const int seg = std::min(kSegments - 1, static_cast<int>((along / 0.7) * kSegments));
       const size_t i = p.Index(side, bin, seg);
       p.lo[i] += std::min({row[x][0], row[x][1], row[x][2]});
@@ -101,6 +125,35 @@ bool BrightInEveryChannel(const EdgeProfiles& p, int s, int k, int window, doubl
     if (!others[ch].empty() && band[ch] < min_ratio * Median(std::move(others[ch]))) return false;
   }
   return true;
+}
+
+// The band at bins [k, k + window) of side s, read segment by segment along the whole edge
+// (not folded about its middle): a painted stripe is one band along the edge, standing out of
+// its own flanks (deeper and outside) in every stretch of it; a rank of figures is separate
+// blobs at varying depths with gaps. Returns the median segment's band contrast (as a fraction
+// of its brightest channel), and through `segments` how many segments had pixels at every bin
+// read (a profile cut short by the base's middle reads none).
+double WholeEdgeMedianBand(const EdgeProfiles& p, int s, int k, int window, int deeper, int outer,
+                           int& segments) {
+  std::vector<double> band;
+  for (int g = 0; g < kRunSegments; ++g) {
+    // Mean darkest (or brightest) channel of segment g over bins [from, from + window).
+    const auto mean = [&](int from, bool hi) {
+      double sum = 0;
+      int n = 0;
+      for (int i = from; i < from + window && i < p.bins; ++i) {
+        const size_t idx = p.RunIndex(s, i, g);
+        sum += hi ? p.run_hi[idx] : p.run_lo[idx];
+        n += p.run_n[idx];
+      }
+      return n > 0 ? sum / n : -1.0;
+    };
+    const double peak = mean(k, false), in = mean(deeper, false), out = mean(outer, false);
+    if (peak < 0 || in < 0 || out < 0) continue;
+    band.push_back((peak - std::max(in, out)) / std::max(mean(k, true), 8.0));
+  }
+  segments = static_cast<int>(band.size());
+  return band.empty() ? 0.0 : Median(std::move(band));
 }
 
 }  // namespace
@@ -191,7 +244,8 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
   const int fall = window + static_cast<int>(std::ceil((0.5 + 0.5 * blur_mm) / kBinMm));
   const int before = static_cast<int>(std::ceil((1.0 + 0.5 * blur_mm) / kBinMm)) + window;
   for (int s = 0; s < 4; ++s) {
-    double best = 0;
+    double best = 0, best_c = 0;
+    int best_k = -1;
     for (int k = first; k <= last && k + window <= p.bins; ++k) {
       const double c = contrast(s, k, -1);
       if (c <= 0.0 || c < options.min_contrast_fraction * expected) continue;
@@ -231,7 +285,22 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
         if (cg < -1e8) continue;
         whole = whole && cg >= options.min_segment_fraction * c;
       }
-      if (whole) best = std::max(best, c / expected);
+      if (whole && c / expected > best) {
+        best = c / expected;
+        best_k = k;
+        best_c = c;
+      }
+    }
+    // At the depth where the band is strongest, it rises above its own flanks in the median
+    // segment of the whole edge, unfolded, as it rises above the other edges: figures at varying
+    // depths make the folded profile peak while no one stretch of the edge does. (Judged at the
+    // strongest depth only: a weaker depth beside a rejected band is the same figures.)
+    if (best_k >= 0) {
+      const int deeper = best_k + fall;
+      int segments = 0;
+      const double median_band =
+          WholeEdgeMedianBand(p, s, best_k, window, deeper, best_k - before, segments);
+      if (segments > 0 && median_band < options.min_run_band_fraction * best_c) best = 0;
     }
     out[static_cast<size_t>(s)] = best;
   }

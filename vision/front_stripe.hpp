@@ -51,6 +51,12 @@ struct FrontStripeOptions {
   double min_channel_of_other_edges = 1.0;
   // ... while every other edge stays under this fraction of it. Default 0.35.
   double max_other_edge_fraction = 0.35;
+  // ... and read segment by segment along the whole edge (not folded about its middle), the
+  // median segment's band rises above its own flanks, deeper and outside, by at least this
+  // fraction of its contrast over the other edges. Default 0.5: a painted stripe stands out of
+  // its own edge all along as much as it does from the other edges; a rank of pale figures at
+  // varying depths lifts the folded profile while no stretch of the edge shows one band.
+  double min_run_band_fraction = 0.5;
   // A facing is claimed only on a base whose measured outline lies within this of a catalogue
   // size (either dimension), mm. The stripe sits right inside the border, so the depths the
   // profile is read at are only as good as the outline: off by more than the narrowest border

@@ -79,5 +79,35 @@ TEST(StandFacingTest, AStripeInAFiguresShadowGivesTheFacing) {
   EXPECT_LT(off_deg, 10.0);
 }
 
+// Napoleonic seed 7, scene 1 has no stripes. Along one long edge of blue-4 and of red-2 a pale
+// band of figures passed for a stripe (0.95 and 0.92 of the expected contrast over the other
+// edges): the profile folded about the edge's middle peaked there, but read segment by segment
+// along the whole edge the median segment rose over its own flanks by only 0.46 of that.
+TEST(StandFacingTest, NoFacingFromFiguresThatPeakOnlyInTheFoldedProfile) {
+  const RenderedDetection r = DetectInScene("napoleonic.json", 1);
+  for (const std::string id : {"blue-4", "red-2"}) {
+    const Stand& truth = Truth(r, id);
+    ASSERT_FALSE(truth.facing_known);
+    const DetectedStand* found = FoundNear(r, truth, 6.0);
+    ASSERT_NE(found, nullptr) << id;
+    EXPECT_FALSE(found->stand.facing_known) << id << " white " << found->white_stripe;
+  }
+}
+
+// Napoleonic seed 5, scene 9: a figure leans over red-3's stripe in the top view and breaks it
+// for a fifth of the edge; the rest of the stripe stands out of its own edge all along, and
+// the facing is kept.
+TEST(StandFacingTest, AStripeBrokenByALeaningFigureKeepsItsFacing) {
+  const RenderedDetection r = DetectInScene("napoleonic.json", 9, 5);
+  const Stand& truth = Truth(r, "red-3");
+  ASSERT_TRUE(truth.facing_known);
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr);
+  ASSERT_TRUE(found->stand.facing_known);
+  const double off_deg =
+      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
+  EXPECT_LT(off_deg, 10.0);
+}
+
 }  // namespace
 }  // namespace referee
