@@ -40,22 +40,34 @@ cv::Mat DrawBefore(const TopView& view, const OrientedRect& fp, double rank_offs
   return top;
 }
 
+// The 40 x 20 mm base at the board's centre, and what a stick lying along its width through its
+// centre (both ends 17.5 mm past the base) rests on when the rank of heads is `rank_offset_mm`
+// off the stick's axis.
+DetectedStand CentreStand() {
+  DetectedStand stand;
+  stand.stand.id = "blue-1";
+  stand.stand.side = "blue";
+  stand.stand.footprint = OrientedRect{{24.0, 16.0}, MmToInches(40.0), MmToInches(20.0), 0.0};
+  return stand;
+}
+
+QtipSupport StickAlongTheBase(double rank_offset_mm) {
+  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
+  const DetectedStand stand = CentreStand();
+  const OrientedRect& fp = stand.stand.footprint;
+  const cv::Mat before = DrawBefore(view, fp, rank_offset_mm);
+  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
+  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
+  return QtipRestHeights(tip, plain, view, before, {stand});
+}
+
 // Bug (session 12, napoleonic seed 7 scene 22): a stick lying across a rank of figures whose
 // heads covered 38-43% of each stick-wide piece of `before` was taken to lie on the mat, as a
 // piece counted only when half of it showed figures: 7.66 mm off. The length of stick over
 // figures is now the sum of the pieces' figure shares.
 TEST(QtipSupportTest, StickOverARankOfHeadsOffItsAxisRestsOnTheFigures) {
-  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
-  DetectedStand stand;
-  stand.stand.id = "blue-1";
-  stand.stand.side = "blue";
-  stand.stand.footprint = OrientedRect{{24.0, 16.0}, MmToInches(40.0), MmToInches(20.0), 0.0};
-  const OrientedRect& fp = stand.stand.footprint;
   // The heads' centres 1.6 mm off the stick's axis: they cover a third of its width.
-  const cv::Mat before = DrawBefore(view, fp, 1.6);
-  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
-  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
-  const QtipSupport s = QtipRestHeights(tip, plain, view, before, {stand});
+  const QtipSupport s = StickAlongTheBase(1.6);
   EXPECT_EQ(s.what, "figures");
   EXPECT_EQ(s.stand_id, "blue-1");
   EXPECT_NEAR(InchesToMm(s.tip_height_in), 2.5 + 20.0 + 1.25, 0.01);
@@ -65,17 +77,7 @@ TEST(QtipSupportTest, StickOverARankOfHeadsOffItsAxisRestsOnTheFigures) {
 // The same stick with the rank of heads 4 mm off its axis, clear of it: the heads' blurred edges
 // under the stick's outline do not hold it up.
 TEST(QtipSupportTest, StickBesideARankOfHeadsIsNotOnThem) {
-  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
-  DetectedStand stand;
-  stand.stand.id = "blue-1";
-  stand.stand.side = "blue";
-  stand.stand.footprint = OrientedRect{{24.0, 16.0}, MmToInches(40.0), MmToInches(20.0), 0.0};
-  const OrientedRect& fp = stand.stand.footprint;
-  const cv::Mat before = DrawBefore(view, fp, 4.0);
-  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
-  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
-  const QtipSupport s = QtipRestHeights(tip, plain, view, before, {stand});
-  EXPECT_NE(s.what, "figures");
+  EXPECT_NE(StickAlongTheBase(4.0).what, "figures");
 }
 
 }  // namespace

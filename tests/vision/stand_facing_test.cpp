@@ -41,6 +41,19 @@ std::vector<std::string> FacingsClaimed(const RenderedDetection& r) {
   return out;
 }
 
+// The true base `id` has a stripe; the base found within 6 mm of it is given a facing within
+// 10 degrees of its front.
+void ExpectFacingGiven(const RenderedDetection& r, const std::string& id) {
+  const Stand& truth = Truth(r, id);
+  ASSERT_TRUE(truth.facing_known) << id;
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr) << id;
+  ASSERT_TRUE(found->stand.facing_known) << id;
+  const double off_deg =
+      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
+  EXPECT_LT(off_deg, 10.0) << id;
+}
+
 // Napoleonic seed 7, scene 3 has no stripes. Reading the brightness reference from a stripe's
 // own border (for a stripe in shadow) let blue-2's front band through: a pale row of figures,
 // brighter than the other edges in its darkest channel but 0.81 of them in blue, the side
@@ -69,14 +82,7 @@ TEST(StandFacingTest, NoFacingFromABlurredPaleBandOnAHardScene) {
 // was not given. The border on its own edge, outside the stripe, shares its light.
 TEST(StandFacingTest, AStripeInAFiguresShadowGivesTheFacing) {
   const RenderedDetection r = DetectInScene("lamp.json", 0, 5);
-  const Stand& truth = Truth(r, "blue-8");
-  ASSERT_TRUE(truth.facing_known);
-  const DetectedStand* found = FoundNear(r, truth, 6.0);
-  ASSERT_NE(found, nullptr);
-  ASSERT_TRUE(found->stand.facing_known);
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0);
+  ExpectFacingGiven(r, "blue-8");
 }
 
 // Napoleonic seed 7, scene 1 has no stripes. Along one long edge of blue-4 and of red-2 a pale
@@ -99,14 +105,7 @@ TEST(StandFacingTest, NoFacingFromFiguresThatPeakOnlyInTheFoldedProfile) {
 // the facing is kept.
 TEST(StandFacingTest, AStripeBrokenByALeaningFigureKeepsItsFacing) {
   const RenderedDetection r = DetectInScene("napoleonic.json", 9, 5);
-  const Stand& truth = Truth(r, "red-3");
-  ASSERT_TRUE(truth.facing_known);
-  const DetectedStand* found = FoundNear(r, truth, 6.0);
-  ASSERT_NE(found, nullptr);
-  ASSERT_TRUE(found->stand.facing_known);
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0);
+  ExpectFacingGiven(r, "red-3");
 }
 
 }  // namespace
