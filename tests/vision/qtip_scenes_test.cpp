@@ -28,6 +28,20 @@ SynthScene NapoleonicSeed5Scene(int index) {
   return GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, index);
 }
 
+// Napoleonic seed 5 scene `index`'s Q-tip, adjudicated: found as a Q-tip within 1 mm of its
+// true tip. `*out` is the analysis, for checks of how the tip was measured.
+void ExpectQtipTipWithin1Mm(int index, ShotAnalysis* out) {
+  const SynthScene s = NapoleonicSeed5Scene(index);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  *out = AnalyseNapoleonicScene(s);
+  const ShotAnalysis& a = *out;
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0)
+      << InchesToMm(Distance(a.projectile->point, s.projectile->point));
+}
+
 // Bug (session 10, napoleonic seed 5 scene 17): a Q-tip on the mat far from the camera (1.6 mm
 // a camera pixel there), its black head three pixels wide. Blurred into the brown mat, the
 // head's outer half darkens every channel nearly alike, as a shadow does, so the shadow test
@@ -35,15 +49,9 @@ SynthScene NapoleonicSeed5Scene(int index) {
 // outer end of its painted head cannot be measured". The plain change goes on falling to the
 // mat one head length past the white stick: the tip is measured there.
 TEST(QtipScenesTest, BlackHeadBlurredIntoTheMatIsMeasuredOnItsPlainChange) {
-  const SynthScene s = NapoleonicSeed5Scene(17);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseNapoleonicScene(s);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
+  ShotAnalysis a;
+  ASSERT_NO_FATAL_FAILURE(ExpectQtipTipWithin1Mm(17, &a));
   EXPECT_TRUE(a.projectile->tip_from_edge);
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0)
-      << InchesToMm(Distance(a.projectile->point, s.projectile->point));
 }
 
 // Napoleonic seed 5, scene 37: the black head lies across a grid-line crossing, its outer half
@@ -52,14 +60,8 @@ TEST(QtipScenesTest, BlackHeadBlurredIntoTheMatIsMeasuredOnItsPlainChange) {
 // put there: 3.19 mm short. Past that first step the change, shadows removed too, holds a lower
 // level out to the head's end: the tip is the outer step.
 TEST(QtipScenesTest, BlackHeadOverADarkGridLineEndsAtItsOuterStep) {
-  const SynthScene s = NapoleonicSeed5Scene(37);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseNapoleonicScene(s);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0)
-      << InchesToMm(Distance(a.projectile->point, s.projectile->point));
+  ShotAnalysis a;
+  ExpectQtipTipWithin1Mm(37, &a);
 }
 
 }  // namespace
