@@ -113,31 +113,22 @@ double AngleErrorDeg(double a, double b, double period) {
 // (mm, its extent along the truth's axes), beside the cosine between that side's outward
 // normal and the direction, on the table, toward the camera (> 0: its side face shows).
 void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, const TopView& view) {
-  const double a = truth.at("angle_deg").get<double>() * CV_PI / 180.0;
-  const Vec2 c = TruthPoint(truth.at("center"));
-  const double half[2] = {0.5 * truth.at("size").at(0).get<double>(),
-                          0.5 * truth.at("size").at(1).get<double>()};
-  const Vec2 axes[2] = {{std::cos(a), std::sin(a)}, {-std::sin(a), std::cos(a)}};
-  const double b = s.footprint.angle_deg * CV_PI / 180.0;
-  const Vec2 u{std::cos(b), std::sin(b)}, v{-std::sin(b), std::cos(b)};
+  const OrientedRect t{TruthPoint(truth.at("center")), truth.at("size").at(0).get<double>(),
+                       truth.at("size").at(1).get<double>(), truth.at("angle_deg").get<double>()};
+  const double half[2] = {0.5 * t.width_in, 0.5 * t.depth_in};
+  const Vec2 axes[2] = {t.AxisX(), t.AxisY()};
   const cv::Vec3d cam = view.calibration().camera.CameraCenterTable();
-  Vec2 to_cam{cam[0] - c.x, cam[1] - c.y};
-  const double n_cam = std::max(1e-9, std::hypot(to_cam.x, to_cam.y));
-  to_cam = {to_cam.x / n_cam, to_cam.y / n_cam};
+  const Vec2 to_cam_raw{cam[0] - t.center.x, cam[1] - t.center.y};
+  const double n_cam = std::max(1e-9, Norm(to_cam_raw));
+  const Vec2 to_cam = (1.0 / n_cam) * to_cam_raw;
   std::string line;
   for (int k = 0; k < 2; ++k) {
     double lo = 1e9, hi = -1e9;
-    for (const double su : {-0.5, 0.5}) {
-      for (const double sv : {-0.5, 0.5}) {
-        const double px = s.footprint.center.x - c.x + su * s.footprint.width_in * u.x +
-                          sv * s.footprint.depth_in * v.x;
-        const double py = s.footprint.center.y - c.y + su * s.footprint.width_in * u.y +
-                          sv * s.footprint.depth_in * v.y;
-        const double d = px * axes[k].x + py * axes[k].y;
-        lo = std::min(lo, d), hi = std::max(hi, d);
-      }
+    for (const Vec2& q : s.footprint.Corners()) {
+      const double d = Dot(q - t.center, axes[k]);
+      lo = std::min(lo, d), hi = std::max(hi, d);
     }
-    const double cos_cam = axes[k].x * to_cam.x + axes[k].y * to_cam.y;
+    const double cos_cam = Dot(axes[k], to_cam);
     char buf[96];
     std::snprintf(buf, sizeof buf, " %+.2f@%+.2f %+.2f@%+.2f", InchesToMm(-lo - half[k]), -cos_cam,
                   InchesToMm(hi - half[k]), cos_cam);
