@@ -12,6 +12,8 @@ namespace {
 // Parameter vector: rvec(3) tvec(3) fx fy cx cy k1 k2 p1 p2. projectPoints' Jacobian has the
 // same column order (plus k3, which stays zero).
 constexpr int kParams = 14;
+// Prior rows: principal point x y, tangential p1 p2, aspect, focal length.
+constexpr int kPriors = 6;
 using Params = std::array<double, kParams>;
 
 Params FromCamera(const CameraModel& c) {
@@ -41,7 +43,8 @@ struct Problem {
   std::vector<bool> use_sample;
   bool fix_intrinsics = false;
   cv::Point2d centre;
-  double pp_weight = 0, tangential_weight = 0, aspect_weight = 0;
+  double pp_weight = 0, tangential_weight = 0, aspect_weight = 0, focal_weight = 0;
+  double focal_prior_px = 1;
 
   int Free() const { return fix_intrinsics ? 6 : kParams; }
 
@@ -92,7 +95,7 @@ struct Problem {
     }
     const int n_cross = static_cast<int>(table_in.size());
     const int n_samp = static_cast<int>(along.size());
-    const int n_prior = fix_intrinsics ? 0 : 5;
+    const int n_prior = fix_intrinsics ? 0 : kPriors;
     const int rows = 2 * n_cross + n_samp + n_prior;
     std::vector<double> res(static_cast<size_t>(rows), 0.0);
     if (jac) *jac = cv::Mat::zeros(rows, Free(), CV_64F);
@@ -138,6 +141,8 @@ struct Problem {
         jac->at<double>(b + 4, 6) = -aspect_weight * p[7] / (p[6] * p[6]);
         jac->at<double>(b + 4, 7) = aspect_weight / p[6];
       }
+      res[b + 5] = focal_weight * std::log(p[6] / focal_prior_px);
+      if (jac) jac->at<double>(b + 5, 6) = focal_weight / p[6];
     }
     return res;
   }
@@ -265,16 +270,18 @@ std::optional<CameraFit> RefineCameraOnLines(const CameraModel& start,
   const std::vector<double> r0 = pr.Evaluate(p, start, nullptr);
   const double sigma_px =
       std::max(0.05, 1.4826 * MedianAbs({r0.begin() + 2 * static_cast<long>(table_in.size()),
-                                         r0.end() - (fix_intrinsics ? 0 : 5)}));
+                                         r0.end() - (fix_intrinsics ? 0 : kPriors)}));
   pr.pp_weight = sigma_px / (options.principal_point_sigma_fraction * size.width);
   pr.tangential_weight = sigma_px / options.tangential_sigma;
   pr.aspect_weight = sigma_px / options.aspect_sigma;
+  pr.focal_weight = options.focal_log_sigma > 0 ? sigma_px / options.focal_log_sigma : 0.0;
+  pr.focal_prior_px = options.focal_prior_fraction_of_width * size.width;
   // Solve, drop samples the fit cannot explain (edges of things lying on a line), solve again.
   for (int round = 0; round < 2; ++round) {
     p = Solve(pr, p, start);
     const std::vector<double> r = pr.Evaluate(p, start, nullptr);
     std::vector<double> sr(r.begin() + 2 * static_cast<long>(table_in.size()),
-                           r.end() - (fix_intrinsics ? 0 : 5));
+                           r.end() - (fix_intrinsics ? 0 : kPriors));
     const double cut = std::max(0.5, 3.5 * 1.4826 * MedianAbs(sr));
     size_t k = 0;
     int kept = 0;

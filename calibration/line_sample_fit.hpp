@@ -35,9 +35,19 @@ struct LineFitOptions {
   // Prior widths pulling the badly observable terms toward a typical webcam when the data
   // cannot tell (one view of a plane): principal point toward the image centre (fraction of
   // the width), tangential p1 p2 toward 0, fy/fx toward 1. Widen for an unusual lens.
-  double principal_point_sigma_fraction = 0.03;
+  // One view of a plane does not fix the focal length and the principal point together: along
+  // that valley the fit's cost is flat to 0.5 % over +-20 % of focal length, and the camera's
+  // height follows the focal length, moving every raised point (a projectile on a base). So the
+  // principal point is held within 1 % of the width (webcams' lie within ~2 %) and the focal
+  // length by a log-normal prior around focal_prior_fraction_of_width * width (0.75: a 67 deg
+  // field of view) with focal_log_sigma (0.2: 53-83 deg at 1.5 sigma; 0 turns it off). Both
+  // count as one line sample each, so a view that does determine them overrides them.
+  // A lens file (`calibrate-lens`) fixes the intrinsics and is better than any prior.
+  double principal_point_sigma_fraction = 0.01;
   double tangential_sigma = 0.002;
   double aspect_sigma = 0.003;
+  double focal_prior_fraction_of_width = 0.75;
+  double focal_log_sigma = 0.2;
   RefineOptions refine;
 };
 

@@ -74,7 +74,13 @@ struct SceneResult {
   double mean_px = 0, max_px = 0, max_mm = 0, seconds = 0;
   bool labels_match = false;
   Vec2 worst_at;  // truth table point of the largest table error
+  // The fitted camera against the truth's: focal length (%), camera centre (mm), and the table
+  // error of points raised kRaisedMm above the mat (a projectile on a base is mapped back
+  // through the pose at its height, so a pose or focal error moves it where a flat point holds).
+  double focal_err_pct = 0, centre_err_mm = 0, raised_max_mm = 0, raised_mean_mm = 0;
 };
+
+constexpr double kRaisedMm = 25.0;
 
 }  // namespace
 
@@ -139,6 +145,36 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
         }
       }
     }
+    {
+      const double f_ours = 0.5 * (cal.camera.camera_matrix(0, 0) + cal.camera.camera_matrix(1, 1));
+      const double f_true =
+          0.5 * (truth.camera.camera_matrix(0, 0) + truth.camera.camera_matrix(1, 1));
+      r.focal_err_pct = 100.0 * (f_ours - f_true) / f_true;
+      const cv::Vec3d c_ours = cal.camera.CameraCenterTable();
+      const cv::Vec3d c_true = truth.camera.CameraCenterTable();
+      const Vec2 c_xy = sym.ToTruth(Vec2{c_ours[0], c_ours[1]});
+      r.centre_err_mm = InchesToMm(std::sqrt((c_xy.x - c_true[0]) * (c_xy.x - c_true[0]) +
+                                             (c_xy.y - c_true[1]) * (c_xy.y - c_true[1]) +
+                                             (c_ours[2] - c_true[2]) * (c_ours[2] - c_true[2])));
+      const double h_in = MmToInches(kRaisedMm);
+      double sum_raised = 0;
+      int n_raised = 0;
+      for (double y = 0; y <= truth.board.Height() + 1e-9; y += 1.0) {
+        for (double x = 0; x <= truth.board.Width() + 1e-9; x += 1.0) {
+          const cv::Point2d px = truth.camera.ImageFromTable({x, y}, h_in);
+          const Vec2 theirs = sym.ToTruth(cal.TableFromImage(px, h_in));
+          const double e_mm = InchesToMm(Distance(theirs, {x, y}));
+          r.raised_max_mm = std::max(r.raised_max_mm, e_mm);
+          sum_raised += e_mm;
+          ++n_raised;
+        }
+      }
+      r.raised_mean_mm = n_raised ? sum_raised / n_raised : 0;
+      std::cout << r.name << "  camera: focal " << std::showpos << r.focal_err_pct << std::noshowpos
+                << " %  centre " << r.centre_err_mm << " mm  height (ours - truth) "
+                << InchesToMm(c_true[2] - c_ours[2]) << " mm  raised " << kRaisedMm << " mm: mean "
+                << r.raised_mean_mm << " max " << r.raised_max_mm << " mm\n";
+    }
     std::cout << r.name << "  crossings " << r.crossings << "/" << r.total << "  mean " << r.mean_px
               << " px  max " << r.max_px << " px  table max " << r.max_mm << " mm at ("
               << r.worst_at.x << "," << r.worst_at.y << ")  fit rms " << cal.quality.rms_px
@@ -158,6 +194,29 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
     worst_px = std::max(worst_px, r.max_px);
     worst_mm = std::max(worst_mm, r.max_mm);
     sum_mm += r.max_mm;
+  }
+  {
+    std::vector<double> focal, centre, raised_mean, raised_max;
+    for (const auto& r : results) {
+      if (!r.found) continue;
+      focal.push_back(std::abs(r.focal_err_pct));
+      centre.push_back(r.centre_err_mm);
+      raised_mean.push_back(r.raised_mean_mm);
+      raised_max.push_back(r.raised_max_mm);
+    }
+    auto median = [](std::vector<double> v) {
+      if (v.empty()) return 0.0;
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    auto worst = [](const std::vector<double>& v) {
+      return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+    };
+    std::cout << "camera vs truth (found scenes): |focal| median " << median(focal) << " % max "
+              << worst(focal) << " %  centre median " << median(centre) << " mm max "
+              << worst(centre) << " mm  raised " << kRaisedMm << " mm: mean median "
+              << median(raised_mean) << " mm  max median " << median(raised_max) << " mm worst "
+              << worst(raised_max) << " mm\n";
   }
   std::cout << "calibration: scenes " << results.size() << "  found "
             << 100.0 * found / results.size() << "%  mean "
