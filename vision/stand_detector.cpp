@@ -18,6 +18,7 @@
 #include "vision/edge_blur.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
+#include "vision/hidden_border.hpp"
 #include "vision/px_rect.hpp"
 #include "vision/side_washout.hpp"
 
@@ -1374,6 +1375,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                                 rects[s].end());
     }
   }
+  std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   {
     // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
     // ring and filled fits use: the strict gate may show nothing of a base's far half.
@@ -1387,6 +1389,14 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
     GrowShortBases(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, AllRects(rects), mm),
                    rects);
+    // A base found 3-5 mm short across its far side, where the tallest figures can hide the
+    // border (vision/hidden_border.hpp).
+    HiddenBorderOptions hidden;
+    hidden.base_height_mm = options.base_height_mm;
+    hidden.min_border_mm = options.min_border_mm;
+    hidden.size_tolerance_mm = options.size_tolerance_mm;
+    hidden.blur_mm = EdgeBlurMm(top_bgr, AllRects(rects), mm);
+    CompleteHiddenFarSides(top_bgr, evidence, view, sizes, hidden, rects, &hidden_sides);
     MergePieces(top_bgr, evidence, mm, sizes, options, EdgeBlurMm(top_bgr, AllRects(rects), mm),
                 rects);
   }
@@ -1485,8 +1495,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const std::array<double, 4> stripe =
           FrontStripeScores(top_bgr, r, mm, blur_mm, options.front_stripe);
       std::array<bool, 4> width_edges{};
+      const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -r.AxisB(), r.AxisB()};
       for (int side = 0; side < 4; ++side) {
-        width_edges[static_cast<size_t>(side)] = square_base || (a_is_width ? side >= 2 : side < 2);
+        // A side completed across hidden figures shows their tops, pale ones where a stripe
+        // would be: no facing is read there.
+        width_edges[static_cast<size_t>(side)] =
+            (square_base || (a_is_width ? side >= 2 : side < 2)) &&
+            !IsHiddenSide(hidden_sides, r, outward[side]);
       }
       // The stripe is looked for at depths from this outline: one too far off every catalogue
       // size has an edge that is not the base's, and a pale figure lies where a stripe would.
