@@ -23,11 +23,7 @@ TEST(HiddenBorderTest, LampSceneBaseUnderLeaningFiguresIsCompleted) {
   const Stand& truth = Truth(r, "red-7");
   const DetectedStand* found = FoundNear(r, truth);
   ASSERT_NE(found, nullptr);
-  EXPECT_LT(InchesToMm(Distance(found->stand.footprint.center, truth.footprint.center)), 1.0);
-  EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), InchesToMm(truth.footprint.width_in),
-              1.0);
-  EXPECT_NEAR(InchesToMm(found->stand.footprint.depth_in), InchesToMm(truth.footprint.depth_in),
-              1.0);
+  ExpectPlacedOn(*found, truth, 1.0, 1.0);
   ExpectNoFalseBases(r, 6.0);
 }
 

@@ -58,6 +58,17 @@ inline const DetectedStand* FoundNear(const RenderedDetection& r, const Stand& t
   return best;
 }
 
+// The found base sits on the truth: its centre within `centre_mm`, its width and depth each
+// within `size_mm` of the truth's.
+inline void ExpectPlacedOn(const DetectedStand& found, const Stand& truth, double centre_mm,
+                           double size_mm) {
+  EXPECT_LT(InchesToMm(Distance(found.stand.footprint.center, truth.footprint.center)), centre_mm);
+  EXPECT_NEAR(InchesToMm(found.stand.footprint.width_in), InchesToMm(truth.footprint.width_in),
+              size_mm);
+  EXPECT_NEAR(InchesToMm(found.stand.footprint.depth_in), InchesToMm(truth.footprint.depth_in),
+              size_mm);
+}
+
 // Bases found within `mm` of the truth's centre, either side.
 inline int CountNear(const RenderedDetection& r, const Stand& truth, double mm) {
   return static_cast<int>(

@@ -33,11 +33,7 @@ TEST(ShadowedBorderTest, ShadowedBorderKeepsTheBaseWhole) {
     const Stand& truth = Truth(r, id);
     const DetectedStand* found = FoundNear(r, truth);
     ASSERT_NE(found, nullptr);
-    EXPECT_LT(InchesToMm(Distance(found->stand.footprint.center, truth.footprint.center)), 1.2);
-    EXPECT_NEAR(InchesToMm(found->stand.footprint.width_in), InchesToMm(truth.footprint.width_in),
-                1.5);
-    EXPECT_NEAR(InchesToMm(found->stand.footprint.depth_in), InchesToMm(truth.footprint.depth_in),
-                1.5);
+    ExpectPlacedOn(*found, truth, 1.2, 1.5);
     ExpectNoFalseBases(r, 6.0);
   }
 }
