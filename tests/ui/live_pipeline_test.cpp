@@ -46,6 +46,7 @@ class LivePipelineTest : public ::testing::Test {
   static PipelineConfig Config() {
     PipelineConfig c;
     c.board = board_.board.grid;
+    c.terrain = board_.board;
     c.catalog = LoadStandKinds();
     for (const auto& [side, rgb] : board_.side_colors_srgb) {
       c.colors.AddSideFromSrgb(side,
@@ -245,6 +246,34 @@ TEST_F(LivePipelineTest, MovedStandIsFoundAgainAndIsNotABump) {
   double best = 1e9;
   for (const auto& d : last) best = std::min(best, Distance(d.stand.footprint.center, expected));
   EXPECT_LT(best, 0.25) << "no stand found near the moved one";
+}
+
+// The board file's terrain reaches the live stand search: the demo's red roof (house-5) and
+// the blue water under its bridge are not taken for bases (both were, 3 false bases, when the
+// pipeline searched without the board's terrain). Every stand found is a true stand.
+TEST_F(LivePipelineTest, SampleStandsAreTrueStandsNotTerrain) {
+  LivePipeline p = Calibrated();
+  const auto& info = meta_["frames"];
+  std::vector<DetectedStand> found;
+  bool fresh = false;
+  for (size_t i = 0; i < 8 && !fresh; ++i) {
+    const FrameResult r =
+        p.Process(frames_[i].clone(), static_cast<int>(i), info[i]["t_s"].get<double>());
+    fresh = r.stands_fresh;
+    found = r.stands;
+  }
+  ASSERT_TRUE(fresh);
+  for (const auto& d : found) {
+    double best_in = 1e9;
+    for (const auto& t : truth_["stands"]) {
+      if (t["side"].get<std::string>() != d.stand.side) continue;
+      const Vec2 c{t["center"][0].get<double>(), t["center"][1].get<double>()};
+      best_in = std::min(best_in, Distance(d.stand.footprint.center, c));
+    }
+    EXPECT_LT(best_in, 0.25) << d.stand.id << " at (" << d.stand.footprint.center.x << ", "
+                             << d.stand.footprint.center.y << ") is no true stand";
+  }
+  EXPECT_GE(found.size(), truth_["stands"].size() - 1);
 }
 
 TEST_F(LivePipelineTest, WorkerThreadCalibratesAndFindsStands) {

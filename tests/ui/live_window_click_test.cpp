@@ -219,7 +219,8 @@ screenshot camera
 }
 
 // The Arm button (a click, not its key), a verdict, the impact moved by clicking onto a stand,
-// accepted by its button, and the firer's casualty chosen by clicking the stand.
+// accepted by its button, and the firer's casualty chosen by clicking the stand (red-6, the
+// line infantry at (18.1, 26.8)).
 TEST_F(LiveWindowClicks, ButtonArmsAndTheFirerChoosesTheCasualtyByClickingIt) {
   const DemoRun r = PlayDemo("casualty", R"(wait-grid
 key Enter
@@ -228,12 +229,12 @@ click Arm
 wait-phase verdict
 click Overrule
 click Change impact (click)
-click-stand red-7
+click-stand red-6
 key Esc
 click Accept verdict
 wait-phase choose-casualty
 screenshot choose
-click-stand red-7
+click-stand red-6
 wait-phase confirm-removal
 screenshot chosen
 key R
@@ -248,13 +249,13 @@ wait 2
     if (const auto* c = e.As<CasualtiesRemoved>()) removed = c;
   }
   ASSERT_TRUE(removed != nullptr) << ReadAll(r.dir / "game.jsonl");
-  EXPECT_EQ(removed->stand_ids, std::vector<std::string>{"red-7"});
+  EXPECT_EQ(removed->stand_ids, std::vector<std::string>{"red-6"});
   // On screen: the circle around the moved impact, on the stand that was clicked.
   const auto& c = r.shots["choose"];
   ASSERT_TRUE(c.contains("impact"));
   bool on_stand = false;
   for (const auto& s : c["stands"]) {
-    if (s["id"] == "red-7") {
+    if (s["id"] == "red-6") {
       on_stand =
           std::hypot(s["center_px"][0].get<double>() - c["impact"]["impact_px"][0].get<double>(),
                      s["center_px"][1].get<double>() - c["impact"]["impact_px"][1].get<double>()) <
@@ -313,15 +314,15 @@ screenshot swapped
 // Overrule panel ("is a"), among the kinds its size fits; logged as a stand_kind correction.
 TEST_F(LiveWindowClicks, AClickedBasesKindIsCorrectedFromTheOverrulePanel) {
   // The demo's first frame held still (see DemoFramesHeldFrom). Ids are numbered in the order
-  // bases are found; blue-9 is the 40x40 supply wagon at (18.4, 30.2) that the size guesses as a
-  // field gun (since a82d184 the demo's fitted pose also finds a false base on the bridge).
-  const std::string kWagon = "blue-9";
+  // bases are found; blue-7 is the 40x40 supply wagon at (18.4, 30.2) that the size guesses as a
+  // field gun (the board's terrain keeps the bridge's water from being found as bases).
+  const std::string kWagon = "blue-7";
   const std::string still_table = DemoFramesHeldFrom("kind_source", 0);
   const DemoRun r = PlayDemo("kind", R"(wait-grid
 key Enter
 wait-stands
 wait 2
-click-stand blue-9
+click-stand blue-7
 wait 1
 click Overrule
 click is a

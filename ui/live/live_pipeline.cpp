@@ -201,7 +201,9 @@ void LivePipeline::TrackStands(FrameResult& r, const cv::Mat& coarse, const Scen
   if (!scene_changed_ || scene.hand || scene.still_s < config_.stand_still_s) return;
   const cv::Mat& top = FullView(r);
   const StageClock t0;
-  stands_ = DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands).stands;
+  stands_ = DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands,
+                         config_.terrain ? &*config_.terrain : nullptr)
+                .stands;
   r.stage_ms.stands_ms = t0.Ms();
   r.stands_fresh = true;
   scene_coarse_ = coarse;

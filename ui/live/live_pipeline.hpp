@@ -29,6 +29,7 @@
 
 #include "calibration/bump_detector.hpp"
 #include "calibration/calibrate_table.hpp"
+#include "engine/board.hpp"
 #include "engine/stand.hpp"
 #include "vision/change_meter.hpp"
 #include "vision/hand_detector.hpp"
@@ -41,6 +42,10 @@ namespace referee::live {
 
 struct PipelineConfig {
   Grid board;
+  // The board file's terrain (house, water and bridge squares, features), in the calibrated
+  // table frame, for the stand search: a red roof or blue water there is not taken for a base
+  // (vision/stand_detector's terrain test). Empty: no terrain is known.
+  std::optional<Board> terrain;
   StandKindCatalog catalog;
   SideColorModel colors;
   StandDetectorOptions stands;

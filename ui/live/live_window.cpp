@@ -882,6 +882,7 @@ int RunLive(const LiveOptions& o) {
   }
   PipelineConfig pipeline;
   pipeline.board = board.board.grid;
+  pipeline.terrain = board.board;
   // The full top view costs a rectify per frame: made only while the window shows it (and for
   // the stand search and the projectile, which ask for it themselves).
   pipeline.top_view_every_frame = false;
