@@ -207,10 +207,6 @@ std::vector<Completion> Completions(const cv::Mat& top_bgr, const cv::Mat& mask,
   return out;
 }
 
-bool IsPieceOf(const PxRect& piece, const PxRect& r) {
-  return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
-}
-
 }  // namespace
 
 bool IsHiddenSide(const std::vector<HiddenSide>& hidden, const PxRect& r, cv::Point2d outward) {

@@ -42,6 +42,10 @@ bool OverlapTooMuch(const PxRect& a, const PxRect& b) {
   return OverlapAreaPx(a, b) > 0.1 * std::min(a.len_a * a.len_b, b.len_a * b.len_b);
 }
 
+bool IsPieceOf(const PxRect& piece, const PxRect& r) {
+  return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
+}
+
 std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
   std::vector<PxRect> all;
   for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());

@@ -28,6 +28,12 @@ double OverlapAreaPx(const PxRect& a, const PxRect& b);
 // neighbours found with edge errors of a millimetre or two share far less.
 bool OverlapTooMuch(const PxRect& a, const PxRect& b);
 
+// Is `piece` (a rectangle of r's own side) another view of the base r: more than half of it
+// inside r? Two passes may each fit part of one base (a ring fit of its far half beside a
+// colour blob cut short at its figures); a neighbour r grew over shows a seam instead, which
+// GrowShortBases tests.
+bool IsPieceOf(const PxRect& piece, const PxRect& r);
+
 // Every side's bases in one list.
 std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects);
 

@@ -927,14 +927,6 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   }
 }
 
-// Is `piece` (a rectangle of r's own side) another view of the base r: more than half of it
-// inside r? Two passes may each fit part of one base (a ring fit of its far half beside a
-// colour blob cut short at its figures); a neighbour r grew over shows a seam instead, which
-// GrowShortBases tests.
-bool IsPieceOf(const PxRect& piece, const PxRect& r) {
-  return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
-}
-
 // Does r overlap another base by too much? Other bases of r's side (side s) lying mostly inside
 // r do not count: they are pieces of the same base (IsPieceOf).
 bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
