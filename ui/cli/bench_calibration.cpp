@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "calibration/calibrate_table.hpp"
+#include "calibration/raised_point_error.hpp"
 #include "engine/input_error.hpp"
 #include "ui/cli/bench_board_symmetry.hpp"
 #include "ui/cli/bench_scene_set.hpp"
@@ -156,20 +157,10 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
       r.centre_err_mm = InchesToMm(std::sqrt((c_xy.x - c_true[0]) * (c_xy.x - c_true[0]) +
                                              (c_xy.y - c_true[1]) * (c_xy.y - c_true[1]) +
                                              (c_ours[2] - c_true[2]) * (c_ours[2] - c_true[2])));
-      const double h_in = MmToInches(kRaisedMm);
-      double sum_raised = 0;
-      int n_raised = 0;
-      for (double y = 0; y <= truth.board.Height() + 1e-9; y += 1.0) {
-        for (double x = 0; x <= truth.board.Width() + 1e-9; x += 1.0) {
-          const cv::Point2d px = truth.camera.ImageFromTable({x, y}, h_in);
-          const Vec2 theirs = sym.ToTruth(cal.TableFromImage(px, h_in));
-          const double e_mm = InchesToMm(Distance(theirs, {x, y}));
-          r.raised_max_mm = std::max(r.raised_max_mm, e_mm);
-          sum_raised += e_mm;
-          ++n_raised;
-        }
-      }
-      r.raised_mean_mm = n_raised ? sum_raised / n_raised : 0;
+      const RaisedPointError raised = MeasureRaisedPointError(
+          truth.camera, cal, kRaisedMm, [&](Vec2 p) { return sym.ToTruth(p); });
+      r.raised_mean_mm = raised.mean_mm;
+      r.raised_max_mm = raised.max_mm;
       std::cout << r.name << "  camera: focal " << std::showpos << r.focal_err_pct << std::noshowpos
                 << " %  centre " << r.centre_err_mm << " mm  height (ours - truth) "
                 << InchesToMm(c_true[2] - c_ours[2]) << " mm  raised " << kRaisedMm << " mm: mean "
