@@ -221,6 +221,8 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
     const TopView view(cal);  // for the session-1 comparison and the sizes printed
     live::PipelineConfig config;
     config.board = s.board.grid;
+    // As `referee live` runs it: the stand search knows the board's terrain.
+    config.terrain = s.board;
     config.catalog = catalog;
     config.colors = colors;
     // The live window's camera view: the full top view is made only where the referee needs
@@ -279,7 +281,7 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
         for (int i = 0; i < reps; ++i) {
           old_frame += TimeMs(true, [&] {
             const cv::Mat top = view.Rectify(s.before);
-            (void)DetectStands(top, view, colors, catalog, config.stands);
+            (void)DetectStands(top, view, colors, catalog, config.stands, &s.board);
           });
         }
         old_frame /= reps;
