@@ -7,8 +7,10 @@
 #include <map>
 #include <opencv2/calib3d.hpp>
 #include <opencv2/imgproc.hpp>
+#include <set>
 #include <sstream>
 
+#include "calibration/lattice_growth.hpp"
 #include "calibration/marker_detection.hpp"
 #include "engine/order_statistics.hpp"
 
@@ -119,17 +121,47 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   }
   auto fit = FitCamera(rel2, px2, gray8.size(), lens, options.fit);
   if (!fit) return Refuse("grid_not_found", "the grid crossings found do not fit a camera");
-  const CameraModel& rel_cam = fit->camera;
+  CameraModel rel_cam = fit->camera;
 
   // Which cols+1 x rows+1 lines are the board: the window with the most line evidence.
   int imin = 1 << 20, imax = -(1 << 20), jmin = 1 << 20, jmax = -(1 << 20);
-  for (size_t k = 0; k < rel2.size(); ++k) {
-    const int i = static_cast<int>(std::lround(rel2[k].x / s));
-    const int j = static_cast<int>(std::lround(rel2[k].y / s));
-    imin = std::min(imin, i);
-    imax = std::max(imax, i);
-    jmin = std::min(jmin, j);
-    jmax = std::max(jmax, j);
+  auto extent = [&] {
+    imin = jmin = 1 << 20;
+    imax = jmax = -(1 << 20);
+    for (size_t k = 0; k < rel2.size(); ++k) {
+      const int i = static_cast<int>(std::lround(rel2[k].x / s));
+      const int j = static_cast<int>(std::lround(rel2[k].y / s));
+      imin = std::min(imin, i);
+      imax = std::max(imax, i);
+      jmin = std::min(jmin, j);
+      jmax = std::max(jmax, j);
+    }
+  };
+  extent();
+  const int nmax = std::max(board.cols, board.rows);
+  if (options.grow_lattice) {
+    // The seeds may sit in a few clusters (lines the Hough transform missed, much of the grid
+    // hidden): grow them over the rest of the visible grid so that the board's window below is
+    // judged through a camera fitted to the whole of it. Bounds: as far as the window search
+    // below looks, so that a grid larger than the board shows as such.
+    std::vector<LatticeCrossing> lattice;
+    for (size_t k = 0; k < rel2.size(); ++k) {
+      lattice.push_back({static_cast<int>(std::lround(rel2[k].x / s)),
+                         static_cast<int>(std::lround(rel2[k].y / s)), px2[k]});
+    }
+    const cv::Rect bounds(imin - nmax - 1, jmin - nmax - 1, imax - imin + 2 * nmax + 3,
+                          jmax - jmin + 2 * nmax + 3);
+    if (auto grown = GrowLattice(grayf, lattice, s, bounds, gray8.size(), lens, options.fit,
+                                 options.refine, options.growth)) {
+      rel2.clear();
+      px2.clear();
+      for (const auto& c : grown->crossings) {
+        rel2.emplace_back(c.i * s, c.j * s);
+        px2.push_back(c.px);
+      }
+      rel_cam = grown->camera;
+      extent();
+    }
   }
   // A refusal from here on shows the crossings that were found, counted from the found grid's
   // corner, so the debug picture tells how many lines were seen.
@@ -144,7 +176,6 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   };
   const std::string found_text = " (found " + std::to_string(imax - imin + 1) + " x " +
                                  std::to_string(jmax - jmin + 1) + " lines with crossings)";
-  const int nmax = std::max(board.cols, board.rows);
   const int ilo = imin - nmax - 1, ihi = imax + nmax + 1, jlo = jmin - nmax - 1,
             jhi = jmax + nmax + 1;
   cv::Mat ev;
@@ -152,6 +183,11 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   cv::dilate(fam->evidence, ev,
              cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * r + 1, 2 * r + 1}));
   constexpr int kSamples = 8;
+  std::set<std::pair<int, int>> crossing_at;
+  for (const auto& p : rel2) {
+    crossing_at.insert(
+        {static_cast<int>(std::lround(p.x / s)), static_cast<int>(std::lround(p.y / s))});
+  }
   auto segment_evidence = [&](bool along_j) {
     // e[i][j]: evidence on the a-line i between b-lines j and j+1 (along_j), or on b-line j
     // between a-lines i and i+1.
@@ -178,7 +214,13 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
             ++hits;
           }
         }
-        e[{i, j}] = static_cast<double>(hits) / kSamples;
+        // A segment ending at measured crossings is on a grid line, also where the evidence
+        // image lost the line (short pieces between terrain are dropped as clutter there).
+        const int ends = static_cast<int>(crossing_at.count({i, j})) +
+                         static_cast<int>(crossing_at.count(along_j ? std::pair{i, j + 1}
+                                                                    : std::pair{i + 1, j}));
+        e[{i, j}] =
+            std::max(static_cast<double>(hits) / kSamples, options.grow_lattice ? 0.5 * ends : 0.0);
       }
     }
     return e;
@@ -307,9 +349,12 @@ cv::Mat ReferenceThumbnail(const cv::Mat& image) {
   return thumb;
 }
 
-CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
-                                 const std::optional<LensModel>& lens,
-                                 const CalibrateOptions& options) {
+namespace {
+
+// One calibration; `options.grow_lattice` selects the second, growing attempt.
+CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
+                                   const std::optional<LensModel>& lens,
+                                   const CalibrateOptions& options) {
   if (image.empty()) return Refuse("grid_not_found", "empty image");
   cv::Mat gray8 = image;
   if (image.channels() == 3) cv::cvtColor(image, gray8, cv::COLOR_BGR2GRAY);
@@ -351,6 +396,13 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
       found.push_back({k % (board.cols + 1), k / (board.cols + 1), rc->px, 0});
     }
     measured = static_cast<int>(found.size());
+    // The lens model is chosen on the crossings measured, not on those left after dropping: a
+    // stiffer model (k2 fixed) misfits the board's far crossings by more than outlier_px and
+    // would drop them, which keeps the count under the threshold.
+    CameraFitOptions loop_fit = options.fit;
+    if (options.grow_lattice && measured >= options.fit.min_points_for_k2) {
+      loop_fit.min_points_for_k2 = 0;
+    }
     // Fit, dropping crossings the model cannot explain (a stand edge mistaken for a line).
     for (int round = 0; round < 6; ++round) {
       std::vector<cv::Point2d> tin, px;
@@ -358,7 +410,7 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
         tin.emplace_back(f.col * s, f.row * s);
         px.push_back(f.px);
       }
-      auto fr = FitCamera(tin, px, size, lens, options.fit);
+      auto fr = FitCamera(tin, px, size, lens, loop_fit);
       if (!fr) {
         CalibrationRefusal ref =
             Refuse("grid_not_found", "the grid crossings found (" + std::to_string(found.size()) +
@@ -441,9 +493,59 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     return ref;
   };
   std::ostringstream why;
-  if (q.coverage < options.min_coverage) {
+  // Crossings measured on all four border lines fix the labels: the measured lattice spans
+  // exactly the board, so it cannot be the board shifted by a square. Such a table may show
+  // fewer crossings (much of it under terrain); the line samples then carry the fit between.
+  bool border_seen[4] = {false, false, false, false};
+  for (const auto& f : fixes) {
+    border_seen[0] = border_seen[0] || f.col == 0;
+    border_seen[1] = border_seen[1] || f.col == board.cols;
+    border_seen[2] = border_seen[2] || f.row == 0;
+    border_seen[3] = border_seen[3] || f.row == board.rows;
+  }
+  const bool spans_board =
+      options.grow_lattice && border_seen[0] && border_seen[1] && border_seen[2] && border_seen[3];
+  const double min_coverage =
+      spans_board ? std::min(options.min_coverage, options.min_coverage_spanning_board)
+                  : options.min_coverage;
+  if (spans_board) {
+    // ... and none beyond them: a crossing measured where the camera puts a line past the
+    // border means the grid is larger than the board (or these labels are a square off).
+    const int cols = board.cols, rows = board.rows;
+    std::vector<cv::Point2d> t;
+    for (int c = -1; c <= cols + 1; ++c) {
+      for (int r = -1; r <= rows + 1; ++r) {
+        if (c >= 0 && c <= cols && r >= 0 && r <= rows) continue;
+        t.emplace_back(c * s, r * s);
+        t.emplace_back((c - 0.25) * s, r * s);
+        t.emplace_back((c + 0.25) * s, r * s);
+        t.emplace_back(c * s, (r - 0.25) * s);
+        t.emplace_back(c * s, (r + 0.25) * s);
+      }
+    }
+    const auto p = ProjectAll(cam, t);
+    for (size_t k = 0; k + 4 < p.size(); k += 5) {
+      const cv::Point2d d1 = p[k + 2] - p[k + 1], d2 = p[k + 4] - p[k + 3];
+      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
+      if (!Inside(p[k], size, 0.3 * spacing)) continue;
+      auto rc = RefineCrossing(grayf, p[k], d1, d2, spacing, options.refine);
+      if (rc && cv::norm(rc->px - p[k]) <= options.outlier_px) {
+        return refuse("wrong_size", "grid crossings were found beyond the border of the board's " +
+                                        std::to_string(cols) + " x " + std::to_string(rows) +
+                                        " squares");
+      }
+    }
+  }
+  if (q.coverage < min_coverage) {
     why << "only " << q.intersections_found << " of " << total
-        << " grid crossings were found (need " << options.min_coverage * 100 << "%)";
+        << " grid crossings were found (need " << min_coverage * 100 << "%"
+        << (spans_board || !options.grow_lattice
+                ? ""
+                : ", or " +
+                      std::to_string(static_cast<int>(
+                          std::lround(options.min_coverage_spanning_board * 100))) +
+                      "% with crossings on all four border lines")
+        << ")";
     return refuse("grid_not_found", why.str());
   }
   if (q.rms_px > options.max_rms_px) {
@@ -457,6 +559,21 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     return refuse("poor_fit", why.str());
   }
   return cal;
+}
+
+}  // namespace
+
+CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
+                                 const std::optional<LensModel>& lens,
+                                 const CalibrateOptions& options) {
+  // The tables that calibrate from the lines' own crossings keep exactly that calibration; a
+  // refused one is tried again growing the lattice (see CalibrateOptions::grow_lattice).
+  CalibrateOptions first = options;
+  first.grow_lattice = false;
+  CalibrationResult res = CalibrateAttempt(image, board, lens, first);
+  if (!options.grow_lattice || std::holds_alternative<TableCalibration>(res)) return res;
+  CalibrationResult grown = CalibrateAttempt(image, board, lens, options);
+  return std::holds_alternative<TableCalibration>(grown) ? grown : res;
 }
 
 cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {

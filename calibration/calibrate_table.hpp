@@ -14,6 +14,7 @@
 #include "calibration/camera_fit.hpp"
 #include "calibration/grid_lines.hpp"
 #include "calibration/intersection_refine.hpp"
+#include "calibration/lattice_growth.hpp"
 #include "calibration/line_sample_fit.hpp"
 #include "calibration/table_calibration.hpp"
 
@@ -27,6 +28,12 @@ struct CalibrateOptions {
   // line_sample_fit.hpp). Default on; off keeps the crossings-only fit.
   bool use_line_samples = true;
   LineFitOptions line_fit;
+  // A table refused at first is tried again: without markers the crossings found where the
+  // grid lines were detected are grown over the rest of the visible grid before the board's
+  // lines are picked (see lattice_growth.hpp), the measured crossings count as line evidence,
+  // and the coverage may be min_coverage_spanning_board when they reach all four border lines.
+  bool grow_lattice = true;
+  LatticeGrowthOptions growth;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;
@@ -35,6 +42,9 @@ struct CalibrateOptions {
   // Refusal thresholds: fewer crossings found than this fraction of the board's; RMS residual
   // above max_rms_px; more than max_rejected_fraction of the measured crossings dropped.
   double min_coverage = 0.4;
+  // ... or, in the growing attempt, down to this fraction when crossings are measured on all
+  // four border lines of the board (the labels are then fixed: see CalibrateTable).
+  double min_coverage_spanning_board = 0.3;
   double max_rms_px = 0.8;
   double max_rejected_fraction = 0.3;
 };

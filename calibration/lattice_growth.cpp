@@ -1,0 +1,127 @@
+#include "calibration/lattice_growth.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <opencv2/calib3d.hpp>
+
+namespace referee {
+
+namespace {
+
+using Label = std::pair<int, int>;
+
+std::optional<CameraFit> Fit(const std::map<Label, cv::Point2d>& found, double square_in,
+                             cv::Size image_size, const std::optional<LensModel>& lens,
+                             const CameraFitOptions& options) {
+  std::vector<cv::Point2d> tin, px;
+  for (const auto& [ij, p] : found) {
+    tin.emplace_back(ij.first * square_in, ij.second * square_in);
+    px.push_back(p);
+  }
+  return FitCamera(tin, px, image_size, lens, options);
+}
+
+// Chebyshev distance (squares) to the nearest measured crossing, searched up to `limit`.
+int NearestFound(const std::map<Label, cv::Point2d>& found, Label ij, int limit) {
+  for (int r = 1; r <= limit; ++r) {
+    for (int di = -r; di <= r; ++di) {
+      for (int dj = -r; dj <= r; ++dj) {
+        if (std::max(std::abs(di), std::abs(dj)) == r &&
+            found.count({ij.first + di, ij.second + dj})) {
+          return r;
+        }
+      }
+    }
+  }
+  return limit + 1;
+}
+
+}  // namespace
+
+std::optional<GrownLattice> GrowLattice(const cv::Mat& gray,
+                                        const std::vector<LatticeCrossing>& seeds, double square_in,
+                                        cv::Rect bounds, cv::Size image_size,
+                                        const std::optional<LensModel>& lens,
+                                        const CameraFitOptions& fit_options,
+                                        const RefineOptions& refine_options,
+                                        const LatticeGrowthOptions& options) {
+  std::map<Label, cv::Point2d> found;
+  for (const auto& c : seeds) found[{c.i, c.j}] = c.px;
+  auto fit = Fit(found, square_in, image_size, lens, fit_options);
+  if (!fit) return std::nullopt;
+  // Each wave tries the unmeasured crossings within `reach` squares of a measured one; when a
+  // wave adds nothing the reach widens, so the lattice also crosses a band hidden by terrain
+  // to the visible grid beyond it. Any crossing added brings the reach back to one square.
+  int reach = 1;
+  for (int wave = 0; wave < options.max_waves && reach <= options.max_reach_squares; ++wave) {
+    std::vector<Label> cand;
+    for (int i = bounds.x; i < bounds.x + bounds.width; ++i) {
+      for (int j = bounds.y; j < bounds.y + bounds.height; ++j) {
+        if (found.count({i, j})) continue;
+        if (NearestFound(found, {i, j}, reach) <= reach) cand.push_back({i, j});
+      }
+    }
+    if (cand.empty()) break;
+    std::vector<cv::Point3d> obj;
+    for (const auto& [i, j] : cand) {
+      const double x = i * square_in, y = j * square_in, q = 0.25 * square_in;
+      for (const auto& o : {cv::Point2d(0, 0), {-q, 0}, {q, 0}, {0, -q}, {0, q}}) {
+        obj.emplace_back(x + o.x, y + o.y, 0.0);
+      }
+    }
+    std::vector<cv::Point2d> p;
+    cv::projectPoints(obj, fit->camera.rvec_cam_from_table, fit->camera.tvec_cam_from_table,
+                      fit->camera.camera_matrix, fit->camera.distortion, p);
+    std::map<Label, cv::Point2d> fresh;
+    for (size_t k = 0; k < cand.size(); ++k) {
+      const cv::Point2d guess = p[5 * k];
+      const cv::Point2d d1 = p[5 * k + 2] - p[5 * k + 1], d2 = p[5 * k + 4] - p[5 * k + 3];
+      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
+      const double margin = 0.3 * spacing;
+      if (guess.x < margin || guess.y < margin || guess.x >= image_size.width - margin ||
+          guess.y >= image_size.height - margin) {
+        continue;
+      }
+      auto rc = RefineCrossing(gray, guess, d1, d2, spacing, refine_options);
+      if (rc) fresh[cand[k]] = rc->px;
+    }
+    const size_t before = found.size();
+    // Local test: the camera refitted with the new crossings must explain each of them; one that
+    // it cannot (a stand's edge, a road's border taken for a line) is dropped and the rest refit.
+    std::map<Label, cv::Point2d> all = found;
+    all.insert(fresh.begin(), fresh.end());
+    for (int round = 0; round < 4 && !fresh.empty(); ++round) {
+      auto f2 = Fit(all, square_in, image_size, lens, fit_options);
+      if (!f2) return std::nullopt;
+      std::map<Label, double> fresh_res;
+      size_t k = 0;
+      for (const auto& ij : all) {
+        const double r = f2->residual_px[k++];
+        if (fresh.count(ij.first)) fresh_res[ij.first] = r;
+      }
+      double worst = 0;
+      for (const auto& [ij, r] : fresh_res) worst = std::max(worst, r);
+      if (worst <= options.accept_residual_px) {
+        fit = f2;
+        found = all;
+        break;
+      }
+      // The far-off ones first (several at once when several are), then refit.
+      const double cut = std::max(options.accept_residual_px, 0.5 * worst);
+      for (const auto& [ij, r] : fresh_res) {
+        if (r > cut) {
+          fresh.erase(ij);
+          all.erase(ij);
+        }
+      }
+    }
+    reach = found.size() > before ? 1 : reach + 1;
+  }
+  GrownLattice out;
+  out.camera = fit->camera;
+  for (const auto& [ij, px] : found) out.crossings.push_back({ij.first, ij.second, px});
+  return out;
+}
+
+}  // namespace referee
