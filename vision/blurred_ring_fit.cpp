@@ -422,6 +422,30 @@ std::pair<double, double> JointRho(const cv::Mat& dep, const Pose& p, const Pose
   return {mp.Rho(), mq.Rho()};
 }
 
+// Does each side of pose p show its band? The side facing away from the camera's foot only in
+// part where the tallest figures' tops are seen past the whole border (see BlurredRingOptions).
+bool BandOnEverySide(const Pose& p, const Geometry& g, const BlurredRingOptions& options) {
+  const std::array<double, 4>& gain = p.fit.side_gain;
+  size_t far = 0;
+  double reach_px = 0;  // how far past that side the figures' tops are seen
+  if (options.figure_top_shift_px) {
+    const cv::Point2d shift = options.figure_top_shift_px(cv::Point2d(p.c));
+    const cv::Point2d a(std::cos(p.ring.angle), std::sin(p.ring.angle)), b(-a.y, a.x);
+    const cv::Point2d outward[4] = {-a, a, -b, b};
+    for (size_t s = 1; s < 4; ++s) {
+      if (outward[s].dot(shift) > outward[far].dot(shift)) far = s;
+    }
+    reach_px = outward[far].dot(shift);
+  }
+  for (size_t s = 0; s < 4; ++s) {
+    const bool hideable = s == far && reach_px >= g.border_px;
+    const double fraction =
+        hideable ? options.min_far_side_gain_fraction : options.min_side_gain_fraction;
+    if (gain[s] < fraction * p.fit.gain) return false;
+  }
+  return true;
+}
+
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // nulls: per size, the scores on bare mat; mat_sigma: the smoothed departure's noise.
 std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const cv::Rect& box,
@@ -477,9 +501,8 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   }
   if (!winner) return std::nullopt;
   const Pose& win = poses[*winner];
-  // A band along every side.
-  const double min_side = *std::min_element(win.fit.side_gain.begin(), win.fit.side_gain.end());
-  if (min_side < options.min_side_gain_fraction * win.fit.gain) return std::nullopt;
+  // A band along every side (the far side may be partly hidden by figures, see the options).
+  if (!BandOnEverySide(win, g, options)) return std::nullopt;
   // The inside no more toward the side's colour than the band (a patch of the colour, a roof or
   // water, is that colour throughout); the mat outside is mat (at most a third of the band's
   // departure: a larger patch of the colour is no base's edge).

@@ -16,6 +16,7 @@
 // colour than its band and the mat around it is mat.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -51,6 +52,17 @@ struct BlurredRingOptions {
   // each judged against its own scores on bare mat. Default 5 (TABLE_KIT: at least 3; clubs
   // paint 3-5).
   double max_border_mm = 5.0;
+  // Figures up to this tall (mm) stand inside the border. A tilted camera sees their tops past
+  // the base's side that faces away from its foot, so there the border may be hidden: that side
+  // need show only min_far_side_gain_fraction of the ring's gain where the figures' tops can
+  // reach past the whole border, the other three min_side_gain_fraction. Default 25 (TABLE_KIT).
+  double max_figure_height_mm = 25.0;
+  // Default 0.25: half what the other sides must show (a band partly hidden, not none).
+  double min_far_side_gain_fraction = 0.25;
+  // Where a point max_figure_height_mm above the mat at a top-view pixel is seen, as a shift
+  // from that pixel (top-view px, away from the camera's foot). Empty: the camera is not known
+  // and every side must show min_side_gain_fraction.
+  std::function<cv::Point2d(cv::Point2d)> figure_top_shift_px;
 };
 
 // Per-pixel departure (CV_32F) of chroma (CV_32FC2, see BalancedChroma) from mat_chroma toward

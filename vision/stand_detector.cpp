@@ -1358,8 +1358,14 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   std::vector<PxRect> blurred_ring_bases;
   {
     const std::vector<std::vector<PxRect>> before = rects;
+    BlurredRingOptions ring;
+    ring.figure_top_shift_px = [&view,
+                                h_in = MmToInches(ring.max_figure_height_mm)](cv::Point2d c) {
+      return view.RectifiedFromTable(SeenOnMat(view, view.TableFromRectified(c), h_in)) - c;
+    };
     AddBlurredRingBases(chroma, valid, mat_chroma, terrain, out.colors.sides(), mm, sizes,
-                        EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects);
+                        EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects,
+                        ring);
     for (size_t s = 0; s < rects.size(); ++s) {
       const size_t n_before = s < before.size() ? before[s].size() : 0;
       blurred_ring_bases.insert(blurred_ring_bases.end(),
