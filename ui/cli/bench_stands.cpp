@@ -3,7 +3,9 @@
 // and recall, centre error, signed width/depth error, angle error, kind and facing agreement,
 // and the detector's time per frame (rectification timed apart). By default the generator's
 // camera is used so that only the detector is measured; --calibrate calibrates from the empty
-// frame first (the full pipeline). --verbose lists every miss and false positive; --crops DIR
+// frame first (the full pipeline). --verbose lists every miss and false positive, and every
+// stripe missed or facing claimed wrongly (with the base's and its front's top-view pixels, to
+// find the side the stripe test read); --crops DIR
 // also writes, per miss and false positive (and per base placed over 2 mm or 2 degrees off, its
 // truth and found outlines drawn), the camera crop and the side masks around it;
 // --side-errors lists how far each side of each found base lies off its truth.
@@ -267,6 +269,22 @@ int RunBenchStands(const std::vector<std::string>& args) {
         facing_right =
             AngleErrorDeg(s.footprint.angle_deg, truth.at("angle_deg").get<double>(), 360.0) < 10.0;
         ++(facing_right ? facing_tp : facing_wrong);
+      }
+      if (verbose && truth_facing != s.facing_known) {
+        // The stripe's side in the top view: where the truth's front edge is seen.
+        OrientedRect fr;
+        fr.angle_deg = truth.at("angle_deg").get<double>();
+        const Vec2 front_in = c + 0.5 * dp * fr.FacingDir();
+        const cv::Point2d cp = view.RectifiedFromTable(c), fp = view.RectifiedFromTable(front_in);
+        std::fprintf(stderr, "%s: FACING %s %s at px (%.1f, %.1f) front px (%.1f, %.1f)\n",
+                     sd.filename().string().c_str(),
+                     truth_facing ? "MISSED" : "CLAIMED WITHOUT STRIPE",
+                     truth.at("id").get<std::string>().c_str(), cp.x, cp.y, fp.x, fp.y);
+      } else if (verbose && !facing_right) {
+        const cv::Point2d cp = view.RectifiedFromTable(c);
+        std::fprintf(stderr, "%s: FACING WRONG %s at px (%.1f, %.1f)\n",
+                     sd.filename().string().c_str(), truth.at("id").get<std::string>().c_str(),
+                     cp.x, cp.y);
       }
       if (!facing_right && s.facing_known && !crops.empty() && facing_crops < 12 &&
           truth.contains("center_px")) {
