@@ -18,6 +18,16 @@ namespace referee {
 
 namespace {
 
+// A crossing's table point and four points a quarter square along its two lines, whose
+// projections give the local line spacing around it.
+void AppendCrossingProbe(int c, int r, double s, std::vector<cv::Point2d>& t) {
+  t.emplace_back(c * s, r * s);
+  t.emplace_back((c - 0.25) * s, r * s);
+  t.emplace_back((c + 0.25) * s, r * s);
+  t.emplace_back(c * s, (r - 0.25) * s);
+  t.emplace_back(c * s, (r + 0.25) * s);
+}
+
 struct Labelled {
   int i = 0, j = 0;
   cv::Point2d px;
@@ -377,11 +387,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     std::vector<cv::Point2d> t;
     for (int r = 0; r <= board.rows; ++r) {
       for (int c = 0; c <= board.cols; ++c) {
-        t.emplace_back(c * s, r * s);
-        t.emplace_back((c - 0.25) * s, r * s);
-        t.emplace_back((c + 0.25) * s, r * s);
-        t.emplace_back(c * s, (r - 0.25) * s);
-        t.emplace_back(c * s, (r + 0.25) * s);
+        AppendCrossingProbe(c, r, s, t);
       }
     }
     const auto p = ProjectAll(cam, t);
@@ -516,11 +522,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     for (int c = -1; c <= cols + 1; ++c) {
       for (int r = -1; r <= rows + 1; ++r) {
         if (c >= 0 && c <= cols && r >= 0 && r <= rows) continue;
-        t.emplace_back(c * s, r * s);
-        t.emplace_back((c - 0.25) * s, r * s);
-        t.emplace_back((c + 0.25) * s, r * s);
-        t.emplace_back(c * s, (r - 0.25) * s);
-        t.emplace_back(c * s, (r + 0.25) * s);
+        AppendCrossingProbe(c, r, s, t);
       }
     }
     const auto p = ProjectAll(cam, t);
