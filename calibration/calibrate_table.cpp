@@ -12,21 +12,12 @@
 
 #include "calibration/lattice_growth.hpp"
 #include "calibration/marker_detection.hpp"
+#include "calibration/predicted_crossing.hpp"
 #include "engine/order_statistics.hpp"
 
 namespace referee {
 
 namespace {
-
-// A crossing's table point and four points a quarter square along its two lines, whose
-// projections give the local line spacing around it.
-void AppendCrossingProbe(int c, int r, double s, std::vector<cv::Point2d>& t) {
-  t.emplace_back(c * s, r * s);
-  t.emplace_back((c - 0.25) * s, r * s);
-  t.emplace_back((c + 0.25) * s, r * s);
-  t.emplace_back(c * s, (r - 0.25) * s);
-  t.emplace_back(c * s, (r + 0.25) * s);
-}
 
 struct Labelled {
   int i = 0, j = 0;
@@ -384,22 +375,14 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   CameraFit fit;
   int measured = 0;
   for (int pass = 0; pass < 3; ++pass) {
-    std::vector<cv::Point2d> t;
+    std::vector<std::pair<int, int>> labels;
     for (int r = 0; r <= board.rows; ++r) {
-      for (int c = 0; c <= board.cols; ++c) {
-        AppendCrossingProbe(c, r, s, t);
-      }
+      for (int c = 0; c <= board.cols; ++c) labels.emplace_back(c, r);
     }
-    const auto p = ProjectAll(cam, t);
+    const auto measured_px = MeasurePredictedCrossings(grayf, cam, labels, s, options.refine);
     std::vector<IntersectionFix> found;
-    for (int k = 0; k < total; ++k) {
-      const cv::Point2d guess = p[5 * static_cast<size_t>(k)];
-      const cv::Point2d d1 = p[5 * k + 2] - p[5 * k + 1], d2 = p[5 * k + 4] - p[5 * k + 3];
-      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
-      if (!Inside(guess, size, 0.3 * spacing)) continue;
-      auto rc = RefineCrossing(grayf, guess, d1, d2, spacing, options.refine);
-      if (!rc) continue;
-      found.push_back({k % (board.cols + 1), k / (board.cols + 1), rc->px, 0});
+    for (size_t k = 0; k < labels.size(); ++k) {
+      if (measured_px[k]) found.push_back({labels[k].first, labels[k].second, *measured_px[k], 0});
     }
     measured = static_cast<int>(found.size());
     // The lens model is chosen on the crossings measured, not on those left after dropping: a
@@ -518,20 +501,19 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     // ... and none beyond them: a crossing measured where the camera puts a line past the
     // border means the grid is larger than the board (or these labels are a square off).
     const int cols = board.cols, rows = board.rows;
-    std::vector<cv::Point2d> t;
+    std::vector<std::pair<int, int>> beyond;
     for (int c = -1; c <= cols + 1; ++c) {
       for (int r = -1; r <= rows + 1; ++r) {
         if (c >= 0 && c <= cols && r >= 0 && r <= rows) continue;
-        AppendCrossingProbe(c, r, s, t);
+        beyond.emplace_back(c, r);
       }
     }
-    const auto p = ProjectAll(cam, t);
-    for (size_t k = 0; k + 4 < p.size(); k += 5) {
-      const cv::Point2d d1 = p[k + 2] - p[k + 1], d2 = p[k + 4] - p[k + 3];
-      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
-      if (!Inside(p[k], size, 0.3 * spacing)) continue;
-      auto rc = RefineCrossing(grayf, p[k], d1, d2, spacing, options.refine);
-      if (rc && cv::norm(rc->px - p[k]) <= options.outlier_px) {
+    const auto measured_px = MeasurePredictedCrossings(grayf, cam, beyond, s, options.refine);
+    std::vector<cv::Point2d> t;
+    for (const auto& [c, r] : beyond) t.emplace_back(c * s, r * s);
+    const auto predicted = ProjectAll(cam, t);
+    for (size_t k = 0; k < beyond.size(); ++k) {
+      if (measured_px[k] && cv::norm(*measured_px[k] - predicted[k]) <= options.outlier_px) {
         return refuse("wrong_size", "grid crossings were found beyond the border of the board's " +
                                         std::to_string(cols) + " x " + std::to_string(rows) +
                                         " squares");

@@ -5,6 +5,8 @@
 #include <map>
 #include <opencv2/calib3d.hpp>
 
+#include "calibration/predicted_crossing.hpp"
+
 namespace referee {
 
 namespace {
@@ -63,28 +65,11 @@ std::optional<GrownLattice> GrowLattice(const cv::Mat& gray,
       }
     }
     if (cand.empty()) break;
-    std::vector<cv::Point3d> obj;
-    for (const auto& [i, j] : cand) {
-      const double x = i * square_in, y = j * square_in, q = 0.25 * square_in;
-      for (const auto& o : {cv::Point2d(0, 0), {-q, 0}, {q, 0}, {0, -q}, {0, q}}) {
-        obj.emplace_back(x + o.x, y + o.y, 0.0);
-      }
-    }
-    std::vector<cv::Point2d> p;
-    cv::projectPoints(obj, fit->camera.rvec_cam_from_table, fit->camera.tvec_cam_from_table,
-                      fit->camera.camera_matrix, fit->camera.distortion, p);
+    const auto measured_px =
+        MeasurePredictedCrossings(gray, fit->camera, cand, square_in, refine_options);
     std::map<Label, cv::Point2d> fresh;
     for (size_t k = 0; k < cand.size(); ++k) {
-      const cv::Point2d guess = p[5 * k];
-      const cv::Point2d d1 = p[5 * k + 2] - p[5 * k + 1], d2 = p[5 * k + 4] - p[5 * k + 3];
-      const double spacing = 2.0 * std::min(cv::norm(d1), cv::norm(d2));
-      const double margin = 0.3 * spacing;
-      if (guess.x < margin || guess.y < margin || guess.x >= image_size.width - margin ||
-          guess.y >= image_size.height - margin) {
-        continue;
-      }
-      auto rc = RefineCrossing(gray, guess, d1, d2, spacing, refine_options);
-      if (rc) fresh[cand[k]] = rc->px;
+      if (measured_px[k]) fresh[cand[k]] = *measured_px[k];
     }
     const size_t before = found.size();
     // Local test: the camera refitted with the new crossings must explain each of them; one that
