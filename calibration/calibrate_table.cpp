@@ -421,6 +421,11 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     fixes = found;
     cam = fit.camera;
   }
+  // The quality reports how far the measured crossings sit from the fitted camera, so it is
+  // computed from them even after the line fit replaces each crossing by its fitted position.
+  std::vector<cv::Point2d> measured_fix_px;
+  measured_fix_px.reserve(fixes.size());
+  for (const auto& f : fixes) measured_fix_px.push_back(f.px);
   if (options.use_line_samples && !fixes.empty()) {
     // The crossings alone leave the lens poorly determined toward the board's edges when many
     // are hidden or the image is blurred and noisy: add the lines between them.
@@ -464,9 +469,10 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   q.intersections_found = static_cast<int>(fixes.size());
   q.coverage = static_cast<double>(fixes.size()) / total;
   double ss_px = 0, ss_mm = 0;
-  for (const auto& f : fixes) {
+  for (size_t k = 0; k < fixes.size(); ++k) {
+    const IntersectionFix& f = fixes[k];
     ss_px += f.residual_px * f.residual_px;
-    const Vec2 back = cam.TableFromImage(f.px);
+    const Vec2 back = cam.TableFromImage(measured_fix_px[k]);
     const double err_mm = InchesToMm(std::hypot(back.x - f.col * s, back.y - f.row * s));
     ss_mm += err_mm * err_mm;
     q.max_mm = std::max(q.max_mm, err_mm);
