@@ -557,13 +557,25 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
                                  const std::optional<LensModel>& lens,
                                  const CalibrateOptions& options) {
   // The tables that calibrate from the lines' own crossings keep exactly that calibration; a
-  // refused one is tried again growing the lattice (see CalibrateOptions::grow_lattice).
+  // refused one is tried again growing the lattice (see CalibrateOptions::grow_lattice), then
+  // with fainter lines (CalibrateOptions::faint_line_darkness_grey).
   CalibrateOptions first = options;
   first.grow_lattice = false;
   CalibrationResult res = CalibrateAttempt(image, board, lens, first);
   if (!options.grow_lattice || std::holds_alternative<TableCalibration>(res)) return res;
   CalibrationResult grown = CalibrateAttempt(image, board, lens, options);
-  return std::holds_alternative<TableCalibration>(grown) ? grown : res;
+  if (std::holds_alternative<TableCalibration>(grown)) return grown;
+  // Faint lines only where the lines were not found at all: a refusal for a poor fit or a
+  // wrong size stands.
+  const bool lines_missed = std::get<CalibrationRefusal>(grown).code == "grid_not_found";
+  if (!lines_missed || options.faint_line_darkness_grey <= 0 ||
+      options.faint_line_darkness_grey >= options.lines.min_darkness_grey) {
+    return res;
+  }
+  CalibrateOptions faint = options;
+  faint.lines.min_darkness_grey = options.faint_line_darkness_grey;
+  CalibrationResult faint_res = CalibrateAttempt(image, board, lens, faint);
+  return std::holds_alternative<TableCalibration>(faint_res) ? faint_res : res;
 }
 
 cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {

@@ -34,6 +34,10 @@ struct CalibrateOptions {
   // and the coverage may be min_coverage_spanning_board when they reach all four border lines.
   bool grow_lattice = true;
   LatticeGrowthOptions growth;
+  // A table still refused because its lines were not found is tried once more with lines
+  // darker than the mat by this many grey levels (lines.min_darkness_grey is the first
+  // attempts'): a dim, blurred picture of a dark mat. 0 turns the attempt off.
+  double faint_line_darkness_grey = 3.0;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;

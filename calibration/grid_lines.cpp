@@ -240,7 +240,7 @@ cv::Mat LineEvidence(const cv::Mat& gray, const GridLineOptions& options) {
   closed.convertTo(closed_f, CV_32F);
   cv::max(closed_f, 20.0, closed_f);
   cv::divide(bh, closed_f, rel);
-  cv::Mat evidence = (rel > options.min_relative_darkness) & (bh > 6.0);
+  cv::Mat evidence = (rel > options.min_relative_darkness) & (bh > options.min_darkness_grey);
   // Keep only long connected structures: the grid is one large network of lines.
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(evidence, labels, stats, centroids, 8, CV_32S);

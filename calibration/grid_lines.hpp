@@ -18,6 +18,9 @@ struct GridLineOptions {
   // Relative darkness (black-hat / local brightness) that counts as line evidence. Default
   // 0.08; lower for faint lines on a dark mat, raise for a heavily textured mat.
   double min_relative_darkness = 0.08;
+  // ... and by this many grey levels at least (8-bit), so that sensor noise on a dark, evenly
+  // lit mat does not pass as lines.
+  double min_darkness_grey = 6.0;
   // A Hough line needs this many evidence pixels, as a fraction of the image's shorter side.
   double min_line_votes_fraction = 0.12;
   // Spread of line angles within one grid direction (perspective convergence), degrees.
