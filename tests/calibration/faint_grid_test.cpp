@@ -3,31 +3,17 @@
 // placed right; noise on an empty dark picture still finds no grid.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-
 #include <opencv2/imgproc.hpp>
 
 #include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "table_error.hpp"
 
 namespace referee {
 namespace {
 
-// Largest table error (mm) over a 1" lattice against the truth, allowing the half turn the
-// markerless origin rule may choose.
-double TableMaxErrorMm(const SynthScene& s, const TableCalibration& cal) {
-  const Grid& g = s.board.grid;
-  double worst[2] = {0, 0};
-  for (double y = 0; y <= g.Height() + 1e-9; y += 1.0) {
-    for (double x = 0; x <= g.Width() + 1e-9; x += 1.0) {
-      const Vec2 ours = cal.TableFromImage(s.camera.ImageFromTable({x, y}));
-      worst[0] = std::max(worst[0], InchesToMm(Distance(ours, {x, y})));
-      worst[1] = std::max(worst[1], InchesToMm(Distance(ours, {g.Width() - x, g.Height() - y})));
-    }
-  }
-  return std::min(worst[0], worst[1]);
-}
+using test::TableMaxErrorMm;
 
 // `hard` seed 7 scene 9: a dark brown mat in dim light, 3-6 mm of blur; the lines' black-hat
 // is 3-6 grey levels, so the usual 6 found 7 lines and 5 crossings and the table was refused.

@@ -10,9 +10,12 @@
 #include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "table_error.hpp"
 
 namespace referee {
 namespace {
+
+using test::TableMaxErrorMm;
 
 SynthScene HardScene(uint64_t seed, int index) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
@@ -20,21 +23,6 @@ SynthScene HardScene(uint64_t seed, int index) {
   o.seed = seed;
   o.with_hand_frame = false;
   return GenerateScene(sc, o, index);
-}
-
-// Largest table error (mm) over a 1" lattice: true pixel -> our table point, against the truth,
-// allowing the half turn the markerless origin rule may choose.
-double TableMaxErrorMm(const SynthScene& s, const TableCalibration& cal) {
-  const Grid& g = s.board.grid;
-  double worst[2] = {0, 0};
-  for (double y = 0; y <= g.Height() + 1e-9; y += 1.0) {
-    for (double x = 0; x <= g.Width() + 1e-9; x += 1.0) {
-      const Vec2 ours = cal.TableFromImage(s.camera.ImageFromTable({x, y}));
-      worst[0] = std::max(worst[0], InchesToMm(Distance(ours, {x, y})));
-      worst[1] = std::max(worst[1], InchesToMm(Distance(ours, {g.Width() - x, g.Height() - y})));
-    }
-  }
-  return std::min(worst[0], worst[1]);
 }
 
 // Hard seed 5 scene 1: the lines are found in two clusters; the lower-left grid is plainly
