@@ -12,8 +12,10 @@
 // a smaller ring along part of a larger base's border is held to the border it leaves
 // unexplained (hand-painted borders are 3-5 mm: the nominal width first, a wider one only where
 // it explains nothing), when its sides moved one by one to where each fits best leave its centre in
-// place and its angle within the search's step, and when its inside is no more toward the side's
-// colour than its band and the mat around it is mat.
+// place and its angle within the search's step (a side the tallest figures are seen past, whose
+// band their colours spread outward beyond that search, is placed by its opposite side at the
+// catalogue size), and when its inside is no more toward the side's colour than its band and the
+// mat around it is mat.
 #pragma once
 
 #include <functional>
