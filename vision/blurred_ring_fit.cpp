@@ -639,23 +639,45 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
   const cv::Rect frame(0, 0, dep.cols, dep.rows);
+  const int grow = static_cast<int>(g.sigma_px) + 2;
+  const auto grown = [&](const cv::Rect& b) {
+    return (b + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
+  };
   for (int l = 1; l < n; ++l) {
-    cv::Rect box(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
-                 stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
-    // Seeds much larger than any base (terrain) or smaller than a side of the smallest.
-    if (box.width > 2 * max_diag_px || box.height > 2 * max_diag_px) continue;
-    if (std::max(box.width, box.height) < 0.5 * min_dim_px) continue;
-    const int grow = static_cast<int>(g.sigma_px) + 2;
-    box = (box + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
-    // A wider border only where the narrower ones explain nothing: every base a narrower
-    // ring fits is kept as it was.
-    std::optional<PxRect> r;
-    for (size_t k = 0; k < widths.size() && !r; ++k)
-      r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
-    if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
-    found.push_back(*r);
-    // Its band is explained: a neighbour's seed is fitted without it.
-    cv::fillConvexPoly(dep, GrownCorners(*r, g.out_px), cv::Scalar(0));
+    const cv::Rect seed(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
+                        stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
+    // Seeds smaller than a side of the smallest base.
+    if (std::max(seed.width, seed.height) < 0.5 * min_dim_px) continue;
+    // Where the centres may lie and the box searched. A seed much larger than any base is
+    // bases standing close, their blurred bands joined (a formation), or a terrain edge's halo:
+    // searched a tile at a time, each fit held to the same tests and kept only with its centre
+    // in its own tile.
+    std::vector<std::pair<cv::Rect, cv::Rect>> tiles;
+    if (seed.width > 2 * max_diag_px || seed.height > 2 * max_diag_px) {
+      const int t = static_cast<int>(std::ceil(0.5 * max_diag_px));
+      for (int y = seed.y; y < seed.y + seed.height; y += t) {
+        for (int x = seed.x; x < seed.x + seed.width; x += t) {
+          const cv::Rect core = cv::Rect(x, y, t, t) & seed;
+          // Searched only around the seed's part in it (a terrain edge's halo is a thin line).
+          const cv::Rect part = cv::boundingRect(labels(core) == l);
+          if (part.area() > 0) tiles.push_back({core, grown(part + core.tl())});
+        }
+      }
+    } else {
+      tiles.push_back({frame, grown(seed)});
+    }
+    for (const auto& [core, box] : tiles) {
+      // A wider border only where the narrower ones explain nothing: every base a narrower
+      // ring fits is kept as it was.
+      std::optional<PxRect> r;
+      for (size_t k = 0; k < widths.size() && !r; ++k)
+        r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
+      if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
+      if (!core.contains(cv::Point(cvRound(r->center.x), cvRound(r->center.y)))) continue;
+      found.push_back(*r);
+      // Its band is explained: a neighbour's seed is fitted without it.
+      cv::fillConvexPoly(dep, GrownCorners(*r, g.out_px), cv::Scalar(0));
+    }
   }
   return found;
 }

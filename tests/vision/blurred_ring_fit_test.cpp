@@ -167,5 +167,16 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseFiguresSpreadItsFarBandOutward) 
   ExpectNoFalseBases(r, 6.0);
 }
 
+// Hard seed 7, scene 3 (5 mm blur): the red 40 x 20 mm base stands across a yellow road, a
+// shade toward red, so its blurred band and the road's make one seed longer than any base,
+// which was not searched (the base was missed). Searched a tile at a time, it is found at its
+// place, size and angle, once, and nothing is claimed where no base stands (the road neither).
+TEST(BlurredRingFitTest, FindsARenderedBaseAcrossARoadItsBandJoins) {
+  const RenderedDetection r = DetectInScene("hard.json", 3, 7);
+  ExpectFoundAsRendered(r, "red-10", 3.0);
+  EXPECT_EQ(CountNear(r, Truth(r, "red-10"), 15.0), 1);
+  ExpectNoFalseBases(r, 6.0);
+}
+
 }  // namespace
 }  // namespace referee
