@@ -308,10 +308,11 @@ float Bilinear(const cv::Mat& m, cv::Point2d p) {
 }
 
 // Where the part of side s of r between u0 and u1 (along the side, px from its middle) fits
-// the blurred band best: its outward shift, px, within +-reach_px; false when the best lies at
-// the end of the reach (the side fits better further away than the search allows).
-bool SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s, double u0,
-               double u1, double reach_px, double& shift) {
+// the blurred band best: its outward shift, px, within +-reach_px (kFound), or which end of the
+// reach the best lies at (the side fits better further away than the search allows).
+enum class Shift { kFound, kInwardEnd, kOutwardEnd };
+Shift SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s, double u0,
+                double u1, double reach_px, double& shift) {
   const cv::Point2d b = r.AxisB();
   const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
   const double half_other = 0.5 * (s < 2 ? r.len_a : r.len_b);
@@ -329,39 +330,56 @@ bool SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s,
     rho.push_back(m.Rho());
   }
   const size_t i = static_cast<size_t>(std::max_element(rho.begin(), rho.end()) - rho.begin());
-  if (i == 0 || i + 1 == rho.size()) return false;
+  if (i == 0) return Shift::kInwardEnd;
+  if (i + 1 == rho.size()) return Shift::kOutwardEnd;
   const double den = rho[i - 1] - 2 * rho[i] + rho[i + 1];
   const double sub =
       den < -1e-12 ? std::clamp(0.5 * (rho[i - 1] - rho[i + 1]) / den, -0.5, 0.5) : 0.0;
   shift = -reach_px + (static_cast<double>(i) + sub) * step;
-  return true;
+  return Shift::kFound;
 }
 
 // The edges of r, each side's two halves moved on their own to where they fit best: each
 // side's mean shift (outward, px) and the turn (rad) the halves' differences agree on.
+// seen_past: per side, whether the tallest figures' tops are seen past its whole border (see
+// FigureTopsPastPx). Their colours spread the band outward there, so that side's fit may run
+// off the reach's outward end; it is then placed by its opposite side at the catalogue size,
+// and the turn is the other sides'.
 struct Refined {
   std::array<double, 4> shift{0, 0, 0, 0};
   double turn_rad = 0;
 };
 bool RefineSides(const cv::Mat& dep, const PxRect& r, const Geometry& g, double reach_px,
-                 Refined& out) {
+                 const std::array<bool, 4>& seen_past, Refined& out) {
   const cv::Point2d b = r.AxisB();
   const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
   double turn_sum = 0;
+  int turns = 0;
+  std::array<bool, 4> unplaced{false, false, false, false};
   for (size_t s = 0; s < 4; ++s) {
     const double half_len = 0.5 * (s < 2 ? r.len_b : r.len_a);
     const cv::Point2d along = s < 2 ? b : r.axis_a;
     double lo = 0, hi = 0;
-    if (!SideShift(dep, r, g, s, -0.8 * half_len, 0.0, reach_px, lo) ||
-        !SideShift(dep, r, g, s, 0.0, 0.8 * half_len, reach_px, hi)) {
-      return false;
+    const Shift lo_found = SideShift(dep, r, g, s, -0.8 * half_len, 0.0, reach_px, lo);
+    const Shift hi_found = SideShift(dep, r, g, s, 0.0, 0.8 * half_len, reach_px, hi);
+    if (lo_found != Shift::kFound || hi_found != Shift::kFound) {
+      const bool pulled_out = lo_found != Shift::kInwardEnd && hi_found != Shift::kInwardEnd;
+      if (!seen_past[s] || !pulled_out) return false;
+      unplaced[s] = true;
+      continue;
     }
     out.shift[s] = 0.5 * (lo + hi);
     // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
     const cv::Point2d perp(-along.y, along.x);
     turn_sum += (hi - lo) / (0.8 * half_len) / perp.dot(outward[s]);
+    ++turns;
   }
-  out.turn_rad = 0.25 * turn_sum;
+  // Sides 0/1 and 2/3 face each other: the opposite side's edge and the catalogue size place it
+  // (figures are seen past at most one of two opposite sides).
+  for (size_t s = 0; s < 4; ++s) {
+    if (unplaced[s]) out.shift[s] = -out.shift[s ^ 1];
+  }
+  out.turn_rad = turn_sum / turns;
   return true;
 }
 
@@ -422,23 +440,27 @@ std::pair<double, double> JointRho(const cv::Mat& dep, const Pose& p, const Pose
   return {mp.Rho(), mq.Rho()};
 }
 
+// How far past each side of pose p the tallest figures' tops are seen, px (outward; 0 where
+// the camera is not known, see BlurredRingOptions).
+std::array<double, 4> FigureTopsPastPx(const Pose& p, const BlurredRingOptions& options) {
+  std::array<double, 4> past{0, 0, 0, 0};
+  if (!options.figure_top_shift_px) return past;
+  const cv::Point2d shift = options.figure_top_shift_px(cv::Point2d(p.c));
+  const cv::Point2d a(std::cos(p.ring.angle), std::sin(p.ring.angle)), b(-a.y, a.x);
+  const cv::Point2d outward[4] = {-a, a, -b, b};
+  for (size_t s = 0; s < 4; ++s) past[s] = outward[s].dot(shift);
+  return past;
+}
+
 // Does each side of pose p show its band? The side facing away from the camera's foot only in
-// part where the tallest figures' tops are seen past the whole border (see BlurredRingOptions).
-bool BandOnEverySide(const Pose& p, const Geometry& g, const BlurredRingOptions& options) {
+// part where the tallest figures' tops are seen past its whole border.
+bool BandOnEverySide(const Pose& p, const std::array<double, 4>& past_px, const Geometry& g,
+                     const BlurredRingOptions& options) {
   const std::array<double, 4>& gain = p.fit.side_gain;
-  size_t far = 0;
-  double reach_px = 0;  // how far past that side the figures' tops are seen
-  if (options.figure_top_shift_px) {
-    const cv::Point2d shift = options.figure_top_shift_px(cv::Point2d(p.c));
-    const cv::Point2d a(std::cos(p.ring.angle), std::sin(p.ring.angle)), b(-a.y, a.x);
-    const cv::Point2d outward[4] = {-a, a, -b, b};
-    for (size_t s = 1; s < 4; ++s) {
-      if (outward[s].dot(shift) > outward[far].dot(shift)) far = s;
-    }
-    reach_px = outward[far].dot(shift);
-  }
+  const size_t far =
+      static_cast<size_t>(std::max_element(past_px.begin(), past_px.end()) - past_px.begin());
   for (size_t s = 0; s < 4; ++s) {
-    const bool hideable = s == far && reach_px >= g.border_px;
+    const bool hideable = s == far && past_px[s] >= g.border_px;
     const double fraction =
         hideable ? options.min_far_side_gain_fraction : options.min_side_gain_fraction;
     if (gain[s] < fraction * p.fit.gain) return false;
@@ -502,7 +524,8 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   if (!winner) return std::nullopt;
   const Pose& win = poses[*winner];
   // A band along every side (the far side may be partly hidden by figures, see the options).
-  if (!BandOnEverySide(win, g, options)) return std::nullopt;
+  const std::array<double, 4> past_px = FigureTopsPastPx(win, options);
+  if (!BandOnEverySide(win, past_px, g, options)) return std::nullopt;
   // The inside no more toward the side's colour than the band (a patch of the colour, a roof or
   // water, is that colour throughout); the mat outside is mat (at most a third of the band's
   // departure: a larger patch of the colour is no base's edge).
@@ -518,7 +541,9 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   r.len_b = win.ring.len_b;
   // The edges, each moved to where it fits best, must leave the fit where it is.
   Refined ref;
-  if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, ref)) {
+  std::array<bool, 4> seen_past{};
+  for (size_t s = 0; s < 4; ++s) seen_past[s] = past_px[s] >= g.border_px;
+  if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref)) {
     return std::nullopt;
   }
   const std::array<double, 4>& sh = ref.shift;
@@ -614,23 +639,45 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   cv::Mat labels, stats, centroids;
   const int n = cv::connectedComponentsWithStats(joined, labels, stats, centroids, 8, CV_32S);
   const cv::Rect frame(0, 0, dep.cols, dep.rows);
+  const int grow = static_cast<int>(g.sigma_px) + 2;
+  const auto grown = [&](const cv::Rect& b) {
+    return (b + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
+  };
   for (int l = 1; l < n; ++l) {
-    cv::Rect box(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
-                 stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
-    // Seeds much larger than any base (terrain) or smaller than a side of the smallest.
-    if (box.width > 2 * max_diag_px || box.height > 2 * max_diag_px) continue;
-    if (std::max(box.width, box.height) < 0.5 * min_dim_px) continue;
-    const int grow = static_cast<int>(g.sigma_px) + 2;
-    box = (box + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
-    // A wider border only where the narrower ones explain nothing: every base a narrower
-    // ring fits is kept as it was.
-    std::optional<PxRect> r;
-    for (size_t k = 0; k < widths.size() && !r; ++k)
-      r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
-    if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
-    found.push_back(*r);
-    // Its band is explained: a neighbour's seed is fitted without it.
-    cv::fillConvexPoly(dep, GrownCorners(*r, g.out_px), cv::Scalar(0));
+    const cv::Rect seed(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
+                        stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
+    // Seeds smaller than a side of the smallest base.
+    if (std::max(seed.width, seed.height) < 0.5 * min_dim_px) continue;
+    // Where the centres may lie and the box searched. A seed much larger than any base is
+    // bases standing close, their blurred bands joined (a formation), or a terrain edge's halo:
+    // searched a tile at a time, each fit held to the same tests and kept only with its centre
+    // in its own tile.
+    std::vector<std::pair<cv::Rect, cv::Rect>> tiles;
+    if (seed.width > 2 * max_diag_px || seed.height > 2 * max_diag_px) {
+      const int t = static_cast<int>(std::ceil(0.5 * max_diag_px));
+      for (int y = seed.y; y < seed.y + seed.height; y += t) {
+        for (int x = seed.x; x < seed.x + seed.width; x += t) {
+          const cv::Rect core = cv::Rect(x, y, t, t) & seed;
+          // Searched only around the seed's part in it (a terrain edge's halo is a thin line).
+          const cv::Rect part = cv::boundingRect(labels(core) == l);
+          if (part.area() > 0) tiles.push_back({core, grown(part + core.tl())});
+        }
+      }
+    } else {
+      tiles.push_back({frame, grown(seed)});
+    }
+    for (const auto& [core, box] : tiles) {
+      // A wider border only where the narrower ones explain nothing: every base a narrower
+      // ring fits is kept as it was.
+      std::optional<PxRect> r;
+      for (size_t k = 0; k < widths.size() && !r; ++k)
+        r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
+      if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
+      if (!core.contains(cv::Point(cvRound(r->center.x), cvRound(r->center.y)))) continue;
+      found.push_back(*r);
+      // Its band is explained: a neighbour's seed is fitted without it.
+      cv::fillConvexPoly(dep, GrownCorners(*r, g.out_px), cv::Scalar(0));
+    }
   }
   return found;
 }

@@ -5,15 +5,18 @@
 // mat toward the side's colour (0 = mat, 1 = the side's colour) is matched against that blurred
 // band, with a free gain and offset, for every catalogue size both ways round, at positions and
 // angles seeded where the departure left once the found bases are taken away stands out of its
-// noise. A fit is claimed only when it stands out of what the same template scores on this
-// frame's bare mat (measured at random places), when it beats every other size and the same
-// size turned 90 degrees by more than that spread, each pair scored on the same pixels (those
-// either ring looks at, less those inside either's band: figures may wear the side's colour), so
-// a smaller ring along part of a larger base's border is held to the border it leaves
-// unexplained (hand-painted borders are 3-5 mm: the nominal width first, a wider one only where
-// it explains nothing), when its sides moved one by one to where each fits best leave its centre in
-// place and its angle within the search's step, and when its inside is no more toward the side's
-// colour than its band and the mat around it is mat.
+// noise (a seed larger than any base, bases standing close or one across a road a shade toward
+// the colour, searched a tile at a time, each fit kept only with its centre in its tile). A fit is
+// claimed only when it stands out of what the same template scores on this frame's bare mat
+// (measured at random places), when it beats every other size and the same size turned 90 degrees
+// by more than that spread, each pair scored on the same pixels (those either ring looks at, less
+// those inside either's band: figures may wear the side's colour), so a smaller ring along part of
+// a larger base's border is held to the border it leaves unexplained (hand-painted borders are 3-5
+// mm: the nominal width first, a wider one only where it explains nothing), when its sides moved
+// one by one to where each fits best leave its centre in place and its angle within the search's
+// step (a side the tallest figures are seen past, whose band their colours spread outward beyond
+// that search, is placed by its opposite side at the catalogue size), and when its inside is no
+// more toward the side's colour than its band and the mat around it is mat.
 #pragma once
 
 #include <functional>

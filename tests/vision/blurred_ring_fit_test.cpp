@@ -76,16 +76,16 @@ TEST(BlurredRingFitTest, ClaimsNothingOnBareMatOrABlurredPatchOfTheColour) {
       FitBlurredRings(Camera(patch, 0.6, 3), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0).empty());
 }
 
-// The base `id` of a rendered scene is found at its place (1.5 mm), size (2 mm) and angle
-// (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
-void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id,
-                           double max_angle_deg) {
+// The base `id` of a rendered scene is found at its place (max_centre_mm), size (2 mm) and
+// angle (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
+void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id, double max_angle_deg,
+                           double max_centre_mm = 1.5) {
   const Stand& truth = Truth(r, id);
   const DetectedStand* found = FoundNear(r, truth, 10.0);
   ASSERT_NE(found, nullptr) << id;
   const OrientedRect& f = found->stand.footprint;
   const OrientedRect& t = truth.footprint;
-  EXPECT_LT(InchesToMm(Distance(f.center, t.center)), 1.5) << id;
+  EXPECT_LT(InchesToMm(Distance(f.center, t.center)), max_centre_mm) << id;
   EXPECT_NEAR(InchesToMm(std::max(f.width_in, f.depth_in)),
               InchesToMm(std::max(t.width_in, t.depth_in)), 2.0)
       << id;
@@ -151,6 +151,30 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseFarBorderItsFiguresPartlyHide) {
   const RenderedDetection r = DetectInScene("hard.json", 3, 7);
   ExpectFoundAsRendered(r, "blue-1", 3.0);
   EXPECT_EQ(CountNear(r, Truth(r, "blue-1"), 15.0), 1);
+  ExpectNoFalseBases(r, 6.0);
+}
+
+// Hard seed 5, scene 5 (5.4 mm blur): the red 40 x 40 mm field gun's figures, seen by the tilted
+// camera past the side facing away from its foot, spread the band there outward, so that side
+// fitted best beyond the edge search's reach and the base was dropped. That side is placed by
+// the opposite one at the catalogue size: found at its size and angle, within 2.5 mm of its
+// place (one side, not two, places it across), once, and nothing is claimed where no base
+// stands.
+TEST(BlurredRingFitTest, FindsARenderedBaseWhoseFiguresSpreadItsFarBandOutward) {
+  const RenderedDetection r = DetectInScene("hard.json", 5, 5);
+  ExpectFoundAsRendered(r, "red-2", 3.0, 2.5);
+  EXPECT_EQ(CountNear(r, Truth(r, "red-2"), 15.0), 1);
+  ExpectNoFalseBases(r, 6.0);
+}
+
+// Hard seed 7, scene 3 (5 mm blur): the red 40 x 20 mm base stands across a yellow road, a
+// shade toward red, so its blurred band and the road's make one seed longer than any base,
+// which was not searched (the base was missed). Searched a tile at a time, it is found at its
+// place, size and angle, once, and nothing is claimed where no base stands (the road neither).
+TEST(BlurredRingFitTest, FindsARenderedBaseAcrossARoadItsBandJoins) {
+  const RenderedDetection r = DetectInScene("hard.json", 3, 7);
+  ExpectFoundAsRendered(r, "red-10", 3.0);
+  EXPECT_EQ(CountNear(r, Truth(r, "red-10"), 15.0), 1);
   ExpectNoFalseBases(r, 6.0);
 }
 
