@@ -1374,14 +1374,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
   }
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
+  // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
+  // ring and filled fits use: the strict gate may show nothing of a base's far half.
+  std::vector<cv::Mat> evidence;
   {
-    // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
-    // ring and filled fits use: the strict gate may show nothing of a base's far half.
     cv::Mat smooth;
     cv::blur(chroma, smooth, {3, 3});
     const WashoutOptions washout;
-    std::vector<cv::Mat> evidence = TowardSidesMasks(smooth, valid, mat_chroma, out.colors.sides(),
-                                                     washout.min_fraction, washout.cone);
+    evidence = TowardSidesMasks(smooth, valid, mat_chroma, out.colors.sides(), washout.min_fraction,
+                                washout.cone);
     for (size_t s = 0; s < evidence.size() && s < out.side_masks.size(); ++s) {
       evidence[s] |= out.side_masks[s];
     }
@@ -1428,6 +1429,20 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     return shadow_masks[s];
   };
   const OutlineProbe probe(options, mm, blur_mm);
+  // Where the board's tall terrain is seen (no margin, and grown by it) and the bare mat, for
+  // bases that run on under it (vision/tall_terrain_extent.hpp); only when the board has some.
+  const double tall_in = MmToInches(options.tall_terrain_height_mm);
+  const cv::Mat tall_seen =
+      board ? HiddenMask(*board, view, top_bgr.size(), tall_in, 0) : cv::Mat();
+  const bool any_tall = !tall_seen.empty() && cv::countNonZero(tall_seen) > 0;
+  const cv::Mat tall_hidden =
+      any_tall ? HiddenMask(*board, view, top_bgr.size(), tall_in,
+                            static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
+               : cv::Mat();
+  const cv::Mat bare_mat = any_tall ? BareMatMask(chroma, valid, mat_chroma) : cv::Mat();
+  TallTerrainExtentOptions tall_extent = options.tall_terrain_extent;
+  tall_extent.size_tolerance_mm = options.size_tolerance_mm;
+  tall_extent.min_border_mm = options.min_border_mm;
   const Grid& grid = view.calibration().board;
   const double base_h_in = MmToInches(options.base_height_mm);
   for (size_t s = 0; s < rects.size(); ++s) {
@@ -1475,6 +1490,24 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         (side < 2 ? r.len_a : r.len_b) += ext;
         placed[static_cast<size_t>(side)] = false;  // now the stripe's edge, white on the top
       }
+      // A side running on under tall terrain: completed to the one catalogue size the image
+      // allows, else only marked. No facing is read on a completed side (the terrain hides it).
+      TallTerrainExtent under_tall;
+      if (any_tall && s < evidence.size() && s < out.side_masks.size()) {
+        std::vector<PxRect> others;
+        for (const auto& side_rects : rects) {
+          for (const PxRect& o : side_rects) {
+            if (&o != &found) others.push_back(o);
+          }
+        }
+        const TallTerrainMasks masks{out.side_masks[s], evidence[s], white,
+                                     bare_mat,          tall_seen,   tall_hidden};
+        under_tall = ExtendUnderTallTerrain(r, masks, others, mm, sizes, tall_extent);
+        if (under_tall.completed) {
+          r = under_tall.rect;
+          placed[static_cast<size_t>(under_tall.open_side)] = false;
+        }
+      }
       const double a_mm = r.len_a * mm, b_mm = r.len_b * mm;
       // Which side is the width (frontage)? The catalogue size that fits best says.
       bool a_is_width = a_mm >= b_mm;
@@ -1499,7 +1532,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         // would be: no facing is read there.
         width_edges[static_cast<size_t>(side)] =
             (square_base || (a_is_width ? side >= 2 : side < 2)) &&
-            !IsHiddenSide(hidden_sides, r, outward[side]);
+            !IsHiddenSide(hidden_sides, r, outward[side]) &&
+            !(under_tall.completed && side == under_tall.open_side);
       }
       // The stripe is looked for at depths from this outline: one too far off every catalogue
       // size has an edge that is not the base's, and a pale figure lies where a stripe would.
@@ -1556,6 +1590,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       ds.square = grid.SquareOf(ds.stand.footprint.center);
       ds.border_coverage = BorderCoverage(out.side_masks[s], r, 0.8 * options.min_border_mm / mm);
       ds.white_stripe = best_white;
+      ds.partly_hidden = under_tall.partly_hidden;
+      ds.completed_under_terrain = under_tall.completed;
       out.stands.push_back(ds);
     }
   }

@@ -22,6 +22,7 @@
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
 #include "vision/side_color_model.hpp"
+#include "vision/tall_terrain_extent.hpp"
 #include "vision/top_view.hpp"
 
 namespace referee {
@@ -72,6 +73,9 @@ struct StandDetectorOptions {
   // ... grown by this much for canopies and eaves spreading past the outline. Default 10 mm.
   double tall_terrain_margin_mm = 10.0;
   RingFitOptions ring_fit;
+  // Bases running on under such terrain (see vision/tall_terrain_extent.hpp).
+  // size_tolerance_mm is taken from above.
+  TallTerrainExtentOptions tall_terrain_extent;
   // Third look: bases whose border and figures show as one solid patch of the side's colour
   // (figures painted near it, or a small base under blur as wide as its border), fitted as a
   // solid rectangle of a catalogue size (see vision/filled_base_fit.hpp). Default on; turn off
@@ -91,6 +95,12 @@ struct DetectedStand {
   std::optional<Square> square;  // the square holding the centre, if on the board
   double border_coverage = 0;    // 0..1, how much of the border band showed the side colour
   double white_stripe = 0;       // 0..1, whiteness of the front band (facing evidence)
+  // A side of the base runs on under terrain the board places taller than a base (woods,
+  // houses, rocks, bridge decks), as the camera sees it: no border where the terrain begins.
+  // Its size and kind may be short: the players should check it.
+  bool partly_hidden = false;
+  // ... and it was grown across that side to the one catalogue size the image allows.
+  bool completed_under_terrain = false;
 };
 
 struct StandDetection {

@@ -82,6 +82,31 @@ TEST(StandDetectorRenderTest, FindsABaseHalfUnderAWoodsCanopy) {
   ExpectNoFalseBases(r, 2.0);
 }
 
+// The bundled demo's table (napoleonic seed 11, scene 1, 1280x720): a field gun (40 x 40)
+// mostly under a tree crown and a light cavalry stand (40 x 30) partly under a rock, in squares
+// the board marks woods and rocks. The camera sees 40 x 18 of each, with no border where the
+// terrain begins; they were reported as infantry. One flank of the gun is seen running on to
+// its far corner, and a piece of the cavalry's far border beside the rock: each is completed
+// to that one catalogue size, marked partly hidden, and no facing is read on the hidden side.
+TEST(StandDetectorRenderTest, CompletesBasesRunningOnUnderTallTerrainToTheirCatalogueSize) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  RenderedDetection r;
+  r.scene = GenerateScene(sc, SynthOptions{.seed = 11, .size = {1280, 720}}, 1);
+  const TopView view(TruthCalibration(r.scene));
+  r.found = DetectStands(view.Rectify(AsWebcamSends(r.scene.before, 90)), view,
+                         ScenarioSideColors(sc), LoadStandKinds(), {}, &r.scene.board);
+  for (const std::string id : {"red-8", "blue-6"}) {
+    SCOPED_TRACE(id);
+    const Stand& truth = Truth(r, id);
+    const DetectedStand* found = FoundNear(r, truth, 6.0);
+    ASSERT_NE(found, nullptr);
+    ExpectPlacedOn(*found, truth, 2.5, 2.5);
+    EXPECT_TRUE(found->partly_hidden);
+    EXPECT_TRUE(found->completed_under_terrain);
+  }
+  ExpectNoFalseBases(r, 3.0);
+}
+
 // Hard seed 7, scene 3: this camera and light wash both side colours out toward the grey mat
 // (a blue border sits a third of the way from the mat to the blue prior, 4 standard
 // deviations out): the prior's gate finds 1 base of 20. The washed-out borders still make

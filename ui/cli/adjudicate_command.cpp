@@ -74,7 +74,9 @@ nlohmann::json StandJson(const DetectedStand& d) {
                       {"size", nlohmann::json::array({s.footprint.width_in, s.footprint.depth_in})},
                       {"angle_deg", s.footprint.angle_deg},
                       {"corners", corners},
-                      {"facing_known", s.facing_known}};
+                      {"facing_known", s.facing_known},
+                      {"partly_hidden", d.partly_hidden},
+                      {"completed_under_terrain", d.completed_under_terrain}};
   j["square"] = d.square ? nlohmann::json::array({d.square->col, d.square->row}) : nlohmann::json();
   return j;
 }

@@ -372,6 +372,10 @@ void LiveSession::RebuildShown() {
     }
     v.corrected = v.corrected || state_.moved_stands().contains(s.id);
     v.removed = state_.removed_stands().contains(s.id);
+    v.partly_hidden =
+        !state_.moved_stands().contains(s.id) && std::ranges::any_of(detected_, [&](const auto& d) {
+          return d.stand.id == s.id && d.partly_hidden;
+        });
     v.kind_source = tracker_.KindSourceOf(s.id);
     v.stand = std::move(s);
     shown.push_back(std::move(v));

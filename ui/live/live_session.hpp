@@ -36,6 +36,9 @@ struct ShownStand {
   // Where the kind came from: the base size alone, the ruleset's organisations (inferred: the
   // camera cannot tell which of a square's 40 x 40 bases is the gun) or the players.
   KindSource kind_source = KindSource::kSize;
+  // The detector saw one of its sides run on under tall terrain (DetectedStand::partly_hidden):
+  // its size and kind are for the players to check. Cleared once they move it.
+  bool partly_hidden = false;
 };
 
 struct SessionConfig {

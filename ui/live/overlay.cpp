@@ -131,6 +131,7 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
                           ToIm(map.ScreenFromTable(back - 1.0 * side)), arrow);
     std::string label = s.unit;
     if (s.corrected) label += " *";
+    if (s.partly_hidden) label += " (check: partly hidden)";
     const auto lp = map.ScreenFromTable(fp.center + (fp.depth_in * 0.5 + 0.25) * fp.AxisY());
     OutlinedText(dl, style.font_px * 0.75f, ToIm(lp), Colour(rgb), label);
     if (cand) {
@@ -148,7 +149,8 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
                        {"kind_source", KindSourceName(s.kind_source)},
                        {"center_px", Px(map.ScreenFromTable(fp.center))},
                        {"side_rgb", rgb},
-                       {"candidate", cand != nullptr && cand->hit}});
+                       {"candidate", cand != nullptr && cand->hit},
+                       {"partly_hidden", s.partly_hidden}});
     }
   }
   if (notes) (*notes)["stands"] = noted;
