@@ -66,7 +66,6 @@ struct BlurredStripeFit {
   std::array<double, 4> depth_mm{};
 };
 
-// img: the top view, BGR; mm_per_px: its scale; blur_mm: the frame's 10-90 % edge rise width.
 // The side (0..3) carrying a front stripe by the fit, or -1: the highest box among `allowed`
 // (the width edges; all four on a square base) when it passes the options' tests and was found
 // strictly inside the depths searched (a fit pinned at the search's limit wants a band that is
@@ -74,6 +73,7 @@ struct BlurredStripeFit {
 int BlurredStripeSide(const BlurredStripeFit& fit, const std::array<bool, 4>& allowed,
                       const BlurredStripeOptions& options = {});
 
+// img: the top view, BGR; mm_per_px: its scale; blur_mm: the frame's 10-90 % edge rise width.
 BlurredStripeFit FitBlurredStripes(const cv::Mat& img, const PxRect& r, double mm_per_px,
                                    double blur_mm, const BlurredStripeOptions& options = {});
 
