@@ -1541,10 +1541,21 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       for (const auto& sz : sizes) {
         outline_error_mm = std::min(outline_error_mm, MatchError(a_mm, b_mm, sz, 1e9));
       }
-      const int best_side = outline_error_mm <= options.front_stripe.max_outline_error_mm
-                                ? FrontStripeSide(stripe, width_edges, options.front_stripe)
-                                : -1;
-      const double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
+      const bool outline_readable = outline_error_mm <= options.front_stripe.max_outline_error_mm;
+      int best_side =
+          outline_readable ? FrontStripeSide(stripe, width_edges, options.front_stripe) : -1;
+      double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
+      // Under a blur wider than the stripe its peak has no flanks of its own for the windows
+      // above to find: the blurred stripe's whole profile is fitted instead.
+      if (best_side < 0 && outline_readable && blur_mm >= options.blurred_stripe.min_blur_mm) {
+        const BlurredStripeFit fit =
+            FitBlurredStripes(top_bgr, r, mm, blur_mm, options.blurred_stripe);
+        best_side = BlurredStripeSide(fit, width_edges, options.blurred_stripe);
+        if (best_side >= 0) {
+          best_white =
+              fit.gain[static_cast<size_t>(best_side)] / options.front_stripe.unblurred_contrast;
+        }
+      }
       const bool facing_known = best_side >= 0;
       // The direction from the centre out of the front edge, in top-view pixels (y down).
       cv::Point2d front;

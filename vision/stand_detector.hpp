@@ -19,6 +19,7 @@
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 #include "vision/base_ring_fit.hpp"
+#include "vision/blurred_stripe_fit.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
 #include "vision/side_color_model.hpp"
@@ -84,6 +85,9 @@ struct StandDetectorOptions {
   FilledFitOptions filled_fit;
   // Facing from the white front stripe (see vision/front_stripe.hpp).
   FrontStripeOptions front_stripe;
+  // ... and, under a blur wider than the stripe, from a blurred stripe's fitted profile (see
+  // vision/blurred_stripe_fit.hpp) where the windows above find none.
+  BlurredStripeOptions blurred_stripe;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",
