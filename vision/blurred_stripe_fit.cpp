@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/order_statistics.hpp"
+#include "vision/edge_band_walk.hpp"
 
 namespace referee {
 
@@ -41,35 +42,19 @@ Profiles Profile(const cv::Mat& img, const PxRect& r, double mm_per_px, double r
   p.hi.assign(size, 0);
   p.bgr.assign(size, cv::Vec3d(0, 0, 0));
   p.n.assign(size, 0);
-  const cv::Point2d b = r.AxisB();
-  const double ha = 0.5 * r.len_a, hb = 0.5 * r.len_b, out_px = kOutsideMm / mm_per_px;
-  const double reach = std::hypot(ha, hb) + out_px + 1;
-  const int x0 = std::max(0, static_cast<int>(r.center.x - reach));
-  const int x1 = std::min(img.cols - 1, static_cast<int>(r.center.x + reach));
-  const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
-  const int y1 = std::min(img.rows - 1, static_cast<int>(r.center.y + reach));
-  for (int y = y0; y <= y1; ++y) {
-    const auto* row = img.ptr<cv::Vec3b>(y);
-    for (int x = x0; x <= x1; ++x) {
-      const cv::Point2d d = cv::Point2d(x, y) - r.center;
-      const double u = d.dot(r.axis_a), v = d.dot(b);
-      const double dist[4] = {u + ha, ha - u, v + hb, hb - v};
-      int side = 0;
-      for (int k = 1; k < 4; ++k) side = dist[k] < dist[side] ? k : side;
-      const double depth_mm = dist[side] * mm_per_px;
-      if (depth_mm < -kOutsideMm || depth_mm >= reach_mm) continue;
-      const double along = side < 2 ? v / hb : u / ha;
-      if (std::abs(along) >= kSpan) continue;
-      const int seg =
-          std::clamp(static_cast<int>((along + kSpan) / (2 * kSpan) * kSegments), 0, kSegments - 1);
-      const int bin = static_cast<int>((depth_mm + kOutsideMm) / kBinMm);
-      const size_t i = p.Index(side, bin, seg);
-      p.lo[i] += std::min({row[x][0], row[x][1], row[x][2]});
-      p.hi[i] += std::max({row[x][0], row[x][1], row[x][2]});
-      p.bgr[i] += cv::Vec3d(row[x][0], row[x][1], row[x][2]);
-      ++p.n[i];
-    }
-  }
+  ForEachEdgeBandPixel(img, r, mm_per_px, kOutsideMm, reach_mm,
+                       [&](int side, double depth_mm, double along, const cv::Vec3b& px) {
+                         if (std::abs(along) >= kSpan) return;
+                         const int seg =
+                             std::clamp(static_cast<int>((along + kSpan) / (2 * kSpan) * kSegments),
+                                        0, kSegments - 1);
+                         const int bin = static_cast<int>((depth_mm + kOutsideMm) / kBinMm);
+                         const size_t i = p.Index(side, bin, seg);
+                         p.lo[i] += std::min({px[0], px[1], px[2]});
+                         p.hi[i] += std::max({px[0], px[1], px[2]});
+                         p.bgr[i] += cv::Vec3d(px[0], px[1], px[2]);
+                         ++p.n[i];
+                       });
   return p;
 }
 
