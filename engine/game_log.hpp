@@ -67,6 +67,9 @@ struct SnapshotStand {
   std::string unit;        // unit id the stand belongs to, may be empty
   OrientedRect footprint;  // table inches
   bool facing_known = true;
+  // A side of it ran on under tall terrain as the camera saw it: its size may be short, the
+  // players were asked to check it (DetectedStand::partly_hidden).
+  bool partly_hidden = false;
 };
 
 // type "snapshot": where every stand on the table is now (replaces the previous snapshot).

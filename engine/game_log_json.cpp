@@ -311,7 +311,8 @@ json StandToJson(const SnapshotStand& s) {
           {"width_in", s.footprint.width_in},
           {"depth_in", s.footprint.depth_in},
           {"angle_deg", s.footprint.angle_deg},
-          {"facing_known", s.facing_known}};
+          {"facing_known", s.facing_known},
+          {"partly_hidden", s.partly_hidden}};
 }
 
 SnapshotStand StandFromJson(const json& j) {
@@ -329,6 +330,7 @@ SnapshotStand StandFromJson(const json& j) {
   s.footprint.depth_in = Get<double>(j, "depth_in");
   s.footprint.angle_deg = Get<double>(j, "angle_deg");
   s.facing_known = Get<bool>(j, "facing_known", true);
+  s.partly_hidden = Get<bool>(j, "partly_hidden", false);
   return s;
 }
 

@@ -18,8 +18,8 @@ using testing::ReadText;
 std::vector<EventPayload> OneOfEach() {
   const SnapshotStand s1{
       "r1", "red", "line_infantry", "red-inf-1", {{10.0, 4.5}, 1.575, 0.787, 90.0}, true};
-  const SnapshotStand s2{"b1", "blue", "field_gun", "blue-art-1", {{20.0, 30.0}, 1.575, 1.575, 0.0},
-                         false};
+  const SnapshotStand s2{
+      "b1", "blue", "field_gun", "blue-art-1", {{20.0, 30.0}, 1.575, 1.575, 0.0}, false, true};
   return {
       GameStart{"g1",
                 "napoleonic",
@@ -86,6 +86,8 @@ TEST(GameLogWriteRead, EveryEventTypeRoundTripsThroughTheFile) {
   ASSERT_NE(snap, nullptr);
   EXPECT_DOUBLE_EQ(snap->stands[0].footprint.angle_deg, 90.0);
   EXPECT_FALSE(snap->stands[1].facing_known);
+  EXPECT_FALSE(snap->stands[0].partly_hidden);
+  EXPECT_TRUE(snap->stands[1].partly_hidden);
   EXPECT_FALSE(log.events[8].As<CoinFlip>()->heads);
 }
 

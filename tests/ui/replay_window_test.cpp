@@ -72,7 +72,9 @@ TEST_F(ReplayWindow, LiveDemoLogStoresTheShotFramesAndEvidence) {
   const FrameStore store = FrameStore::ForLog(log.path);
   const ShotArmed* armed = nullptr;
   const ShotVerdict* verdict = nullptr;
+  const Snapshot* first_snapshot = nullptr;
   for (const auto& e : log.events) {
+    if (const auto* s = e.As<Snapshot>(); s && !first_snapshot) first_snapshot = s;
     if (const auto* a = e.As<ShotArmed>(); a && !armed) armed = a;
     if (const auto* v = e.As<ShotVerdict>(); v && !verdict) verdict = v;
     if (const auto* c = e.As<Calibration>()) {
@@ -82,6 +84,17 @@ TEST_F(ReplayWindow, LiveDemoLogStoresTheShotFramesAndEvidence) {
       EXPECT_FALSE(store.Load(s->frame).empty()) << "snapshot frame " << s->frame;
     }
   }
+  // The field gun under the tree crown is logged as found whole and partly hidden, so the
+  // record shows which stand the players were asked to check.
+  ASSERT_NE(first_snapshot, nullptr);
+  int partly_hidden = 0;
+  for (const auto& st : first_snapshot->stands) {
+    if (!st.partly_hidden) continue;
+    ++partly_hidden;
+    EXPECT_NEAR(InchesToMm(st.footprint.width_in), 40.0, 3.0) << st.id;
+    EXPECT_NEAR(InchesToMm(st.footprint.depth_in), 40.0, 3.0) << st.id;
+  }
+  EXPECT_EQ(partly_hidden, 1);
   ASSERT_NE(armed, nullptr) << "the demo did not arm a shot in 160 frames";
   ASSERT_NE(verdict, nullptr) << "the demo reached no verdict in 160 frames";
   const cv::Mat before = store.Load(armed->before_frame);

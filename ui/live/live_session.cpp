@@ -534,7 +534,9 @@ void LiveSession::Step() {
   if (writer_ && snapshot_due_ && !shown_.empty()) {
     Snapshot snap;
     for (const auto& s : shown_) {
-      if (!s.removed) snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
+      if (s.removed) continue;
+      snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
+      snap.stands.back().partly_hidden = s.partly_hidden;
     }
     snap.frame = log_frames_->PutFrame(last_frame_);
     writer_->Append(snap);
