@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -66,6 +67,17 @@ class LivePipelineTest : public ::testing::Test {
     return p;
   }
   static double Fps() { return meta_["fps"].get<double>(); }
+  // The stands of the first fresh stand search over the sample's first 8 frames, if any.
+  static std::optional<std::vector<DetectedStand>> FirstStandSnapshot() {
+    LivePipeline p = Calibrated();
+    const auto& info = meta_["frames"];
+    for (size_t i = 0; i < 8; ++i) {
+      FrameResult r =
+          p.Process(frames_[i].clone(), static_cast<int>(i), info[i]["t_s"].get<double>());
+      if (r.stands_fresh) return std::move(r.stands);
+    }
+    return std::nullopt;
+  }
 
   static std::vector<cv::Mat> frames_;
   static nlohmann::json meta_, truth_;
@@ -253,17 +265,9 @@ TEST_F(LivePipelineTest, MovedStandIsFoundAgainAndIsNotABump) {
 // the blue water under its bridge are not taken for bases (both were, 3 false bases, when the
 // pipeline searched without the board's terrain). Every stand found is a true stand.
 TEST_F(LivePipelineTest, SampleStandsAreTrueStandsNotTerrain) {
-  LivePipeline p = Calibrated();
-  const auto& info = meta_["frames"];
-  std::vector<DetectedStand> found;
-  bool fresh = false;
-  for (size_t i = 0; i < 8 && !fresh; ++i) {
-    const FrameResult r =
-        p.Process(frames_[i].clone(), static_cast<int>(i), info[i]["t_s"].get<double>());
-    fresh = r.stands_fresh;
-    found = r.stands;
-  }
-  ASSERT_TRUE(fresh);
+  const std::optional<std::vector<DetectedStand>> first = FirstStandSnapshot();
+  ASSERT_TRUE(first.has_value()) << "no stand search within the first 8 frames";
+  const std::vector<DetectedStand>& found = *first;
   for (const auto& d : found) {
     double best_in = 1e9;
     for (const auto& t : truth_["stands"]) {
@@ -283,17 +287,9 @@ TEST_F(LivePipelineTest, SampleStandsAreTrueStandsNotTerrain) {
 // the rock is not found in this first snapshot at all; `adjudicate` with the committed
 // calibration finds it 40 x 18 and completes it: StandDetectorRenderTest.)
 TEST_F(LivePipelineTest, SampleBasesUnderWoodsAndRocksHaveTheirTrueSize) {
-  LivePipeline p = Calibrated();
-  const auto& info = meta_["frames"];
-  std::vector<DetectedStand> found;
-  bool fresh = false;
-  for (size_t i = 0; i < 8 && !fresh; ++i) {
-    const FrameResult r =
-        p.Process(frames_[i].clone(), static_cast<int>(i), info[i]["t_s"].get<double>());
-    fresh = r.stands_fresh;
-    found = r.stands;
-  }
-  ASSERT_TRUE(fresh);
+  const std::optional<std::vector<DetectedStand>> first = FirstStandSnapshot();
+  ASSERT_TRUE(first.has_value()) << "no stand search within the first 8 frames";
+  const std::vector<DetectedStand>& found = *first;
   int partly_hidden = 0;
   for (const auto& t : truth_["stands"]) {
     const Vec2 c{t["center"][0].get<double>(), t["center"][1].get<double>()};

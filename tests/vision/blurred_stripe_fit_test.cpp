@@ -10,19 +10,6 @@
 namespace referee {
 namespace {
 
-// The true base `id` has a stripe; the base found within 6 mm of it is given a facing within
-// 10 degrees of its front.
-void ExpectFacingGiven(const RenderedDetection& r, const std::string& id) {
-  const Stand& truth = Truth(r, id);
-  ASSERT_TRUE(truth.facing_known) << id;
-  const DetectedStand* found = FoundNear(r, truth, 6.0);
-  ASSERT_NE(found, nullptr) << id;
-  ASSERT_TRUE(found->stand.facing_known) << id;
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0) << id;
-}
-
 // Hard seed 7, scene 3 (5 mm of blur, every base striped): red-4's and blue-6's stripes are
 // spread over twice their width, so the windows of the sharp test found no flanks of their own
 // beside them and gave no facing; the blurred box explains 0.94 and 0.83 of their edges'

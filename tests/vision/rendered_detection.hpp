@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -87,6 +88,19 @@ inline void ExpectNoFalseBases(const RenderedDetection& r, double mm) {
                             }))
         << "no base at " << ds.stand.footprint.center.x << ", " << ds.stand.footprint.center.y;
   }
+}
+
+// The true base `id` has a stripe; the base found within 6 mm of it is given a facing within
+// 10 degrees of its front.
+inline void ExpectFacingGiven(const RenderedDetection& r, const std::string& id) {
+  const Stand& truth = Truth(r, id);
+  ASSERT_TRUE(truth.facing_known) << id;
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr) << id;
+  ASSERT_TRUE(found->stand.facing_known) << id;
+  const double off_deg =
+      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
+  EXPECT_LT(off_deg, 10.0) << id;
 }
 
 }  // namespace referee

@@ -41,19 +41,6 @@ std::vector<std::string> FacingsClaimed(const RenderedDetection& r) {
   return out;
 }
 
-// The true base `id` has a stripe; the base found within 6 mm of it is given a facing within
-// 10 degrees of its front.
-void ExpectFacingGiven(const RenderedDetection& r, const std::string& id) {
-  const Stand& truth = Truth(r, id);
-  ASSERT_TRUE(truth.facing_known) << id;
-  const DetectedStand* found = FoundNear(r, truth, 6.0);
-  ASSERT_NE(found, nullptr) << id;
-  ASSERT_TRUE(found->stand.facing_known) << id;
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0) << id;
-}
-
 // Napoleonic seed 7, scene 3 has no stripes. Reading the brightness reference from a stripe's
 // own border (for a stripe in shadow) let blue-2's front band through: a pale row of figures,
 // brighter than the other edges in its darkest channel but 0.81 of them in blue, the side
