@@ -29,7 +29,7 @@ struct TallTerrainExtentOptions {
   double max_mat_fraction = 0.1;
   // ... and needs this fraction of its far border band (0.5-2.5 mm in) showing the side's
   // colour or a white front stripe: the far border seen beside the terrain fixes the size.
-  // Default 0.25.
+  // Default 0.15 (the demo's light cavalry beside the rock shows 0.19-0.26).
   double min_far_border_seen = 0.15;
   // ... or a flank's border seen running on to within min_border_mm + flank_end_slack_mm of
   // its far edge; a flank seen running on past that edge by more than the slack refuses it
