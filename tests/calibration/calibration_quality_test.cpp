@@ -7,17 +7,13 @@
 
 #include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
-#include "engine/data_paths.hpp"
+#include "generated_table.hpp"
 
 namespace referee {
 namespace {
 
 TEST(CalibrationQuality, ResidualInMillimetresAgreesWithResidualInPixels) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  SynthOptions o;
-  o.seed = 5;
-  o.with_hand_frame = false;
-  const SynthScene s = GenerateScene(sc, o, 0);
+  const SynthScene s = test::GeneratedTable("napoleonic.json", 5, 0);
   const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
   const auto* cal = std::get_if<TableCalibration>(&res);
   ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;

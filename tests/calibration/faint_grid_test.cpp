@@ -8,7 +8,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
-#include "table_error.hpp"
+#include "generated_table.hpp"
 
 namespace referee {
 namespace {
@@ -18,11 +18,7 @@ using test::TableMaxErrorMm;
 // `hard` seed 7 scene 9: a dark brown mat in dim light, 3-6 mm of blur; the lines' black-hat
 // is 3-6 grey levels, so the usual 6 found 7 lines and 5 crossings and the table was refused.
 TEST(FaintGrid, DimDarkMatCalibratesAndIsPlacedRight) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  SynthOptions o;
-  o.seed = 7;
-  o.with_hand_frame = false;
-  const SynthScene s = GenerateScene(sc, o, 9);
+  const SynthScene s = test::GeneratedTable("hard.json", 7, 9);
   const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
   const auto* cal = std::get_if<TableCalibration>(&res);
   ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;

@@ -10,7 +10,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
-#include "table_error.hpp"
+#include "generated_table.hpp"
 
 namespace referee {
 namespace {
@@ -18,11 +18,7 @@ namespace {
 using test::TableMaxErrorMm;
 
 SynthScene HardScene(uint64_t seed, int index) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  SynthOptions o;
-  o.seed = seed;
-  o.with_hand_frame = false;
-  return GenerateScene(sc, o, index);
+  return test::GeneratedTable("hard.json", seed, index);
 }
 
 // Hard seed 5 scene 1: the lines are found in two clusters; the lower-left grid is plainly

@@ -1,12 +1,25 @@
-// How far a calibration places the table, against a generated scene's true camera.
+// Generated tables for calibration tests (the empty table only, no hand frame), and how far a
+// calibration places the table against the scene's true camera.
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "calibration/table_calibration.hpp"
 #include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
 
 namespace referee::test {
+
+// Scene `index` of datasets/scenarios/<scenario> with generator seed `seed`.
+inline SynthScene GeneratedTable(const std::string& scenario, uint64_t seed, int index) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
+  SynthOptions o;
+  o.seed = seed;
+  o.with_hand_frame = false;
+  return GenerateScene(sc, o, index);
+}
 
 // Largest table error (mm) over a 1" lattice: true pixel -> our table point, against the truth,
 // allowing the half turn the markerless origin rule may choose.
