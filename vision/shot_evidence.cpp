@@ -49,10 +49,15 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     std::snprintf(label, sizeof label, "%s %.1fmm %.2fin m%+.1fmm", near.id.c_str(),
                   near.distance_mm, near.distance_in, InchesToMm(near.margin_in));
     const cv::Point at = to_px(ds->stand.footprint.center) / 16;
-    cv::putText(after, label, at + cv::Point(-60, 0), cv::FONT_HERSHEY_SIMPLEX, 0.4,
-                cv::Scalar(0, 0, 0), 3, cv::LINE_AA);
-    cv::putText(after, label, at + cv::Point(-60, 0), cv::FONT_HERSHEY_SIMPLEX, 0.4, col, 1,
-                cv::LINE_AA);
+    const auto write = [&](const char* text, cv::Point offset) {
+      cv::putText(after, text, at + offset, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 0, 0), 3,
+                  cv::LINE_AA);
+      cv::putText(after, text, at + offset, cv::FONT_HERSHEY_SIMPLEX, 0.4, col, 1, cv::LINE_AA);
+    };
+    write(label, {-60, 0});
+    // Its outline may be short on a side under tall terrain: say so where players look, as the
+    // overlay does.
+    if (ds->partly_hidden) write("(check: partly hidden)", {-60, 14});
   }
   cv::putText(before, "before", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255),
               2);

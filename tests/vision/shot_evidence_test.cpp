@@ -1,0 +1,70 @@
+// The evidence picture is what players look at when they dispute a ruling: a stand the detector
+// could not see whole (a side running on under tall terrain) must say so on it, as the overlay
+// does, so nobody trusts its outline blindly.
+#include <gtest/gtest.h>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "tests/overhead_calibration.hpp"
+#include "vision/shot_evidence.hpp"
+
+namespace referee {
+namespace {
+
+struct EvidenceScene {
+  TopView view{OverheadCalibration(), {.px_per_inch = 40, .margin_in = 1}};
+  ShotAnalysis analysis;
+  Verdict verdict;
+};
+
+// A 40 x 20 mm red base at (6, 6) in, the shot 0.6 in to its right.
+EvidenceScene ShotBesideABase(bool partly_hidden) {
+  EvidenceScene s;
+  const cv::Scalar mat(60, 85, 100);
+  s.analysis.top_before = cv::Mat(s.view.size(), CV_8UC3, mat);
+  s.analysis.top_after = s.analysis.top_before.clone();
+  DetectedStand d;
+  d.stand.id = "red-1";
+  d.stand.side = "red";
+  d.stand.footprint.center = {6.0, 6.0};
+  d.stand.footprint.width_in = MmToInches(40);
+  d.stand.footprint.depth_in = MmToInches(20);
+  d.partly_hidden = partly_hidden;
+  s.analysis.stands.stands.push_back(d);
+  s.verdict.point = {6.6, 6.0};
+  StandNearShot near;
+  near.id = "red-1";
+  near.side = "red";
+  near.distance_in = 0.6 - MmToInches(20);
+  near.distance_mm = InchesToMm(near.distance_in);
+  near.margin_in = 1.0 - near.distance_in;
+  near.inside_circle = true;
+  near.candidate = true;
+  s.verdict.stands_near.push_back(near);
+  return s;
+}
+
+TEST(ShotEvidence, APartlyHiddenStandIsMarkedForChecking) {
+  const EvidenceScene plain = ShotBesideABase(false);
+  const EvidenceScene hidden = ShotBesideABase(true);
+  const EvidenceOptions o;
+  const cv::Mat a = DrawShotEvidence(plain.view, plain.analysis, plain.verdict, o);
+  const cv::Mat b = DrawShotEvidence(hidden.view, hidden.analysis, hidden.verdict, o);
+  ASSERT_EQ(a.size(), b.size());
+  cv::Mat diff;
+  cv::absdiff(a, b, diff);
+  cv::Mat changed;
+  cv::cvtColor(diff, changed, cv::COLOR_BGR2GRAY);
+  const cv::Rect where = cv::boundingRect(changed > 0);
+  // Something is written, on the after half only, just under the stand's own label (whose
+  // baseline is at the stand's centre, level with the impact in the middle of the crop).
+  ASSERT_GT(cv::countNonZero(changed > 0), 50);
+  const int half_w = a.cols / 2;
+  EXPECT_GE(where.x, half_w);
+  const double label_y = o.half_size_in * o.px_per_inch;
+  EXPECT_GT(where.y, label_y);
+  EXPECT_LT(where.y + where.height, label_y + 30);
+}
+
+}  // namespace
+}  // namespace referee
