@@ -569,16 +569,46 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref)) {
     return std::nullopt;
   }
-  const std::array<double, 4>& sh = ref.shift;
-  const cv::Point2d move = 0.5 * (sh[1] - sh[0]) * r.axis_a + 0.5 * (sh[3] - sh[2]) * r.AxisB();
-  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm ||
-      std::abs(ref.turn_rad) > DegToRad(options.max_refined_turn_deg)) {
+  const auto moved = [](const PxRect& from, const Refined& rf) {
+    const std::array<double, 4>& sh = rf.shift;
+    return cv::Point2d(0.5 * (sh[1] - sh[0]) * from.axis_a + 0.5 * (sh[3] - sh[2]) * from.AxisB());
+  };
+  const auto turned = [](PxRect x, cv::Point2d mv, double turn) {
+    x.center += mv;
+    const double c = std::cos(turn), sn = std::sin(turn);
+    x.axis_a = {c * x.axis_a.x - sn * x.axis_a.y, sn * x.axis_a.x + c * x.axis_a.y};
+    return x;
+  };
+  const cv::Point2d move = moved(r, ref);
+  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm) return std::nullopt;
+  if (std::abs(ref.turn_rad) <= DegToRad(options.max_refined_turn_deg)) {
+    return turned(r, move, ref.turn_rad);
+  }
+  // The edges turn the fit by more than the search's step: the pose they give is fitted again,
+  // and kept only if it explains the band at least as well as the search's own pose (edges
+  // pulled by figures or a neighbour give a worse one), still stands out of the bare mat with a
+  // band on every side, and its edges, moved again, now leave it in place.
+  const PxRect r2 = turned(r, move, ref.turn_rad);
+  Pose p2;
+  p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
+  p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
+  p2.fit = Evaluate(dep, p2.ring, p2.c);
+  const Null& null = nulls[size_of[*winner]];
+  if (p2.fit.rho < win.fit.rho ||
+      p2.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
+      p2.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma ||
+      !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
     return std::nullopt;
   }
-  r.center += move;
-  const double c = std::cos(ref.turn_rad), sn = std::sin(ref.turn_rad);
-  r.axis_a = {c * r.axis_a.x - sn * r.axis_a.y, sn * r.axis_a.x + c * r.axis_a.y};
-  return r;
+  Refined ref2;
+  if (!RefineSides(dep, r2, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref2))
+    return std::nullopt;
+  const cv::Point2d move2 = moved(r2, ref2);
+  if (cv::norm(move2) * g.mm_per_px > options.max_refined_shift_mm ||
+      std::abs(ref2.turn_rad) > DegToRad(options.max_refined_turn_deg)) {
+    return std::nullopt;
+  }
+  return turned(r2, move2, ref2.turn_rad);
 }
 
 }  // namespace
