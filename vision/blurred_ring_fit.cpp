@@ -41,12 +41,34 @@ struct Sample {
   float model;
 };
 
+struct Moments {
+  double n = 0, m = 0, mm = 0, d = 0, dd = 0, dm = 0;
+  void Add(double dv, double mv) {
+    n += 1, m += mv, mm += mv * mv, d += dv, dd += dv * dv, dm += dv * mv;
+  }
+  void Add(const Moments& o) { n += o.n, m += o.m, mm += o.mm, d += o.d, dd += o.dd, dm += o.dm; }
+  double CovDm() const { return dm - d * m / n; }
+  double VarM() const { return mm - m * m / n; }
+  double VarD() const { return dd - d * d / n; }
+  // Least-squares gain of the model (with a free offset), and the correlation.
+  double Gain() const { return n > 2 && VarM() > 1e-9 ? CovDm() / VarM() : 0.0; }
+  double Rho() const {
+    const double v = VarM() * VarD();
+    return n > 2 && v > 1e-12 ? CovDm() / std::sqrt(v) : 0.0;
+  }
+};
+
 // One pose of a base's blurred ring, as sample offsets around its centre: per side, profiles
-// across the edge (middle 80 % of the side, corners left out), plus the band, the mat just
-// outside and the inside for the evidence tests.
+// across the edge (middle 80 % of the side, corners left out), plus (with_evidence) the band,
+// the mat just outside and the inside for the evidence tests.
 struct Ring {
   double len_a = 0, len_b = 0, angle = 0;
+  int stride = 1;
+  double depth_step = 1.0;
   std::array<std::vector<Sample>, 4> side;
+  // Per side, the model's own moments (n, m, mm) over its samples: the same for every centre
+  // where the whole ring lies on the map, so a fit there adds up only the map's terms.
+  std::array<Moments, 4> side_model;
   std::vector<cv::Point> band, outside, interior;
   std::vector<cv::Point> band_line, outside_line;  // the quick look: band middle, outside
   std::vector<int> band_flat, outside_flat;        // ... as flat offsets
@@ -59,12 +81,15 @@ bool AllInside(const cv::Mat& m, const Ring& t, cv::Point c) {
          c.y + t.reach < m.rows;
 }
 
+// The search scores thousands of poses; only the one claimed needs the evidence samples.
 Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int stride,
-              double depth_step = 1.0) {
+              double depth_step = 1.0, bool with_evidence = false) {
   Ring t;
   t.len_a = len_a;
   t.len_b = len_b;
   t.angle = angle;
+  t.stride = stride;
+  t.depth_step = depth_step;
   const cv::Point2d a(std::cos(angle), std::sin(angle)), b(-a.y, a.x);
   const cv::Point2d outward[4] = {-a, a, -b, b};
   const auto px = [](cv::Point2d p) { return cv::Point(cvRound(p.x), cvRound(p.y)); };
@@ -83,6 +108,8 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
       for (double d = -g.out_px; d <= g.border_px; d += depth_step, ++i) {
         const cv::Point p = px(edge - d * outward[s]);
         t.side[s].push_back({p, p.y * g.row_px + p.x, model[i]});
+        t.side_model[s].Add(0.0, model[i]);
+        if (!with_evidence) continue;
         if (d >= 0) t.band.push_back(p);
         if (d <= -2.0 * g.sigma_px) t.outside.push_back(p);
       }
@@ -99,29 +126,13 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
   }
   for (const cv::Point& p : t.band_line) t.band_flat.push_back(p.y * g.row_px + p.x);
   for (const cv::Point& p : t.outside_line) t.outside_flat.push_back(p.y * g.row_px + p.x);
+  if (!with_evidence) return t;
   const double ia = 0.5 * len_a - g.interior_px, ib = 0.5 * len_b - g.interior_px;
   for (double u = -ia; u <= ia; u += 2.0) {
     for (double v = -ib; v <= ib; v += 2.0) t.interior.push_back(px(u * a + v * b));
   }
   return t;
 }
-
-struct Moments {
-  double n = 0, m = 0, mm = 0, d = 0, dd = 0, dm = 0;
-  void Add(double dv, double mv) {
-    n += 1, m += mv, mm += mv * mv, d += dv, dd += dv * dv, dm += dv * mv;
-  }
-  void Add(const Moments& o) { n += o.n, m += o.m, mm += o.mm, d += o.d, dd += o.dd, dm += o.dm; }
-  double CovDm() const { return dm - d * m / n; }
-  double VarM() const { return mm - m * m / n; }
-  double VarD() const { return dd - d * d / n; }
-  // Least-squares gain of the model (with a free offset), and the correlation.
-  double Gain() const { return n > 2 && VarM() > 1e-9 ? CovDm() / VarM() : 0.0; }
-  double Rho() const {
-    const double v = VarM() * VarD();
-    return n > 2 && v > 1e-12 ? CovDm() / std::sqrt(v) : 0.0;
-  }
-};
 
 struct Fit {
   double rho = -2, gain = 0;
@@ -139,11 +150,15 @@ Fit Evaluate(const cv::Mat& dep, const Ring& t, cv::Point c) {
   const float* at_c = inside ? dep.ptr<float>(c.y) + c.x : nullptr;
   for (size_t s = 0; s < 4; ++s) {
     Moments side;
-    for (const Sample& q : t.side[s]) {
-      if (inside) {
-        side.Add(at_c[q.flat], q.model);
-        continue;
+    if (inside) {
+      side = t.side_model[s];
+      for (const Sample& q : t.side[s]) {
+        const double dv = at_c[q.flat];
+        side.d += dv, side.dd += dv * dv, side.dm += dv * q.model;
       }
+    }
+    for (const Sample& q : t.side[s]) {
+      if (inside) break;
       const cv::Point p = q.off + c;
       if (Inside(dep, p)) side.Add(dep.at<float>(p), q.model);
     }
@@ -266,17 +281,21 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
                 const Geometry& g, double quick_min) {
   const int step = GridStepPx(g);
   Pose best;
+  std::optional<Ring> best_ring;
   for (int k = -2; k <= 2; ++k) {
-    const Ring coarse = MakeRing(la, lb, theta + DegToRad(2.0 * k), g, 4, 2.0);
+    Ring coarse = MakeRing(la, lb, theta + DegToRad(2.0 * k), g, 4, 2.0);
+    bool improved = false;
     for (int y = box.y; y < box.y + box.height; y += step) {
       for (int x = box.x; x < box.x + box.width; x += step) {
         // A quick look: the band's middle must stand above the mat just outside it.
         if (QuickContrast(dep, coarse, {x, y}) < quick_min) continue;
         const Fit f = Evaluate(dep, coarse, {x, y});
-        if (f.rho > best.fit.rho) best = {f, coarse, {x, y}};
+        if (f.rho > best.fit.rho) best.fit = f, best.c = {x, y}, improved = true;
       }
     }
+    if (improved) best_ring = std::move(coarse);
   }
+  if (best_ring) best.ring = std::move(*best_ring);
   return best;
 }
 
@@ -285,15 +304,17 @@ Pose FinePose(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
   const int half = std::max(1, GridStepPx(g) / 2);
   Pose fine{Fit{}, coarse.ring, coarse.c};
   for (int k = -3; k <= 3; ++k) {
-    const Ring t =
+    Ring t =
         MakeRing(coarse.ring.len_a, coarse.ring.len_b, coarse.ring.angle + DegToRad(0.5 * k), g, 1);
+    bool improved = false;
     for (int dy = -half; dy <= half; ++dy) {
       for (int dx = -half; dx <= half; ++dx) {
         const cv::Point c = coarse.c + cv::Point(dx, dy);
         const Fit f = Evaluate(dep, t, c);
-        if (f.rho > fine.fit.rho) fine = {f, t, c};
+        if (f.rho > fine.fit.rho) fine.fit = f, fine.c = c, improved = true;
       }
     }
+    if (improved) fine.ring = std::move(t);
   }
   return fine;
 }
@@ -522,7 +543,9 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
     }
   }
   if (!winner) return std::nullopt;
-  const Pose& win = poses[*winner];
+  Pose& win = poses[*winner];
+  win.ring = MakeRing(win.ring.len_a, win.ring.len_b, win.ring.angle, g, win.ring.stride,
+                      win.ring.depth_step, true);
   // A band along every side (the far side may be partly hidden by figures, see the options).
   const std::array<double, 4> past_px = FigureTopsPastPx(win, options);
   if (!BandOnEverySide(win, past_px, g, options)) return std::nullopt;
@@ -546,16 +569,46 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const c
   if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref)) {
     return std::nullopt;
   }
-  const std::array<double, 4>& sh = ref.shift;
-  const cv::Point2d move = 0.5 * (sh[1] - sh[0]) * r.axis_a + 0.5 * (sh[3] - sh[2]) * r.AxisB();
-  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm ||
-      std::abs(ref.turn_rad) > DegToRad(options.max_refined_turn_deg)) {
+  const auto moved = [](const PxRect& from, const Refined& rf) {
+    const std::array<double, 4>& sh = rf.shift;
+    return cv::Point2d(0.5 * (sh[1] - sh[0]) * from.axis_a + 0.5 * (sh[3] - sh[2]) * from.AxisB());
+  };
+  const auto turned = [](PxRect x, cv::Point2d mv, double turn) {
+    x.center += mv;
+    const double c = std::cos(turn), sn = std::sin(turn);
+    x.axis_a = {c * x.axis_a.x - sn * x.axis_a.y, sn * x.axis_a.x + c * x.axis_a.y};
+    return x;
+  };
+  const cv::Point2d move = moved(r, ref);
+  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm) return std::nullopt;
+  if (std::abs(ref.turn_rad) <= DegToRad(options.max_refined_turn_deg)) {
+    return turned(r, move, ref.turn_rad);
+  }
+  // The edges turn the fit by more than the search's step: the pose they give is fitted again,
+  // and kept only if it explains the band at least as well as the search's own pose (edges
+  // pulled by figures or a neighbour give a worse one), still stands out of the bare mat with a
+  // band on every side, and its edges, moved again, now leave it in place.
+  const PxRect r2 = turned(r, move, ref.turn_rad);
+  Pose p2;
+  p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
+  p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
+  p2.fit = Evaluate(dep, p2.ring, p2.c);
+  const Null& null = nulls[size_of[*winner]];
+  if (p2.fit.rho < win.fit.rho ||
+      p2.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
+      p2.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma ||
+      !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
     return std::nullopt;
   }
-  r.center += move;
-  const double c = std::cos(ref.turn_rad), sn = std::sin(ref.turn_rad);
-  r.axis_a = {c * r.axis_a.x - sn * r.axis_a.y, sn * r.axis_a.x + c * r.axis_a.y};
-  return r;
+  Refined ref2;
+  if (!RefineSides(dep, r2, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref2))
+    return std::nullopt;
+  const cv::Point2d move2 = moved(r2, ref2);
+  if (cv::norm(move2) * g.mm_per_px > options.max_refined_shift_mm ||
+      std::abs(ref2.turn_rad) > DegToRad(options.max_refined_turn_deg)) {
+    return std::nullopt;
+  }
+  return turned(r2, move2, ref2.turn_rad);
 }
 
 }  // namespace

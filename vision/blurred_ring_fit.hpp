@@ -15,8 +15,10 @@
 // mm: the nominal width first, a wider one only where it explains nothing), when its sides moved
 // one by one to where each fits best leave its centre in place and its angle within the search's
 // step (a side the tallest figures are seen past, whose band their colours spread outward beyond
-// that search, is placed by its opposite side at the catalogue size), and when its inside is no
-// more toward the side's colour than its band and the mat around it is mat.
+// that search, is placed by its opposite side at the catalogue size; where they turn it further,
+// the pose they give is fitted again and must explain the band at least as well, still stand
+// out of the bare mat, show a band on every side and be left in place by its own edges), and when
+// its inside is no more toward the side's colour than its band and the mat around it is mat.
 #pragma once
 
 #include <functional>
