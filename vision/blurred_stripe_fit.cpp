@@ -247,4 +247,19 @@ int BlurredStripeSide(const BlurredStripeFit& fit, const std::array<bool, 4>& al
   return best;
 }
 
+bool AnotherEdgeBandAsHigh(const BlurredStripeFit& fit, int side,
+                           const BlurredStripeOptions& options) {
+  const double own = fit.gain[static_cast<size_t>(side)];
+  for (size_t s = 0; s < 4; ++s) {
+    if (static_cast<int>(s) == side) continue;
+    const bool inside = fit.depth_mm[s] > options.min_stripe_depth_mm + 1e-6 &&
+                        fit.depth_mm[s] < options.max_stripe_depth_mm - 1e-6;
+    if (fit.white[s] && inside && fit.along[s] >= options.min_along &&
+        fit.gain[s] >= options.min_gain && fit.gain[s] >= own) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace referee

@@ -73,6 +73,14 @@ struct BlurredStripeFit {
 int BlurredStripeSide(const BlurredStripeFit& fit, const std::array<bool, 4>& allowed,
                       const BlurredStripeOptions& options = {});
 
+// Does the fit read, on an edge other than `side`, a white band at a stripe's depth (strictly
+// inside the depths searched) along the whole edge (options.min_along), at least
+// options.min_gain and at least as high as `side`'s own box? A second such band leaves the
+// stripe's edge untold (only one edge is painted, and none but a width edge can be): a side
+// picked from the other edges by another test is then not taken for the front.
+bool AnotherEdgeBandAsHigh(const BlurredStripeFit& fit, int side,
+                           const BlurredStripeOptions& options = {});
+
 // img: the top view, BGR; mm_per_px: its scale; blur_mm: the frame's 10-90 % edge rise width.
 BlurredStripeFit FitBlurredStripes(const cv::Mat& img, const PxRect& r, double mm_per_px,
                                    double blur_mm, const BlurredStripeOptions& options = {});

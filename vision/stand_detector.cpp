@@ -1544,6 +1544,14 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const bool outline_readable = outline_error_mm <= options.front_stripe.max_outline_error_mm;
       int best_side =
           outline_readable ? FrontStripeSide(stripe, width_edges, options.front_stripe) : -1;
+      // Under a blur wider than the stripe the windows' flanks are the blur's own spread: their
+      // side stands only if the blurred-stripe fit reads no other edge as carrying as high a
+      // whole-edge white band (a lit mat, terrain or a rank of pale figures beside the base).
+      if (best_side >= 0 && blur_mm >= options.blurred_stripe.min_blur_mm &&
+          AnotherEdgeBandAsHigh(FitBlurredStripes(top_bgr, r, mm, blur_mm, options.blurred_stripe),
+                                best_side, options.blurred_stripe)) {
+        best_side = -1;
+      }
       double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
       // Under a blur wider than the stripe its peak has no flanks of its own for the windows
       // above to find: the blurred stripe's whole profile is fitted instead.

@@ -46,5 +46,18 @@ TEST(BlurredStripeFitTest, NoFacingFromAPaleFigureFillingTheBase) {
   EXPECT_FALSE(found->stand.facing_known) << "white " << found->white_stripe;
 }
 
+// Hard seed 7, scene 5 (3.8 mm of blur): blue-1 (40 x 20, no stripe) stands beside pale
+// terrain. The windows found a band along one width edge, but the blurred fit reads a white band
+// along the whole of a side edge, where no stripe is painted, higher than that one: the band is
+// the surroundings' light, not paint, and no facing is given.
+TEST(BlurredStripeFitTest, NoFacingWhereAnotherEdgeShowsAsHighAWhiteBand) {
+  const RenderedDetection r = DetectInScene("hard.json", 5);
+  const Stand& truth = Truth(r, "blue-1");
+  ASSERT_FALSE(truth.facing_known);
+  const DetectedStand* found = FoundNear(r, truth, 6.0);
+  ASSERT_NE(found, nullptr);
+  EXPECT_FALSE(found->stand.facing_known) << "white " << found->white_stripe;
+}
+
 }  // namespace
 }  // namespace referee
