@@ -210,6 +210,8 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // summed across), and the core colour.
   std::vector<double> object(static_cast<size_t>(nu)), white(static_cast<size_t>(nu));
   std::vector<double> raw(static_cast<size_t>(nu));
+  // Columns whose axis point lies off the top view: their change reads 0, not the mat's.
+  std::vector<bool> off_view(static_cast<size_t>(nu));
   std::vector<cv::Vec3d> core(static_cast<size_t>(nu));
   std::vector<double> gains;
   for (int j = 0; j < nv; ++j) {
@@ -244,6 +246,10 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       }
     }
     object[static_cast<size_t>(i)] = best;
+    const cv::Point2d on_axis = s.At(s.U(i));
+    off_view[static_cast<size_t>(i)] = on_axis.x < 0 || on_axis.y < 0 ||
+                                       on_axis.x > top_before.cols - 1 ||
+                                       on_axis.y > top_before.rows - 1;
     raw[static_cast<size_t>(i)] = nr ? r / nr : 0.0;
     white[static_cast<size_t>(i)] = w * s.step * mm_per_px;  // level x mm
     core[static_cast<size_t>(i)] = nc ? c * (1.0 / nc) : c;
@@ -255,16 +261,25 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   const double object_mid = Median(Slice(object, mid - mid_half, mid + mid_half));
   const double white_mid = Median(Slice(white, mid - mid_half, mid + mid_half));
   if (white_mid <= 1e-6) return QtipRefusal{"a long thin change that is not white: not a Q-tip"};
-  std::vector<double> outside = Slice(object, 0, s.Col(-half_len - 0.6 * reach));
-  for (double v : Slice(object, s.Col(half_len + 0.6 * reach), nu - 1)) outside.push_back(v);
+  // The mat's level and noise beyond the ends, where they lie on the top view. Past its edge
+  // the change reads 0: counted, those zeros would split the sample in two, and the spread of
+  // the split (several times the noise) would hide the stick itself.
+  const auto beyond_ends = [&](const std::vector<double>& p) {
+    std::vector<double> out;
+    for (int i = 0; i < nu; ++i) {
+      const bool beyond = i <= s.Col(-half_len - 0.6 * reach) || i >= s.Col(half_len + 0.6 * reach);
+      if (beyond && !off_view[static_cast<size_t>(i)]) out.push_back(p[static_cast<size_t>(i)]);
+    }
+    return out;
+  };
+  const std::vector<double> outside = beyond_ends(object);
   const double bg = Median(outside);
   std::vector<double> dev;
   dev.reserve(outside.size());
   for (double v : outside) dev.push_back(std::abs(v - bg));
   const double noise = std::max(1.0, 1.4826 * Median(dev));
   // The mat's plain change around the stick (shadows kept), where a head's edge falls to.
-  std::vector<double> raw_outside = Slice(raw, 0, s.Col(-half_len - 0.6 * reach));
-  for (double v : Slice(raw, s.Col(half_len + 0.6 * reach), nu - 1)) raw_outside.push_back(v);
+  const std::vector<double> raw_outside = beyond_ends(raw);
   const double mat_raw = Median(raw_outside);
   std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
   for (int i = 0; i < nu; ++i) {
