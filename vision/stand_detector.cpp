@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <opencv2/imgcodecs.hpp>
@@ -1547,17 +1548,23 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       // Under a blur wider than the stripe the windows' flanks are the blur's own spread: their
       // side stands only if the blurred-stripe fit reads no other edge as carrying as high a
       // whole-edge white band (a lit mat, terrain or a rank of pale figures beside the base).
+      // The fit is made once, only when a test below needs it.
+      std::optional<BlurredStripeFit> blurred_fit;
+      const auto fitted = [&]() -> const BlurredStripeFit& {
+        if (!blurred_fit) {
+          blurred_fit = FitBlurredStripes(top_bgr, r, mm, blur_mm, options.blurred_stripe);
+        }
+        return *blurred_fit;
+      };
       if (best_side >= 0 && blur_mm >= options.blurred_stripe.min_blur_mm &&
-          AnotherEdgeBandAsHigh(FitBlurredStripes(top_bgr, r, mm, blur_mm, options.blurred_stripe),
-                                best_side, options.blurred_stripe)) {
+          AnotherEdgeBandAsHigh(fitted(), best_side, options.blurred_stripe)) {
         best_side = -1;
       }
       double best_white = best_side >= 0 ? stripe[static_cast<size_t>(best_side)] : 0.0;
       // Under a blur wider than the stripe its peak has no flanks of its own for the windows
       // above to find: the blurred stripe's whole profile is fitted instead.
       if (best_side < 0 && outline_readable && blur_mm >= options.blurred_stripe.min_blur_mm) {
-        const BlurredStripeFit fit =
-            FitBlurredStripes(top_bgr, r, mm, blur_mm, options.blurred_stripe);
+        const BlurredStripeFit& fit = fitted();
         best_side = BlurredStripeSide(fit, width_edges, options.blurred_stripe);
         if (best_side >= 0) {
           best_white =
