@@ -5,6 +5,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/exposure_drift.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
@@ -15,26 +16,9 @@
 namespace referee {
 namespace {
 
-// `frame` with a global gain and a gain falling from 1 at the left to 1 - ramp at the right,
-// sent as JPEG again.
-cv::Mat Reexposed(const cv::Mat& frame, double gain, double ramp) {
-  cv::Mat f;
-  frame.convertTo(f, CV_32FC3, gain);
-  for (int y = 0; y < f.rows; ++y) {
-    auto* p = f.ptr<cv::Vec3f>(y);
-    for (int x = 0; x < f.cols; ++x) p[x] *= static_cast<float>(1.0 - ramp * x / f.cols);
-  }
-  cv::Mat out;
-  f.convertTo(out, CV_8UC3);
-  return AsWebcamSends(out, 92);
-}
-
-struct Drift {
-  double gain, ramp;
-};
-
 // The Q-tip of scene `index` found within `max_error_mm` of the truth through every drift.
-void ExpectQtipReadThrough(int index, const std::vector<Drift>& drifts, double max_error_mm) {
+void ExpectQtipReadThrough(int index, const std::vector<ExposureDrift>& drifts,
+                           double max_error_mm) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
   const SynthScene s = GenerateScene(
       sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, index);
@@ -42,11 +26,11 @@ void ExpectQtipReadThrough(int index, const std::vector<Drift>& drifts, double m
   const TableCalibration cal = TruthCalibration(s);
   const TopView view(cal);
   const cv::Mat sent = AsWebcamSends(s.after, s.jpeg_quality);
-  for (const Drift& d : drifts) {
+  for (const ExposureDrift& d : drifts) {
     SCOPED_TRACE("index " + std::to_string(index) + " gain " + std::to_string(d.gain) + " ramp " +
                  std::to_string(d.ramp));
-    const ShotAnalysis a = AnalyseShot(view, s.before, Reexposed(sent, d.gain, d.ramp),
-                                       ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+    const ShotAnalysis a = AnalyseShot(view, s.before, Drifted(sent, d), ScenarioSideColors(sc),
+                                       LoadStandKinds(), &s.board);
     ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
     EXPECT_EQ(a.projectile->kind, "qtip");
     EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), max_error_mm);
@@ -58,7 +42,11 @@ void ExpectQtipReadThrough(int index, const std::vector<Drift>& drifts, double m
 // columns past the view's edge read no change, their zeros were taken for the mat's noise, and
 // the noise floor so set (3 x 17 levels) hid the stick and its painted head.
 TEST(ExposureDriftTest, AQtipNearTheViewsEdgeIsReadThroughAnExposureChange) {
-  ExpectQtipReadThrough(3, {{1.0, 0.0}, {0.94, 0.0}, {1.0, 0.15}}, 1.5);
+  ExpectQtipReadThrough(3,
+                        {{.gain = 1.0, .active = true},
+                         {.gain = 0.94, .active = true},
+                         {.ramp = 0.15, .active = true}},
+                        1.5);
 }
 
 }  // namespace

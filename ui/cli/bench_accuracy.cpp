@@ -9,7 +9,7 @@
 // the results are scored in the truth's frame through the board symmetry the calibration's
 // labels imply (a markerless board may be labelled from another corner).
 // The --after-* options change the after (and hand) frames' exposure as a webcam's automatics
-// or a bystander's shadow would, and compress them again (bench_exposure_drift.hpp).
+// or a bystander's shadow would, and compress them again (datasets/exposure_drift.hpp).
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,12 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/calibrate_table.hpp"
+#include "datasets/exposure_drift.hpp"
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_board_symmetry.hpp"
-#include "ui/cli/bench_exposure_drift.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
@@ -86,6 +87,20 @@ fs::path ImageOf(const Json& t, const fs::path& dir, const std::string& key,
   return dir / fallback;
 }
 
+}  // namespace
+
+namespace {
+// "B,G,R" gains; throws InputError when not three positive numbers.
+cv::Vec3d ParseWhiteBalance(const std::string& text) {
+  std::stringstream in(text);
+  cv::Vec3d wb;
+  char comma = 0;
+  if (!(in >> wb[0] >> comma) || comma != ',' || !(in >> wb[1] >> comma) || comma != ',' ||
+      !(in >> wb[2]) || wb[0] <= 0 || wb[1] <= 0 || wb[2] <= 0) {
+    throw InputError("--after-white-balance", text, "expected three positive gains B,G,R");
+  }
+  return wb;
+}
 }  // namespace
 
 int RunBenchAccuracy(const std::vector<std::string>& args) {

@@ -4,25 +4,20 @@
 // change detection answers the projectile, not the light.
 #pragma once
 
-#include <string>
-
 #include <opencv2/core.hpp>
 
-namespace referee::cli {
+namespace referee {
 
 struct ExposureDrift {
   double gain = 1.0;                 // global exposure gain
   cv::Vec3d white_balance{1, 1, 1};  // per-channel gain, B, G, R
   double ramp = 0.0;                 // gain falls from 1 at the left edge to 1 - ramp at the right
   int jpeg_quality = 92;             // the frame is sent as JPEG again at this quality
-  bool active = false;  // any --after-* option given: even a gain of 1 compresses again
+  bool active = false;               // when set, even a gain of 1 compresses again
 };
 
-// `frame` (BGR, 8 bit) as the camera would send it after the drift; `frame` itself when no
-// --after-* option was given (no second JPEG pass either).
+// `frame` (BGR, 8 bit) as the camera would send it after the drift; `frame` itself when the
+// drift is not active (no second JPEG pass either).
 cv::Mat Drifted(const cv::Mat& frame, const ExposureDrift& drift);
 
-// "B,G,R" gains; throws InputError when not three positive numbers.
-cv::Vec3d ParseWhiteBalance(const std::string& text);
-
-}  // namespace referee::cli
+}  // namespace referee

@@ -1,14 +1,10 @@
-#include "ui/cli/bench_exposure_drift.hpp"
+#include "datasets/exposure_drift.hpp"
 
-#include <sstream>
-#include <string>
 #include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 
-#include "engine/input_error.hpp"
-
-namespace referee::cli {
+namespace referee {
 
 cv::Mat Drifted(const cv::Mat& frame, const ExposureDrift& drift) {
   if (!drift.active || frame.empty()) return frame;
@@ -30,15 +26,4 @@ cv::Mat Drifted(const cv::Mat& frame, const ExposureDrift& drift) {
   return cv::imdecode(jpg, cv::IMREAD_COLOR);
 }
 
-cv::Vec3d ParseWhiteBalance(const std::string& text) {
-  std::stringstream in(text);
-  cv::Vec3d wb;
-  char comma = 0;
-  if (!(in >> wb[0] >> comma) || comma != ',' || !(in >> wb[1] >> comma) || comma != ',' ||
-      !(in >> wb[2]) || wb[0] <= 0 || wb[1] <= 0 || wb[2] <= 0) {
-    throw InputError("--after-white-balance", text, "expected three positive gains B,G,R");
-  }
-  return wb;
-}
-
-}  // namespace referee::cli
+}  // namespace referee
