@@ -516,6 +516,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     }
     const auto measured_px = MeasurePredictedCrossings(grayf, cam, beyond, s, options.refine);
     std::vector<cv::Point2d> t;
+    t.reserve(beyond.size());
     for (const auto& [c, r] : beyond) t.emplace_back(c * s, r * s);
     const auto predicted = ProjectAll(cam, t);
     for (size_t k = 0; k < beyond.size(); ++k) {

@@ -42,7 +42,7 @@ void Residuals(CameraFit& fit, const std::vector<cv::Point3d>& obj,
     fit.residual_px[i] = std::hypot(proj[i].x - px[i].x, proj[i].y - px[i].y);
     ss += fit.residual_px[i] * fit.residual_px[i];
   }
-  fit.rms_px = px.empty() ? 0 : std::sqrt(ss / px.size());
+  fit.rms_px = px.empty() ? 0 : std::sqrt(ss / static_cast<double>(px.size()));
 }
 
 }  // namespace
@@ -53,6 +53,7 @@ std::optional<CameraFit> FitCamera(const std::vector<cv::Point2d>& table_in,
                                    const CameraFitOptions& options) {
   if (table_in.size() != px.size() || table_in.size() < 6) return std::nullopt;
   std::vector<cv::Point3d> obj;
+  obj.reserve(table_in.size());
   for (const auto& p : table_in) obj.emplace_back(p.x, p.y, 0.0);
   CameraFit fit;
   fit.camera.image_size = image_size;

@@ -313,6 +313,7 @@ std::optional<GridLineFamilies> FindGridLines(const cv::Mat& gray, const GridLin
   auto drop_weak = [](std::vector<HoughLine>& fam) {
     if (fam.size() < 3) return;
     std::vector<double> v;
+    v.reserve(fam.size());
     for (const auto& l : fam) v.push_back(l.votes);
     std::sort(v.rbegin(), v.rend());
     const double ref = v[std::min<size_t>(2, v.size() - 1)];
@@ -392,6 +393,7 @@ std::optional<GridLineFamilies> FindGridLines(const cv::Mat& gray, const GridLin
     }
     std::sort(tq.begin(), tq.end());
     std::vector<double> t;
+    t.reserve(tq.size());
     for (const auto& x : tq) t.push_back(x.first);
     Progression p = FindProgression(t, max_span, options.index_tolerance, 6.0 * scale);
     GrowProgression(t, max_span, options.index_tolerance, p);

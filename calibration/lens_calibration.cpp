@@ -107,6 +107,7 @@ LensCalibrationReport CalibrateLensCharuco(const std::vector<std::filesystem::pa
       continue;
     }
     std::vector<cv::Point3f> o;
+    o.reserve(cid.size());
     for (int id : cid) o.push_back(board->chessboardCorners[static_cast<size_t>(id)]);
     rep.used.push_back(p.string());
     obj.push_back(o);

@@ -100,7 +100,7 @@ struct Problem {
     std::vector<double> res(static_cast<size_t>(rows), 0.0);
     if (jac) *jac = cv::Mat::zeros(rows, Free(), CV_64F);
     for (int i = 0; i < n_cross; ++i) {
-      const auto row = static_cast<size_t>(2 * i);
+      const auto row = 2 * static_cast<size_t>(i);
       res[row] = proj[i].x - px[i].x;
       res[row + 1] = proj[i].y - px[i].y;
       if (jac) {

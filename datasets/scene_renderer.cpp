@@ -20,7 +20,7 @@ constexpr int kMapStep = 8;  // exact inverse mapping every kMapStep output pixe
 cv::Vec3d FaceCentroid(const Solid::Face& face) {
   cv::Vec3d c(0, 0, 0);
   for (const auto& p : face.polygon) c += cv::Vec3d(p.x, p.y, p.z);
-  return c * (1.0 / std::max<size_t>(1, face.polygon.size()));
+  return c * (1.0 / static_cast<double>(std::max<size_t>(1, face.polygon.size())));
 }
 
 // Supersampled pixel coordinate (pixel centres at integers) of an output pixel coordinate.
@@ -177,7 +177,7 @@ SceneRenderer::SceneRenderer(const SceneLayout& layout, int supersample)
   double bx0 = 1e9, by0 = 1e9, bx1 = -1e9, by1 = -1e9;
   for (int j = 0; j < ny; ++j) {
     for (int i = 0; i < nx; ++i) {
-      const cv::Vec2d p = lattice[static_cast<size_t>(j) * nx + i];
+      const cv::Vec2d& p = lattice[static_cast<size_t>(j) * nx + i];
       coarse.at<cv::Vec2d>(j, i) = p;
       bx0 = std::min(bx0, p[0]);
       by0 = std::min(by0, p[1]);
@@ -350,8 +350,10 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
         const uchar* m = shadow.ptr<uchar>(y);
         for (int x = 0; x < img.cols; ++x) {
           if (!m[x]) continue;
-          const float f = 1.0f - k * m[x];
-          for (int c = 0; c < 3; ++c) p[x][c] = cv::saturate_cast<uchar>(p[x][c] * f);
+          const float f = 1.0f - k * static_cast<float>(m[x]);
+          for (int c = 0; c < 3; ++c) {
+            p[x][c] = cv::saturate_cast<uchar>(static_cast<float>(p[x][c]) * f);
+          }
         }
       }
     });
@@ -366,7 +368,7 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
   for (size_t i = 0; i < solids.size(); ++i) {
     cv::Vec3d c(0, 0, 0);
     for (const auto& p : solids[i].points) c += cv::Vec3d(p.x, p.y, p.z);
-    c *= 1.0 / std::max<size_t>(1, solids[i].points.size());
+    c *= 1.0 / static_cast<double>(std::max<size_t>(1, solids[i].points.size()));
     depth[i] = cv::norm(c - geo.c) + solids[i].sort_bias_in;
   }
   std::vector<size_t> order(solids.size());
@@ -417,8 +419,11 @@ cv::Mat SceneRenderer::RenderClean(const std::vector<Solid>& solids) const {
       const uchar* a = cover_small.ptr<uchar>(y);
       for (int x = 0; x < img.cols; ++x) {
         if (!a[x]) continue;
-        const float keep = 1.0f - a[x] / 255.0f;
-        for (int c = 0; c < 3; ++c) p[x][c] = cv::saturate_cast<uchar>(p[x][c] * keep + l[x][c]);
+        const float keep = 1.0f - static_cast<float>(a[x]) / 255.0f;
+        for (int c = 0; c < 3; ++c) {
+          p[x][c] = cv::saturate_cast<uchar>(static_cast<float>(p[x][c]) * keep +
+                                             static_cast<float>(l[x][c]));
+        }
       }
     }
   });

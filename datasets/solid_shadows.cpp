@@ -214,6 +214,7 @@ std::vector<std::vector<ShadowPolygon>> ShadowsOnSolids(const std::vector<Solid>
       pl.u = cv::normalize(pl.n.cross(ref));
       pl.w = pl.n.cross(pl.u);
       std::vector<cv::Point2d> face2;
+      face2.reserve(poly.size());
       for (const auto& p : poly) face2.push_back(pl.To2d(V(p)));
       receive(i, pl, ConvexHull(face2));
     }

@@ -19,7 +19,7 @@ std::vector<cv::Point2d> PixelPolygon(const TableTexture& t, const std::vector<V
 }
 
 // Exact area coverage (polygon_coverage.hpp): edges land where the table coordinates say.
-void FillRect(TableTexture& t, double x0, double y0, double x1, double y1, cv::Scalar c) {
+void FillRect(TableTexture& t, double x0, double y0, double x1, double y1, const cv::Scalar& c) {
   const cv::Point2d a = t.PixelOf(x0, y0), b = t.PixelOf(x1, y1);
   BlendCoverage(t.bgr, CoverRect(a.x, a.y, b.x, b.y, t.bgr.size()), c);
 }
@@ -42,7 +42,8 @@ void Modulate(cv::Mat& bgr, const cv::Rect& region, double amplitude, double fea
       auto* p = roi.ptr<cv::Vec3b>(y);
       const float* g = gain.ptr<float>(y);
       for (int x = 0; x < r.width; ++x) {
-        for (int c = 0; c < 3; ++c) p[x][c] = cv::saturate_cast<uchar>(p[x][c] * g[x]);
+        for (int c = 0; c < 3; ++c)
+          p[x][c] = cv::saturate_cast<uchar>(static_cast<float>(p[x][c]) * g[x]);
       }
     }
   });

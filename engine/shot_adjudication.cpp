@@ -105,7 +105,8 @@ ShotOptions LoadShotOptions(const std::string& ruleset, const std::filesystem::p
   const auto& refs = RequireKey(r, "target_reference", file, f);
   RequireObject(refs, file, f + ".target_reference");
   for (const auto& [cat_name, ref] : refs.items()) {
-    const std::string field = f + ".target_reference." + cat_name;
+    std::string field = f + ".target_reference.";
+    field += cat_name;
     const auto c = ParseCategory(cat_name);
     if (!c) throw InputError(file, field, "unknown category");
     const std::string ref_name = AsString(ref, file, field);
@@ -184,6 +185,7 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
 
   // Everything near the impact, with its exact distance.
   std::vector<StandCategory> categories;
+  categories.reserve(stands.size());
   for (const auto& s : stands) categories.push_back(CategoryOf(s, catalog));
   for (size_t i = 0; i < stands.size(); ++i) {
     const Stand& s = stands[i];

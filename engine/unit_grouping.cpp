@@ -109,6 +109,7 @@ UnitGrouping GroupStandsIntoUnits(const Grid& grid, const std::vector<Stand>& st
     auto issue = [&](const std::string& what) { out.issues.push_back({side, square, what}); };
     auto ids = [](const std::vector<const Stand*>& v) {
       std::vector<std::string> r;
+      r.reserve(v.size());
       for (const Stand* s : v) r.push_back(s->id);
       std::sort(r.begin(), r.end());
       return r;

@@ -228,6 +228,7 @@ Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed_sum, const BaseSize&
   const int reach = static_cast<int>(0.5 * std::hypot(la, lb) + g.out_px) + 1;
   if (dep.cols <= 2 * reach || dep.rows <= 2 * reach) return {};
   std::vector<Ring> turned;
+  turned.reserve(12);
   for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPi / 12, g, 2));
   for (int k = 0; k < 20 * samples && static_cast<int>(rhos.size()) < samples; ++k) {
     const cv::Point c(rng.uniform(reach, dep.cols - reach), rng.uniform(reach, dep.rows - reach));

@@ -1,5 +1,6 @@
 #include "engine/rules/dice.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace referee::rules {
@@ -12,6 +13,7 @@ int DiceSource::RollDie(const std::string& purpose) {
 
 std::vector<int> DiceSource::RollDice(int n, const std::string& purpose) {
   std::vector<int> out;
+  out.reserve(static_cast<size_t>(std::max(0, n)));
   for (int i = 0; i < n; ++i) out.push_back(RollDie(purpose));
   return out;
 }
@@ -35,7 +37,7 @@ int SeededDice::Choose(int n) {
 int SeededDice::NextDie(const std::string&) { return Choose(6) + 1; }
 int SeededDice::NextCoin(const std::string&) { return Choose(2); }
 
-PhysicalDice::PhysicalDice(std::vector<int> dice, std::vector<int> coins) {
+PhysicalDice::PhysicalDice(const std::vector<int>& dice, const std::vector<int>& coins) {
   for (int d : dice) AddDie(d);
   for (int c : coins) AddCoin(c);
 }

@@ -67,7 +67,7 @@ class DiceExhausted : public std::runtime_error {
 class PhysicalDice : public DiceSource {
  public:
   PhysicalDice() = default;
-  PhysicalDice(std::vector<int> dice, std::vector<int> coins);
+  PhysicalDice(const std::vector<int>& dice, const std::vector<int>& coins);
   void AddDie(int face);    // throws std::invalid_argument outside 1..6
   void AddCoin(int heads);  // 1 heads, 0 tails
   size_t DiceLeft() const { return dice_.size(); }

@@ -5,6 +5,7 @@
 // Stable API: phases, actions and results below are what the UI codes against.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,7 +65,7 @@ struct SideSetup {
 
 struct GameSetup {
   Board board;
-  SideSetup sides[2];
+  std::array<SideSetup, 2> sides;
   std::vector<GameUnit> units;
   int first_attacker = 0;  // index into sides
   int agreed_turns = 8;    // game ends after this many turns (12)

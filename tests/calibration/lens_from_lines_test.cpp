@@ -79,9 +79,12 @@ TEST(LensFromLines, HardGeneratedSceneWithinHalfAMillimetre) {
   const int cols = s.board.grid.cols, rows = s.board.grid.rows;
   for (const auto& f : cal.intersections) {
     const int c = turned ? cols - f.col : f.col, r = turned ? rows - f.row : f.row;
-    sum_px += cv::norm(s.grid_intersections_px[static_cast<size_t>(r * (cols + 1) + c)] - f.px);
+    sum_px +=
+        cv::norm(s.grid_intersections_px[static_cast<size_t>(r) * static_cast<size_t>(cols + 1) +
+                                         static_cast<size_t>(c)] -
+                 f.px);
   }
-  const double mean_px = sum_px / cal.intersections.size();
+  const double mean_px = sum_px / static_cast<double>(cal.intersections.size());
   std::cout << cal.intersections.size() << " crossings, mean " << mean_px << " px, table max "
             << err_mm << " mm\n";
   EXPECT_LT(mean_px, 0.15);

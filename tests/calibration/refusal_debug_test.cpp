@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Pixels where the debug picture differs from the image in a given BGR colour.
-int CountColour(const cv::Mat& debug, const cv::Mat& image, cv::Vec3b bgr) {
+int CountColour(const cv::Mat& debug, const cv::Mat& image, const cv::Vec3b& bgr) {
   int n = 0;
   for (int y = 0; y < debug.rows; ++y) {
     for (int x = 0; x < debug.cols; ++x) {

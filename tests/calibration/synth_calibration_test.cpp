@@ -19,7 +19,8 @@ void CheckAccuracy(const SynthScene& s, const TableCalibration& cal) {
       c = cols - c;
       r = rows - r;
     }
-    return s.grid_intersections_px[static_cast<size_t>(r * (cols + 1) + c)];
+    return s.grid_intersections_px[static_cast<size_t>(r) * static_cast<size_t>(cols + 1) +
+                                   static_cast<size_t>(c)];
   };
   const auto& f0 = cal.intersections.front();
   const bool turned = !s.markers && cv::norm(truth_px(f0.col, f0.row, true) - f0.px) <
@@ -31,7 +32,7 @@ void CheckAccuracy(const SynthScene& s, const TableCalibration& cal) {
     EXPECT_LT(d, 1.0) << "scene " << s.index << " crossing " << f.col << "," << f.row;
     sum += d;
   }
-  const double mean = sum / cal.intersections.size();
+  const double mean = sum / static_cast<double>(cal.intersections.size());
   std::cout << "scene " << s.index << (s.markers ? " (markers)" : "") << ": "
             << cal.intersections.size() << " crossings, mean " << mean << " px\n";
   EXPECT_LT(mean, 0.15) << "scene " << s.index;

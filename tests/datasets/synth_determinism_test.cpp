@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path TmpDir(const std::string& name) {
-  const fs::path dir = fs::path(REFEREE_TEST_TMP) / "synth_determinism" / name;
+  fs::path dir = fs::path(REFEREE_TEST_TMP) / "synth_determinism" / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

@@ -40,7 +40,8 @@ cv::Mat Alpha(const cv::Mat& img, const cv::Mat& background, cv::Scalar colour) 
   cv::Mat a(img.size(), CV_64F);
   for (int y = 0; y < img.rows; ++y) {
     for (int x = 0; x < img.cols; ++x) {
-      const cv::Vec3b p = img.at<cv::Vec3b>(y, x), b = background.at<cv::Vec3b>(y, x);
+      const cv::Vec3b& p = img.at<cv::Vec3b>(y, x);
+      const cv::Vec3b& b = background.at<cv::Vec3b>(y, x);
       const cv::Vec3d d(colour[0] - b[0], colour[1] - b[1], colour[2] - b[2]);
       const cv::Vec3d q(p[0] - b[0], p[1] - b[1], p[2] - b[2]);
       const double n2 = d.dot(d);
@@ -143,7 +144,7 @@ TEST(SynthEdgePosition, BaseEdgesSitOnTheTruthToASubPixel) {
     sum += e;
     worst = std::max(worst, std::abs(e));
   }
-  const double mean = sum / errors_px.size();
+  const double mean = sum / static_cast<double>(errors_px.size());
   std::printf("base edges: %zu profiles, mean %+.3f px, worst %.3f px (+: outward)\n",
               errors_px.size(), mean, worst);
   // Measured with exact-area coverage: mean 0.000 px, worst 0.088 px (cv::fillPoly: +0.285 mean,

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 fs::path WriteTemp(const std::string& name, const std::string& text) {
   const fs::path dir = fs::path(REFEREE_TEST_TMP) / "synth_scenario";
   fs::create_directories(dir);
-  const fs::path p = dir / name;
+  fs::path p = dir / name;
   std::ofstream(p) << text;
   return p;
 }

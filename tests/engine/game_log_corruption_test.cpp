@@ -13,7 +13,7 @@ using testing::ReadText;
 using testing::WriteText;
 
 std::filesystem::path WriteTurns(const std::filesystem::path& dir, int n) {
-  const auto path = dir / "game.jsonl";
+  auto path = dir / "game.jsonl";
   GameLogWriter writer(path);
   for (int t = 1; t <= n; ++t) writer.Append(TurnChange{t, "red", "movement"});
   return path;

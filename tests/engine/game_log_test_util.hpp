@@ -13,8 +13,8 @@ namespace referee::testing {
 
 inline std::filesystem::path FreshDir(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  const auto dir = std::filesystem::path(REFEREE_TEST_TMP) /
-                   (name + "_" + info->name() + "_" + std::to_string(::getpid()));
+  auto dir = std::filesystem::path(REFEREE_TEST_TMP) /
+             (name + "_" + info->name() + "_" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir;

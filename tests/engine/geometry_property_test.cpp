@@ -136,6 +136,7 @@ std::vector<Vec2> RandomStarPolygon(std::mt19937_64& rng) {
   std::sort(angles.begin(), angles.end());
   angles.erase(std::unique(angles.begin(), angles.end()), angles.end());
   std::vector<Vec2> v;
+  v.reserve(angles.size());
   for (double a : angles) v.push_back(center + rad(rng) * Vec2{std::cos(a), std::sin(a)});
   if (rng() % 2) std::reverse(v.begin(), v.end());  // both windings
   return v;
@@ -151,7 +152,7 @@ TEST(GeometryProperty, DistanceToPolygonMatchesDenseBoundarySampling) {
     if (v.size() < 3) continue;
     const Polygon poly{v};
     Vec2 centroid;
-    for (const Vec2 q : v) centroid = centroid + (1.0 / v.size()) * q;
+    for (const Vec2 q : v) centroid = centroid + (1.0 / static_cast<double>(v.size())) * q;
     const Vec2 p = centroid + Vec2{pt(rng), pt(rng)};
     const auto [sampled, spacing] = SampledLoopDistance(p, v, 300);
     const bool inside = WindingNumber(p, v) != 0;

@@ -150,7 +150,7 @@ class BrokenFile : public ::testing::Test {
     edit(j);
     const auto dir = std::filesystem::path(REFEREE_TEST_TMP) / "rules_data";
     std::filesystem::create_directories(dir);
-    const auto p = dir / "club.json";
+    auto p = dir / "club.json";
     std::ofstream(p) << j.dump(1);
     return p;
   }

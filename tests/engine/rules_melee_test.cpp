@@ -31,13 +31,13 @@ struct Expected {
 // Attacker 4 points, defender 3 points, worked out by hand from the text (5C / MELEE PROCEDURE).
 Expected ExpectedFor(const std::string& a, const std::string& d, bool ancient) {
   // Equal: both lose half the weaker (1.5); 2.5 vs 1.5 is not 3:1, the weaker defender retreats.
-  const Expected equal{1.5, 1.5, Who::kDefender, Who::kNone, "equal_deployments"};
+  Expected equal{1.5, 1.5, Who::kDefender, Who::kNone, "equal_deployments"};
   // Attacker superior: defender loses 1 + (4-1)/2 = 2.5, attacker half that, 1.25;
   // 2.75 left against 0.5 is 3:1 or more: the defender is destroyed.
-  const Expected att_sup{1.25, 2.5, Who::kNone, Who::kDefender, "unequal_deployments"};
+  Expected att_sup{1.25, 2.5, Who::kNone, Who::kDefender, "unequal_deployments"};
   // Defender superior: attacker loses 1 + (3-1)/2 = 2, defender 1; 2 left each: the inferior
   // deployment (attacker) retreats.
-  const Expected def_sup{2, 1, Who::kAttacker, Who::kNone, "unequal_deployments"};
+  Expected def_sup{2, 1, Who::kAttacker, Who::kNone, "unequal_deployments"};
   const bool aw = a == "withdrawal", dw = d == "withdrawal";
   if (aw && dw) {
     if (ancient) return {0, 0, Who::kBoth, Who::kNone, "both_withdraw"};

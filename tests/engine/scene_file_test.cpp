@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 fs::path WriteTemp(const std::string& name, const std::string& text) {
   const fs::path dir = fs::path(REFEREE_TEST_TMP) / "scene_file_test";
   fs::create_directories(dir);
-  const fs::path p = dir / name;
+  fs::path p = dir / name;
   std::ofstream(p) << text;
   return p;
 }

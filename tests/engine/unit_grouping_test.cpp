@@ -105,7 +105,7 @@ TEST(StackingFile, BadEntriesNameTheFileAndField) {
   const std::filesystem::path dir = std::filesystem::path(REFEREE_TEST_TMP) / "stacking";
   std::filesystem::create_directories(dir);
   const auto write = [&](const std::string& text) {
-    const auto p = dir / "square_stacking.json";
+    auto p = dir / "square_stacking.json";
     std::ofstream(p) << text;
     return p;
   };

@@ -81,6 +81,7 @@ TEST_F(LiveTracking, AnAdvancingUnitKeepsItsIdsOverThreeSnapshots) {
       return a->stand.footprint.center.x < b->stand.footprint.center.x;
     });
     std::vector<std::string> ids;
+    ids.reserve(red.size());
     for (const auto* s : red) ids.push_back(s->stand.id);
     return ids;
   };

@@ -35,6 +35,7 @@ VerdictView TwoHitsFirerPicksOne() {
 
 std::vector<std::string> Types(const std::vector<LiveEvent>& events) {
   std::vector<std::string> out;
+  out.reserve(events.size());
   for (const auto& e : events) out.push_back(e.type);
   return out;
 }

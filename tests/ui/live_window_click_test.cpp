@@ -128,6 +128,7 @@ std::string DemoFramesInOrder(const std::string& name, const std::vector<int>& o
 // machine).
 std::string DemoFramesHeldFrom(const std::string& name, int held_from) {
   std::vector<int> order;
+  order.reserve(240);
   for (int i = 0; i < 240; ++i) order.push_back(std::min(i, held_from));
   return DemoFramesInOrder(name, order);
 }
@@ -392,7 +393,7 @@ wait-phase armed
     int red = 0;
     for (int y = 0; y < 120 && y < png.rows; ++y) {
       for (int x = 0; x < png.cols * 2 / 3; ++x) {
-        const cv::Vec3b p = png.at<cv::Vec3b>(y, x);
+        const cv::Vec3b& p = png.at<cv::Vec3b>(y, x);
         red += p[2] > 150 && p[1] < 60 && p[0] < 60;
       }
     }

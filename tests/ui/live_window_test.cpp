@@ -160,6 +160,7 @@ TEST_F(LiveWindow, OverlayDrawsGridStandsAndTheHitCircleWhereTheyProject) {
     const cv::Vec3d tvec(cj["tvec_cam_from_table"][0], cj["tvec_cam_from_table"][1],
                          cj["tvec_cam_from_table"][2]);
     std::vector<cv::Point3d> obj;
+    obj.reserve(table_in.size());
     for (const Vec2 p : table_in) obj.emplace_back(p.x, p.y, 0.0);  // on the mat
     std::vector<cv::Point2d> img;
     cv::projectPoints(obj, rvec, tvec, k, dist, img);
@@ -168,6 +169,7 @@ TEST_F(LiveWindow, OverlayDrawsGridStandsAndTheHitCircleWhereTheyProject) {
     const double scale = rect[2].get<double>() / img_w;
     const double fb = vnotes["framebuffer_scale"][0].get<double>();
     std::vector<cv::Point2d> out;
+    out.reserve(img.size());
     for (const auto& q : img) {
       out.emplace_back((rect[0].get<double>() + q.x * scale) * fb,
                        (rect[1].get<double>() + q.y * scale) * fb);

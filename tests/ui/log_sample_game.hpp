@@ -77,7 +77,7 @@ inline SampleGame WriteSampleGame(const std::filesystem::path& dir,
   w.Append(Calibration{{{"rms_px", 0.5}}, store.PutJpeg(SampleFrame(stands, nullptr))});
   w.Append(Snapshot{stands, ""});
   auto shoot = [&](const std::string& id, const std::string& side, Vec2 at,
-                   std::vector<std::string> hits) {
+                   const std::vector<std::string>& hits) {
     const std::string before = store.PutJpeg(SampleFrame(stands, nullptr));
     w.Append(ShotArmed{id, side, "", side + "-art-1", side + "-gun", "field_gun", before});
     const std::string after = store.PutJpeg(SampleFrame(stands, &at));

@@ -99,7 +99,7 @@ const Vec2 kImpact{30.5, 21.6};
 
 // game_start (no frame yet), calibration, snapshot, shot armed, verdict (b1 hit), turn change.
 fs::path WriteGame(const fs::path& dir) {
-  const fs::path log = dir / "game.jsonl";
+  fs::path log = dir / "game.jsonl";
   GameLogWriter w(log);
   FrameStore store = FrameStore::ForLog(log);
   const TableCalibration cal = ObliqueCalibration();

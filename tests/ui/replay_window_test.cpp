@@ -198,7 +198,7 @@ TEST_F(ReplayWindow, BadLogIsOneLineAndExitTwo) {
   auto expect_one_line = [&](const std::string& args, const std::string& name) {
     const fs::path out = dir_ / (name + ".txt");
     EXPECT_EQ(RunReferee("replay " + args + " --frames 3", out, true), 2) << ReadAll(out);
-    const std::string text = ReadAll(out);
+    std::string text = ReadAll(out);
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
     return text;
   };

@@ -155,7 +155,7 @@ TEST(Report, ChromiumRendersTheSectionsAndTheHeatMap) {
   cv::meanStdDev(shot, mean, stddev);
   EXPECT_GT(stddev[0] + stddev[1] + stddev[2], 30.0) << "blank screenshot";
   // The heat map: mat green (#5d7f45), the yellow ring of a hit (#ffd400) and the orange glow.
-  auto count_near = [&shot](cv::Scalar bgr, double tol) {
+  auto count_near = [&shot](const cv::Scalar& bgr, double tol) {
     cv::Mat mask;
     cv::inRange(shot, bgr - cv::Scalar::all(tol), bgr + cv::Scalar::all(tol), mask);
     return cv::countNonZero(mask);

@@ -18,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path FreshDir(const std::string& name) {
-  const fs::path dir = fs::path(REFEREE_TEST_TMP) / "frame_source" / name;
+  fs::path dir = fs::path(REFEREE_TEST_TMP) / "frame_source" / name;
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;

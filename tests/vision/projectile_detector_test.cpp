@@ -48,7 +48,7 @@ class ProjectileDetectorTest : public ::testing::Test {
     stand.stand.footprint = fp;
     return DetectProjectile(before, after, *view_, {stand});
   }
-  void DrawQtip(Vec2 plain, Vec2 tip, cv::Scalar paint = cv::Scalar(20, 20, 20)) {
+  void DrawQtip(Vec2 plain, Vec2 tip, const cv::Scalar& paint = cv::Scalar(20, 20, 20)) {
     const Vec2 dir = (1.0 / Distance(plain, tip)) * (tip - plain);
     const double head = MmToInches(12), r = MmToInches(2.5);
     const double ppi = view_->px_per_inch();

@@ -96,7 +96,8 @@ TEST(ProjectileSupportTest, QtipFromTheMatOntoFiguresSlopesUpToItsTip) {
       double best = -1e9;
       for (const auto& f : look.figures) {
         Vec2 c{0, 0};
-        for (const Vec2& v : f.footprint) c = c + v * (1.0 / f.footprint.size());
+        for (const Vec2& v : f.footprint)
+          c = c + v * (1.0 / static_cast<double>(f.footprint.size()));
         if (Dot(c - fp.center, dir) > best) best = Dot(c - fp.center, dir), t = c;
       }
       const Vec2 p = t - kQtipLengthIn * dir;

@@ -28,7 +28,7 @@ TEST(ShadowedBorderTest, ShadowedBorderKeepsTheBaseWhole) {
                                                              {"lamp.json", 5, "blue-5"},
                                                              {"napoleonic.json", 29, "red-1"}};
   for (const auto& [scenario, index, id] : cases) {
-    SCOPED_TRACE(scenario + " seed 5 scene " + std::to_string(index) + " " + id);
+    SCOPED_TRACE(::testing::Message() << scenario << " seed 5 scene " << index << " " << id);
     const RenderedDetection r = DetectInScene(scenario, index, 5);
     const Stand& truth = Truth(r, id);
     const DetectedStand* found = FoundNear(r, truth);

@@ -106,6 +106,7 @@ TEST_F(Tracker, AUnitAdvancingAndWheelingKeepsEachStandsId) {
   const TrackingUpdate first = tracker.Update(snap);
   ASSERT_EQ(first.added.size(), 7u);
   std::vector<std::string> red_ids;
+  red_ids.reserve(4);
   for (int i = 0; i < 4; ++i) red_ids.push_back(first.stands[static_cast<size_t>(i)].id);
   EXPECT_EQ(red_ids[0].rfind("red-", 0), 0u);
 

@@ -127,7 +127,9 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
       const cv::Point2i t = sym.ToTruth(cv::Point2i(f.col, f.row));
       if (t.x < 0 || t.y < 0 || t.x > truth.board.cols || t.y > truth.board.rows) continue;
       const double d = cv::norm(
-          truth.crossings_px[static_cast<size_t>(t.y * (truth.board.cols + 1) + t.x)] - f.px);
+          truth.crossings_px[static_cast<size_t>(t.y) * static_cast<size_t>(truth.board.cols + 1) +
+                             static_cast<size_t>(t.x)] -
+          f.px);
       sum += d;
       r.max_px = std::max(r.max_px, d);
       ++r.crossings;
@@ -209,11 +211,11 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
               << median(raised_mean) << " mm  max median " << median(raised_max) << " mm worst "
               << worst(raised_max) << " mm\n";
   }
-  std::cout << "calibration: scenes " << results.size() << "  found "
-            << 100.0 * found / results.size() << "%  mean "
-            << (total_crossings ? sum_px / total_crossings : 0) << " px  max " << worst_px
-            << " px  table max mean " << (found ? sum_mm / found : 0) << " mm  worst " << worst_mm
-            << " mm  " << secs / results.size() << " s/scene\n";
+  const auto n_scenes = static_cast<double>(results.size());
+  std::cout << "calibration: scenes " << results.size() << "  found " << 100.0 * found / n_scenes
+            << "%  mean " << (total_crossings ? sum_px / total_crossings : 0) << " px  max "
+            << worst_px << " px  table max mean " << (found ? sum_mm / found : 0) << " mm  worst "
+            << worst_mm << " mm  " << secs / n_scenes << " s/scene\n";
   return 0;
 }
 

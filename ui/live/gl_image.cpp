@@ -36,7 +36,10 @@ void GlTexture::Upload(const cv::Mat& bgr) {
   size_ = rgba.size();
 }
 
-void* GlTexture::id() const { return reinterpret_cast<void*>(static_cast<intptr_t>(id_)); }
+// ImGui takes a texture as a pointer-sized handle; a GL name is an integer, so the cast is the API.
+void* GlTexture::id() const {
+  return reinterpret_cast<void*>(static_cast<intptr_t>(id_));  // NOLINT(performance-no-int-to-ptr)
+}
 
 cv::Mat ReadFramebuffer(int width, int height) {
   cv::Mat rgba(height, width, CV_8UC4);

@@ -30,7 +30,9 @@ void OutlinedText(ImDrawList* dl, float size, ImVec2 pos, ImU32 col, const std::
   for (int dx = -1; dx <= 1; ++dx) {
     for (int dy = -1; dy <= 1; ++dy) {
       if (dx || dy)
-        dl->AddText(font, size, {pos.x + dx * 1.5f, pos.y + dy * 1.5f}, shadow, text.c_str());
+        dl->AddText(font, size,
+                    {pos.x + static_cast<float>(dx) * 1.5f, pos.y + static_cast<float>(dy) * 1.5f},
+                    shadow, text.c_str());
     }
   }
   dl->AddText(font, size, pos, col, text.c_str());
