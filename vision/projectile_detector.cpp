@@ -14,6 +14,7 @@
 #include "vision/shadow_change.hpp"
 #include "vision/shell_model.hpp"
 #include "vision/shell_support.hpp"
+#include "vision/shell_template.hpp"
 
 namespace referee {
 
@@ -109,6 +110,10 @@ constexpr double kFaintChangeShare = 0.6;
 // Share of the Q-tip's length a faint change must run along (and of its length x half a head
 // diameter it must cover) to be looked at as one. Default 0.5.
 constexpr double kFaintMinLengthShare = 0.5;
+// Share of a shell's top (side^2) a faint change must cover to be matched as one. Default
+// 0.25: heavy blur spreads a shell on the mat or on figures of its colour so that only its
+// middle clears the lowered threshold; the whole model's match then decides.
+constexpr double kFaintShellMinFill = 0.25;
 
 // A region of change in the top view.
 struct Blob {
@@ -479,10 +484,73 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     // Nothing cleared the plain change test. A white stick blurred on a mat of its brightness
     // may still be plain to a person: look again at a lower threshold, and take only a thin
     // change that the whole Q-tip model matches out of the noise, and only if it is the one.
-    if (opt.expect == "shell") return Refusal{nothing};
     const std::vector<Blob> faint =
         regions_of(ChangeMask(top_before, top_after, kFaintChangeShare * opt.min_change));
     std::optional<ProjectileObservation> found;
+    std::string faint_refusal;  // why a faint shell matched but could not be placed
+    if (opt.expect != "qtip") {
+      cv::Mat difference, before_f;
+      top_before.convertTo(before_f, CV_32FC3);
+      cv::subtract(GainCorrected(top_before, top_after), before_f, difference);
+      for (const Blob& b : faint) {
+        // About a shell's worth of faint change: its brightest part, not a speck.
+        if (b.from_outside || b.cut_off ||
+            b.area_mm2 < kFaintShellMinFill * opt.shell_side_mm * opt.shell_side_mm ||
+            FitLine(b.pts, mm).length_mm > 2.5 * opt.shell_side_mm)
+          continue;
+        ShellTemplateOptions topt;
+        topt.side_mm = opt.shell_side_mm;
+        const ShellTemplateResult m = MatchShellTemplate(difference, b.pts, mm, topt);
+        if (!m.found) continue;
+        if (found) return Refusal{nothing + " plainly; two faint changes match a shell"};
+        // The centroid is the slab's centre at half its thickness, like a silhouette's.
+        std::vector<cv::Point> outline;
+        const double r_px = 0.5 * opt.shell_side_mm / mm;
+        for (int k = 0; k < 16; ++k) {
+          const double t = k * CV_PI / 8.0;
+          outline.emplace_back(static_cast<int>(std::lround(m.centre_px.x + r_px * std::cos(t))),
+                               static_cast<int>(std::lround(m.centre_px.y + r_px * std::sin(t))));
+        }
+        ShellSupportOptions support_opt;
+        support_opt.base_height_mm = opt.base_height_mm;
+        support_opt.figure_height_mm = opt.figure_height_mm;
+        support_opt.side_mm = opt.shell_side_mm;
+        support_opt.thickness_mm = opt.shell_thickness_mm;
+        const ShellSupport support =
+            ShellRestHeight(m.centre_px, outline, view, top_before, stands, support_opt);
+        // Only on the mat: on a stand the figures under it may be of its colour (olive,
+        // yellow), so the change shows only where the shell covers other colours and its
+        // centroid leans that way (4 mm on a `hard` scene); its dot is blurred away.
+        if (support.what != "mat") {
+          faint_refusal = "a faint shell matched on " +
+                          (support.what == "unknown"
+                               ? std::string("something that is neither the mat nor a stand "
+                                             "found: its height is unknown")
+                               : support.stand_id +
+                                     ": where it covers figures of its own colour is not seen, "
+                                     "so neither is its centre") +
+                          ": not adjudicated";
+          continue;
+        }
+        ProjectileObservation o;
+        o.kind = "shell";
+        o.point_px = o.other_end_px = m.centre_px;
+        o.dot_seen = false;
+        o.resting_on = support.stand_id;
+        o.height_in = support.bottom_in + MmToInches(0.5 * opt.shell_thickness_mm);
+        o.point = o.other_end =
+            view.TableAtHeight(view.TableFromRectified(m.centre_px), o.height_in);
+        o.change_area_mm2 = b.area_mm2;
+        o.region_px = b.box;
+        o.note = "a faint shell (its change under the plain threshold), matched by the whole model";
+        found = o;
+      }
+    }
+    if (opt.expect == "shell") {
+      if (found) return *found;
+      return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
+    }
+    const bool shell_found = found.has_value();
     for (const Blob& b : faint) {
       if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
       // A stick's worth of faint change, not a speck the model could be stretched along (a
@@ -494,12 +562,15 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       const ProjectileResult r = explain(b, false, true);
       const auto* o = std::get_if<ProjectileObservation>(&r);
       if (!o) continue;
-      if (found) return Refusal{nothing + " plainly; two faint changes match a Q-tip"};
+      if (found) {
+        return Refusal{nothing + (shell_found ? " plainly; faint changes match a shell and a Q-tip"
+                                              : " plainly; two faint changes match a Q-tip")};
+      }
       found = *o;
+      found->note =
+          "a faint Q-tip (its change under the plain threshold), matched by the whole model";
     }
-    if (!found) return Refusal{nothing};
-    found->note =
-        "a faint Q-tip (its change under the plain threshold), matched by the whole model";
+    if (!found) return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
     return *found;
   }
   if (blobs.size() == 1 || blobs[1].area_mm2 <= 0.25 * blobs[0].area_mm2) return explain(blobs[0]);
