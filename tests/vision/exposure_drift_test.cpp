@@ -69,5 +69,17 @@ TEST(ExposureDriftTest, ADarkHeadIsMeasuredPastTheStickThroughABrighterAfter) {
                         1.5);
 }
 
+// Bug: ancient scene 1's shell under a darker `after` (gain 0.90, or a light falling off by
+// 30 % across the table) was refused as "a change of one colour of 14 x 17 mm is not a 12 mm
+// shell": its silhouette was judged by colour on `after` as it came, and the darker mat around
+// it had moved toward the shell's colour.
+TEST(ExposureDriftTest, AShellIsReadThroughADarkerAfter) {
+  ExpectReadThrough("ancient", 1,
+                    {{.gain = 0.90, .active = true},
+                     {.gain = 0.94, .active = true},
+                     {.ramp = 0.3, .active = true}},
+                    1.5);
+}
+
 }  // namespace
 }  // namespace referee
