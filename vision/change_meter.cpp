@@ -16,40 +16,90 @@ namespace referee {
 
 namespace {
 
-// Per-channel gain g with after * g ~ before, from block means: the median over blocks, so a
-// hand or a shadow over part of the table does not set it. Clamped to [0.5, 2]. Square blocks
+// Per-channel gain with after * gain ~ before across the picture: a plane in log gain over the
+// picture, a webcam's exposure and white balance (its level) and a bystander's shadow or a
+// lamp's light falling off across the table (its slopes). Fitted to block means, square blocks
 // of a whole number of cells, about 16 across (the cells past the last whole block are left
-// out): an integer factor keeps cv::resize on its block-average path, a fraction of the cost
-// of an arbitrary one.
-cv::Vec3f GlobalGain(const cv::Mat& before, const cv::Mat& after) {
-  const int block = std::max(1, before.cols / 16);
-  const int cols = std::max(1, before.cols / block);
-  const int rows = std::max(1, before.rows / block);
-  const cv::Rect whole(0, 0, std::min(before.cols, cols * block),
-                       std::min(before.rows, rows * block));
-  cv::Mat b, a;
-  cv::resize(before(whole), b, {cols, rows}, 0, 0, cv::INTER_AREA);
-  cv::resize(after(whole), a, {cols, rows}, 0, 0, cv::INTER_AREA);
-  cv::Vec3f gain;
-  std::vector<float> r;
-  r.reserve(b.total());
-  for (int c = 0; c < 3; ++c) {
-    r.clear();
-    for (int y = 0; y < rows; ++y) {
-      for (int x = 0; x < cols; ++x) {
-        const float bv = b.at<cv::Vec3b>(y, x)[c], av = a.at<cv::Vec3b>(y, x)[c];
-        if (bv > 8 && av > 8) r.push_back(bv / av);  // black fill outside the camera: no info
+// out; an integer factor keeps cv::resize on its block-average path). Robust to a hand, a
+// shadow or a projectile over part of the table: started from the median over blocks, and each
+// of a few refits keeps only the blocks that agree best with the last one. Clamped to [0.5, 2].
+class GainField {
+ public:
+  GainField(const cv::Mat& before, const cv::Mat& after) {
+    block_ = std::max(1, before.cols / 16);
+    const int cols = std::max(1, before.cols / block_);
+    const int rows = std::max(1, before.rows / block_);
+    const cv::Rect whole(0, 0, std::min(before.cols, cols * block_),
+                         std::min(before.rows, rows * block_));
+    cv::Mat b, a;
+    cv::resize(before(whole), b, {cols, rows}, 0, 0, cv::INTER_AREA);
+    cv::resize(after(whole), a, {cols, rows}, 0, 0, cv::INTER_AREA);
+    std::vector<cv::Point3f> ratios;  // block centre x, y (cells) and log(before / after)
+    ratios.reserve(b.total());
+    for (int c = 0; c < 3; ++c) {
+      ratios.clear();
+      for (int y = 0; y < rows; ++y) {
+        for (int x = 0; x < cols; ++x) {
+          const float bv = b.at<cv::Vec3b>(y, x)[c], av = a.at<cv::Vec3b>(y, x)[c];
+          if (bv > 8 && av > 8)  // black fill outside the camera: no info
+            ratios.emplace_back((x + 0.5f) * block_, (y + 0.5f) * block_, std::log(bv / av));
+        }
       }
+      plane_[c] = FitPlane(ratios);
     }
-    if (r.empty()) {
-      gain[c] = 1.0f;
-      continue;
-    }
-    std::nth_element(r.begin(), r.begin() + static_cast<long>(r.size() / 2), r.end());
-    gain[c] = std::clamp(r[r.size() / 2], 0.5f, 2.0f);
   }
-  return gain;
-}
+  // Gain of each channel at cell (x, y).
+  cv::Vec3f At(float x, float y) const {
+    cv::Vec3f g;
+    for (int c = 0; c < 3; ++c) {
+      g[c] = std::clamp(std::exp(plane_[c][0] + plane_[c][1] * x + plane_[c][2] * y), 0.5f, 2.0f);
+    }
+    return g;
+  }
+  int block() const { return block_; }
+
+ private:
+  // log gain = p0 + p1 x + p2 y through the points that agree with it best.
+  static cv::Vec3f FitPlane(std::vector<cv::Point3f>& pts) {
+    if (pts.empty()) return {0, 0, 0};
+    std::vector<float> z;
+    z.reserve(pts.size());
+    for (const auto& p : pts) z.push_back(p.z);
+    std::nth_element(z.begin(), z.begin() + static_cast<long>(z.size() / 2), z.end());
+    cv::Vec3f plane(z[z.size() / 2], 0, 0);
+    // Share of the blocks each refit keeps. A hand, a stand moved or a person's shadow covers
+    // less than that; a light falling off across the table covers all of it.
+    constexpr double kKept = 0.6;
+    constexpr int kRefits = 3;
+    const auto kept = static_cast<size_t>(kKept * static_cast<double>(pts.size()));
+    if (kept < 8) return plane;
+    std::vector<std::pair<float, size_t>> residual(pts.size());
+    for (int it = 0; it < kRefits; ++it) {
+      for (size_t i = 0; i < pts.size(); ++i) {
+        const auto& p = pts[i];
+        residual[i] = {std::abs(p.z - (plane[0] + plane[1] * p.x + plane[2] * p.y)), i};
+      }
+      std::nth_element(residual.begin(), residual.begin() + static_cast<long>(kept),
+                       residual.end());
+      cv::Matx33d ata = cv::Matx33d::zeros();
+      cv::Vec3d atb(0, 0, 0);
+      for (size_t k = 0; k < kept; ++k) {
+        const auto& p = pts[residual[k].second];
+        const cv::Vec3d row(1.0, p.x, p.y);
+        ata += row * row.t();
+        atb += row * static_cast<double>(p.z);
+      }
+      cv::Vec3d sol;
+      if (!cv::solve(ata, atb, sol, cv::DECOMP_CHOLESKY)) break;  // blocks on one line
+      plane = cv::Vec3f(static_cast<float>(sol[0]), static_cast<float>(sol[1]),
+                        static_cast<float>(sol[2]));
+    }
+    return plane;
+  }
+
+  int block_ = 1;
+  cv::Vec3f plane_[3];
+};
 
 // Whether one cell changed: by at least `level` in the channel that changed most after the
 // gain, and not as a shadow (every channel darker by about the same ratio).
@@ -160,24 +210,32 @@ cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8
       after.type() != CV_8UC3) {
     return out;
   }
-  const cv::Vec3f g = GlobalGain(before, after);
+  const GainField field(before, after);
   const auto level = static_cast<float>(level_8bit);
+  // The gain is taken constant over spans of a row a whole number of SIMD widths long, about a
+  // block: a light falling off by a third across the table changes by ~2 % within one.
+  const int span = std::max(16, (field.block() + 15) / 16 * 16);
   for (int y = 0; y < before.rows; ++y) {
     const auto* b = before.ptr<cv::Vec3b>(y);
     const auto* a = after.ptr<cv::Vec3b>(y);
     auto* o = out.ptr<uchar>(y);
-    MarkCandidates(before.ptr<uchar>(y), after.ptr<uchar>(y), o, before.cols, g, level);
-    for (int x = 0; x < before.cols; ++x) {
-      // Candidates are few: skip runs of 8 unmarked cells at a time.
-      uint64_t word = 0;
-      if (x + 8 <= before.cols) {
-        std::memcpy(&word, o + x, sizeof word);
-        if (word == 0) {
-          x += 7;
-          continue;
+    for (int x0 = 0; x0 < before.cols; x0 += span) {
+      const int x1 = std::min(before.cols, x0 + span);
+      const cv::Vec3f g = field.At(0.5f * static_cast<float>(x0 + x1), y + 0.5f);
+      MarkCandidates(before.ptr<uchar>(y) + 3 * x0, after.ptr<uchar>(y) + 3 * x0, o + x0, x1 - x0,
+                     g, level);
+      for (int x = x0; x < x1; ++x) {
+        // Candidates are few: skip runs of 8 unmarked cells at a time.
+        uint64_t word = 0;
+        if (x + 8 <= x1) {
+          std::memcpy(&word, o + x, sizeof word);
+          if (word == 0) {
+            x += 7;
+            continue;
+          }
         }
+        if (o[x] != 0 && !CellChanged(b[x], a[x], g, level)) o[x] = 0;
       }
-      if (o[x] != 0 && !CellChanged(b[x], a[x], g, level)) o[x] = 0;
     }
   }
   return out;

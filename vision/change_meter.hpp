@@ -1,9 +1,10 @@
 // Cheap change tests for every live frame. The top view is shrunk to cells of about 1.6 mm and
-// two such coarse views are compared per colour channel, after dividing out a global lighting
-// change; shadows (every channel darker by about the same ratio) do not count. The live
-// pipeline uses it to tell motion from stillness, to find the region a shot changed (so the
-// projectile detector only looks there), and to see a hand or arm reaching in over the edge of
-// the table. It decides nothing about what changed: that is the detectors' job.
+// two such coarse views are compared per colour channel, after dividing out the lighting change
+// (a smooth field: the exposure, and a light falling off across the table); shadows (every
+// channel darker by about the same ratio) do not count. The live pipeline uses it to tell
+// motion from stillness, to find the region a shot changed (so the projectile detector only
+// looks there), and to see a hand or arm reaching in over the edge of the table. It decides
+// nothing about what changed: that is the detectors' job.
 #pragma once
 
 #include <vector>
@@ -18,15 +19,17 @@ struct ChangeOptions {
   // Cell size of the coarse view, mm. Default 1.6: a Q-tip's 2.5 mm stick still shows and a
   // 1080p top view shrinks 4x in area. Lower for thinner projectiles; raise to save time on 4K.
   double cell_mm = 1.6;
-  // Change counted, 8-bit levels in the channel that changed most (after the global lighting
+  // Change counted, 8-bit levels in the channel that changed most (after the lighting
   // correction). Default 20: camera noise averaged over a cell stays well below it, a white
   // stick or a stand on the mat is far above. Raise for noisy cameras or flickering light.
   double level = 20.0;
 };
 
 // Cells that changed from `before` to `after` (same-size CV_8UC3 images, e.g. shrunk views or
-// frames): CV_8U, 0 or 255. A global lighting change is divided out first; a shadow (every
-// channel darker by about the same ratio) does not count. level_8bit as ChangeOptions::level.
+// frames): CV_8U, 0 or 255. The lighting change is divided out first (per channel, a plane in
+// log gain across the picture, fitted to the blocks that agree with it: a hand or a projectile
+// does not set it); a shadow (every channel darker by about the same ratio) does not count.
+// level_8bit as ChangeOptions::level.
 cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8bit);
 
 struct ChangeRegion {

@@ -7,7 +7,7 @@
 // after the hand has gone, a shadow or the camera's auto exposure do not do that.
 //
 // The frame is shrunk by an integer factor to about work_width pixels (cheap: one block
-// average) and compared cell by cell (vision/change_meter's ChangedCells: global lighting
+// average) and compared cell by cell (vision/change_meter's ChangedCells: the lighting change
 // divided out, shadows ignored). Each cell knows where it lies on the table (signed distance
 // from the board's outline, inches) and how much table it covers (mm^2), from the calibrated
 // camera, so the thresholds are in table units whatever the camera's resolution and tilt.
@@ -26,10 +26,11 @@ struct HandOptions {
   // Default 320: cells of ~4 mm on a 1080p view of a 48" board, fingertips are dozens of
   // cells. Raise for a camera that sees far more than the board; lower to save time.
   int work_width = 320;
-  // Change counted, 8-bit levels in the channel that changed most after the global lighting
+  // Change counted, 8-bit levels in the channel that changed most after the lighting
   // correction. Default 14: JPEG and sensor noise averaged over a cell (16-36 pixels) stay well
   // below it, and dark skin over a brown mat (often only ~15 levels apart in one channel) is
-  // still seen. Raise for noisy cameras in dim light or flicker the global gain cannot follow.
+  // still seen. Raise for noisy cameras in dim light or flicker the lighting correction cannot
+  // follow.
   double level = 14.0;
   // A region seen at `level` grows through the cells next to it that changed by at least this
   // much, 8-bit levels (hysteresis, as in Canny), except where either picture is bright.

@@ -406,7 +406,11 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       model.dot_diameter_mm = opt.shell_dot_diameter_mm;
       model.min_dot_contrast = opt.min_dot_contrast;
       model.size_tolerance = tol;
-      const auto fit = FitShell(top_before, top_after, mask, blob.pts, mm, sweep_px, model);
+      // Its silhouette by colour, against `after` with the lighting change divided out: a
+      // darker or brighter exposure otherwise moves the mat around it toward the shell's colour.
+      cv::Mat after_corrected;
+      GainCorrected(top_before, top_after).convertTo(after_corrected, CV_8UC3);
+      const auto fit = FitShell(top_before, after_corrected, mask, blob.pts, mm, sweep_px, model);
       if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
       const ShellFit& f = std::get<ShellFit>(fit);
       ShellSupportOptions support_opt;

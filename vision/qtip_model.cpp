@@ -176,6 +176,27 @@ std::optional<double> OuterStep(const std::vector<double>& raw, const std::vecto
   return Crossing(raw, tail_a, dir, 0.5 * (tail + far), std::abs(far_a - tail_a));
 }
 
+// The outer end of a painted head measured from its middle, one head length past where the
+// white stick stops (`white_stops`), on the plain change `raw` (shadows kept): where it falls
+// half way from the head's level to the mat's (`mat`). A head darker than the mat by about as
+// much as the stick is brighter leaves the plain change near nothing where paint meets stick,
+// and the shadow test drops the dark head from the object change (it darkens every channel
+// alike), so an end found walking out from the object's end lands on the stick. Empty when the
+// head does not stand `min_contrast` over the mat there.
+std::optional<double> HeadEndPastWhite(const std::vector<double>& raw, double white_stops, int dir,
+                                       double head_cols, double mat, double min_contrast) {
+  const auto at = [&](double k) {
+    return static_cast<int>(std::lround(white_stops + dir * k * head_cols));
+  };
+  const int n = static_cast<int>(raw.size());
+  const int far = at(1.0 + kHeadLengthTolerance);
+  if (std::min({at(0.25), at(0.75), far}) < 0 || std::max({at(0.25), at(0.75), far}) >= n)
+    return std::nullopt;
+  const double top = Median(Slice(raw, at(0.25), at(0.75)));
+  if (top - mat < min_contrast) return std::nullopt;
+  return Crossing(raw, at(0.5), dir, 0.5 * (top + mat), std::abs(far - at(0.5)));
+}
+
 }  // namespace
 
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
@@ -379,6 +400,12 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
           OuterStep(raw, object, *tip_col, white_stops + dir * head_cols, dir, col_mm,
                     kHeadLengthTolerance * opt.head_length_mm, opt.min_edge_snr * noise);
       if (outer && near_head_end(*outer)) tip_col = outer;
+    }
+    // Still not about one head length past the white stick: measure the head itself there.
+    if (tip_col && !near_head_end(*tip_col)) {
+      const auto past =
+          HeadEndPastWhite(raw, white_stops, dir, head_cols, mat_raw, opt.min_edge_snr * noise);
+      if (past && near_head_end(*past)) tip_col = past;
     }
   } else {
     // The paint hides against the mat: look for the head's outer edge one head length past

@@ -7,6 +7,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/exposure_drift.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 
@@ -65,6 +66,26 @@ TEST_F(ChangeMeterTest, SamePictureDimmerRoomAndShadowAreNoChange) {
   cv::multiply(f, shade3, f);
   f.convertTo(shadowed, CV_8UC3);
   EXPECT_LT(meter_->AreaMm2(meter_->Changed(before, Coarse(shadowed))), 40.0);
+}
+
+// Bug: one gain was divided out for the whole picture. A light falling off by 30 % from the
+// picture's left to its right (a bystander's shadow) then left the unshaded side ~15 % brighter
+// than before, a change over most of the table; and the projectile must still show under it.
+TEST_F(ChangeMeterTest, LightFallingOffAcrossTheTableIsNoChange) {
+  // Both pictures as a webcam sends them (compressed once), one of them under the shadow.
+  const ExposureDrift sent{.active = true}, shadow{.ramp = 0.3, .active = true};
+  const cv::Mat before = Coarse(Drifted(scene_->before, sent));
+  EXPECT_LT(meter_->AreaMm2(meter_->Changed(before, Coarse(Drifted(scene_->before, shadow)))),
+            20.0);
+  ASSERT_TRUE(scene_->projectile.has_value());
+  const cv::Mat changed = meter_->Changed(before, Coarse(Drifted(scene_->after, shadow)));
+  const std::vector<ChangeRegion> regions = meter_->Regions(changed);
+  ASSERT_FALSE(regions.empty());
+  EXPECT_GT(regions[0].area_mm2, 30.0);
+  EXPECT_LT(regions[0].area_mm2, 1500.0);
+  EXPECT_FALSE(regions[0].touches_edge);
+  const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
+  EXPECT_TRUE(meter_->Around(changed, 6.0, 10.0).contains(tip));
 }
 
 TEST_F(ChangeMeterTest, ProjectileIsASmallRegionAwayFromTheEdge) {
