@@ -42,7 +42,9 @@ class GainField {
         for (int x = 0; x < cols; ++x) {
           const float bv = b.at<cv::Vec3b>(y, x)[c], av = a.at<cv::Vec3b>(y, x)[c];
           if (bv > 8 && av > 8)  // black fill outside the camera: no info
-            ratios.emplace_back((x + 0.5f) * block_, (y + 0.5f) * block_, std::log(bv / av));
+            ratios.emplace_back((static_cast<float>(x) + 0.5f) * static_cast<float>(block_),
+                                (static_cast<float>(y) + 0.5f) * static_cast<float>(block_),
+                                std::log(bv / av));
         }
       }
       plane_[c] = FitPlane(ratios);
@@ -221,9 +223,11 @@ cv::Mat ChangedCells(const cv::Mat& before, const cv::Mat& after, double level_8
     auto* o = out.ptr<uchar>(y);
     for (int x0 = 0; x0 < before.cols; x0 += span) {
       const int x1 = std::min(before.cols, x0 + span);
-      const cv::Vec3f g = field.At(0.5f * static_cast<float>(x0 + x1), y + 0.5f);
-      MarkCandidates(before.ptr<uchar>(y) + 3 * x0, after.ptr<uchar>(y) + 3 * x0, o + x0, x1 - x0,
-                     g, level);
+      const cv::Vec3f g =
+          field.At(0.5f * static_cast<float>(x0 + x1), static_cast<float>(y) + 0.5f);
+      const auto first = 3 * static_cast<std::ptrdiff_t>(x0);
+      MarkCandidates(before.ptr<uchar>(y) + first, after.ptr<uchar>(y) + first, o + x0, x1 - x0, g,
+                     level);
       for (int x = x0; x < x1; ++x) {
         // Candidates are few: skip runs of 8 unmarked cells at a time.
         uint64_t word = 0;

@@ -31,7 +31,7 @@ void WriteDurably(const std::filesystem::path& path, std::span<const unsigned ch
       const std::string why = std::strerror(errno);
       ::close(fd);
       ::unlink(tmp.c_str());
-      throw std::runtime_error(tmp + ": cannot write: " + why);
+      throw std::runtime_error(std::string(tmp).append(": cannot write: ").append(why));
     }
     done += static_cast<size_t>(n);
   }
@@ -69,7 +69,7 @@ FrameStore FrameStore::ForLog(const std::filesystem::path& log_path) {
 
 std::string FrameStore::PutEncoded(std::span<const unsigned char> bytes,
                                    const std::string& ext) const {
-  const std::string name = Fnv1a64Hex(bytes) + "." + ext;
+  std::string name = Fnv1a64Hex(bytes) + "." + ext;
   std::error_code ec;
   std::filesystem::create_directories(dir_, ec);
   if (ec) throw std::runtime_error(dir_.string() + ": cannot create: " + ec.message());

@@ -83,7 +83,7 @@ cv::Vec3d LocalMatBgr(const cv::Mat& top_bgr, const cv::Mat& mask, const FarFram
   };
   Share(f, top_bgr.size(), gap1, in, [&](int x, int y) {
     if (mask.at<uchar>(y, x)) return false;
-    const cv::Vec3b p = top_bgr.at<cv::Vec3b>(y, x);
+    const cv::Vec3b& p = top_bgr.at<cv::Vec3b>(y, x);
     for (int c = 0; c < 3; ++c) ++hist[static_cast<size_t>(c)][p[c]];
     ++n;
     return false;

@@ -14,7 +14,8 @@ namespace referee {
 double DifferenceNoise(const cv::Mat& before, const cv::Mat& after) {
   CV_Assert(before.type() == CV_32FC3 && after.type() == CV_32FC3 && before.size() == after.size());
   // About 40000 samples whatever the frame size: enough for a stable median, cheap on 4K.
-  const int step = std::max(1, static_cast<int>(std::sqrt(before.total() / 40000.0)));
+  const int step =
+      std::max(1, static_cast<int>(std::sqrt(static_cast<double>(before.total()) / 40000.0)));
   std::vector<float> d;
   d.reserve(3 * (before.total() / static_cast<size_t>(step * step) + before.rows + before.cols));
   for (int y = 0; y < before.rows; y += step) {

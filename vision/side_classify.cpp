@@ -109,6 +109,7 @@ std::vector<cv::Mat> ClassifySides(const cv::Mat& chroma, const cv::Mat& valid,
                         : 0.0f);
   }
   std::vector<cv::Mat> shadowed;
+  shadowed.reserve(masks.size());
   for (const auto& m : masks) shadowed.emplace_back(m.size(), CV_8U, cv::Scalar(0));
   // The surface's local brightness (the mat's, as most of any window is mat): a median over
   // about 5 x 5 cells of 1/16 of the view, as WhiteMask measures it. A lit border blurred into

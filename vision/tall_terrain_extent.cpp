@@ -87,7 +87,8 @@ double FlankReachPx(const PxRect& r, int k, const TallTerrainMasks& m, double ma
       if (!hit[i] || i + 1 < static_cast<size_t>(run)) continue;
       const auto n = std::count(hit.begin() + static_cast<std::ptrdiff_t>(i + 1 - run),
                                 hit.begin() + static_cast<std::ptrdiff_t>(i + 1), true);
-      if (10 * n >= 6 * run) reach = std::max(reach, static_cast<double>(i + 1));
+      if (10 * n >= 6 * static_cast<std::ptrdiff_t>(run))
+        reach = std::max(reach, static_cast<double>(i + 1));
     }
   }
   return reach;
@@ -199,8 +200,9 @@ TallTerrainExtent ExtendUnderTallTerrain(const PxRect& r, const TallTerrainMasks
       // wholly past that band.
       const double shortest_mm = seen_mm + options.min_border_mm - 0.5;
       if (std::abs(len_mm - along) > options.size_tolerance_mm || across < shortest_mm) continue;
+      const double across_mm = across;  // a structured binding cannot be captured before C++20
       const bool known = std::any_of(fits_mm.begin(), fits_mm.end(),
-                                     [&](double f) { return std::abs(f - across) < 1.0; });
+                                     [&](double f) { return std::abs(f - across_mm) < 1.0; });
       if (known) continue;
       if (ExtensionFits(r, k, across / mm, reach_px, masks, others, mm, options)) {
         fits_mm.push_back(across);
