@@ -65,7 +65,7 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     const cv::Scalar magenta(255, 0, 255);
     const cv::Point at = to_px(c.point);
     cv::circle(after, at, cvRound(0.12 * o.px_per_inch * 16), magenta, 2, cv::LINE_AA, kShift);
-    const std::string text = "check: " + c.side + " base?";
+    const std::string text = "check: " + c.side + " colour";
     const cv::Point label = at / 16 + cv::Point(-30, -14);
     cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 3,
                 cv::LINE_AA);
