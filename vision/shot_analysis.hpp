@@ -15,6 +15,7 @@
 #include "vision/side_color_model.hpp"
 #include "vision/stand_detector.hpp"
 #include "vision/top_view.hpp"
+#include "vision/unfound_base_check.hpp"
 
 namespace referee {
 
@@ -23,6 +24,10 @@ struct ShotAnalysis {
   StandDetection stands;
   std::optional<ProjectileObservation> projectile;
   std::string refusal;  // why no projectile was accepted (empty when one was)
+  // A side's colour in or beside the hit circle that no found stand explains (a base the stand
+  // search missed?): FindUnfoundBases, run once the verdict gives the circle. The evidence
+  // picture marks them.
+  std::vector<UnfoundBaseCheck> unfound;
 };
 
 ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,

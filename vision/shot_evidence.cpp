@@ -59,6 +59,18 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     // overlay does.
     if (ds->partly_hidden) write("(check: partly hidden)", {-60, 14});
   }
+  // Something of a side's colour no found stand explains (a base the search missed?): ringed
+  // where it lies nearest the circle's centre, so the players look before accepting a miss.
+  for (const UnfoundBaseCheck& c : a.unfound) {
+    const cv::Scalar magenta(255, 0, 255);
+    const cv::Point at = to_px(c.point);
+    cv::circle(after, at, cvRound(0.12 * o.px_per_inch * 16), magenta, 2, cv::LINE_AA, kShift);
+    const std::string text = "check: " + c.side + " colour";
+    const cv::Point label = at / 16 + cv::Point(-30, -14);
+    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 3,
+                cv::LINE_AA);
+    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, magenta, 1, cv::LINE_AA);
+  }
   cv::putText(before, "before", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255),
               2);
   cv::putText(after, "after", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255), 2);

@@ -1305,6 +1305,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   cv::Mat chroma, valid;
   cv::Vec2f mat_chroma;
   BalancedChroma(top_bgr, view.px_per_inch(), colors.options(), chroma, valid, &mat_chroma);
+  out.chroma = chroma;  // shared, never written below
+  out.valid = valid;
+  out.mat_chroma = mat_chroma;
 
   std::vector<std::vector<PxRect>> rects;
   const int passes = options.refit_colors ? 2 : 1;

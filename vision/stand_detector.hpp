@@ -111,6 +111,10 @@ struct StandDetection {
   std::vector<DetectedStand> stands;
   SideColorModel colors;            // the colour model after re-fitting to this view
   std::vector<cv::Mat> side_masks;  // per side, top-view mask used for the final pass
+  // The view's colour as the search read it (BalancedChroma: CV_32FC2 chroma, CV_8U validity,
+  // the mat's chroma), for later looks at the same frame (vision/unfound_base_check).
+  cv::Mat chroma, valid;
+  cv::Vec2f mat_chroma{0, 0};
 };
 
 // board (optional): its house, water and bridge squares and features are where terrain in a

@@ -133,4 +133,12 @@ Vec2 TopView::TableAtHeight(Vec2 on_mat, double height_in) const {
   return {c[0] + s * (on_mat.x - c[0]), c[1] + s * (on_mat.y - c[1])};
 }
 
+Vec2 TopView::SeenOnMat(Vec2 at_height, double height_in) const {
+  // TableAtHeight is a scaling by s about the camera's foot: undo it.
+  const cv::Vec3d c = cal_.camera.CameraCenterTable();
+  if (c[2] >= -1e-9) return at_height;
+  const double s = (c[2] + height_in) / c[2];
+  return {c[0] + (at_height.x - c[0]) / s, c[1] + (at_height.y - c[1]) / s};
+}
+
 }  // namespace referee

@@ -65,6 +65,9 @@ class TopView {
   // A point seen at `on_mat` in the top view really lies at height_in above the mat: where is
   // it? Exact through the pose (the ray through the camera centre), not a planar shortcut.
   Vec2 TableAtHeight(Vec2 on_mat, double height_in) const;
+  // The inverse: where the top view sees a point that lies at `at_height`, height_in above the
+  // mat (a figure's top is seen farther from the camera's foot than it stands).
+  Vec2 SeenOnMat(Vec2 at_height, double height_in) const;
   const TableCalibration& calibration() const { return cal_; }
 
  private:

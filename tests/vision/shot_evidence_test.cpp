@@ -66,5 +66,32 @@ TEST(ShotEvidence, APartlyHiddenStandIsMarkedForChecking) {
   EXPECT_LT(where.y + where.height, label_y + 30);
 }
 
+// A side's colour no found stand explains (vision/unfound_base_check) is ringed where it lies,
+// on the after half, so the players look there before accepting a miss.
+TEST(ShotEvidence, AnUnexplainedSideColourIsMarkedWhereItLies) {
+  const EvidenceScene plain = ShotBesideABase(false);
+  EvidenceScene checked = ShotBesideABase(false);
+  UnfoundBaseCheck c;
+  c.side = "blue";
+  c.point = {7.2, 6.3};
+  c.reason = "blue colour in the hit circle that no found stand explains";
+  checked.analysis.unfound.push_back(c);
+  const EvidenceOptions o;
+  const cv::Mat a = DrawShotEvidence(plain.view, plain.analysis, plain.verdict, o);
+  const cv::Mat b = DrawShotEvidence(checked.view, checked.analysis, checked.verdict, o);
+  ASSERT_EQ(a.size(), b.size());
+  cv::Mat diff, changed;
+  cv::absdiff(a, b, diff);
+  cv::cvtColor(diff, changed, cv::COLOR_BGR2GRAY);
+  ASSERT_GT(cv::countNonZero(changed > 0), 50);
+  const cv::Rect where = cv::boundingRect(changed > 0);
+  // On the after half, around the check's point (0.6 in right of and 0.3 in below the impact).
+  const int half_w = a.cols / 2;
+  EXPECT_GE(where.x, half_w);
+  const cv::Point at(half_w + cvRound((o.half_size_in + 0.6) * o.px_per_inch),
+                     cvRound((o.half_size_in + 0.3) * o.px_per_inch));
+  EXPECT_TRUE(where.contains(at)) << where << " " << at;
+}
+
 }  // namespace
 }  // namespace referee

@@ -5,6 +5,7 @@
 // cannot explain (no projectile, a hand, mismatched inputs) is written as rejected with the
 // reason, never guessed.
 #include <boost/program_options.hpp>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -98,6 +99,7 @@ nlohmann::json Rejected(const std::string& reason) {
           {"stands", nlohmann::json::array()},
           {"projectile", nullptr},
           {"candidates", nlohmann::json::array()},
+          {"check", nlohmann::json::array()},
           {"verdict", nullptr}};
 }
 
@@ -174,6 +176,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
     j["stands"].back()["kind_source"] = KindSourceName(kinds.sources[i]);
   }
   j["candidates"] = nlohmann::json::array();
+  j["check"] = nlohmann::json::array();
   j["verdict"] = nullptr;
   if (!a.projectile) {
     j["projectile"] = nullptr;
@@ -199,6 +202,16 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       AdjudicateShot(board.board, StandsOf(a.stands), shot, catalog, LoadShotOptions(opt.ruleset));
   j["verdict"] = VerdictToJson(v);
   j["candidates"] = v.candidates;
+  // The ruling stands, but a base the stand search missed may lie under the circle: say where
+  // to look rather than call a miss with a confidence nobody has.
+  a.unfound = FindUnfoundBases(view, a.stands, v.point, v.hit_radius_in, &board.board);
+  for (const UnfoundBaseCheck& c : a.unfound) {
+    j["check"].push_back({{"reason", c.reason},
+                          {"side", c.side},
+                          {"point", Pt(c.point)},
+                          {"area_mm2", c.area_mm2},
+                          {"length_mm", c.length_mm}});
+  }
   j["rejected"] = false;
   j["reason"] = "";
   if (!opt.evidence.empty()) {
@@ -207,6 +220,12 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       throw InputError(opt.evidence, "", "cannot write the evidence image");
   }
   std::cout << VerdictToText(v);
+  for (const UnfoundBaseCheck& c : a.unfound) {
+    char at[64];
+    std::snprintf(at, sizeof at, "(%.2f\", %.2f\")", c.point.x, c.point.y);
+    std::cout << "CHECK: " << c.reason << " at " << at
+              << ": look there before accepting the ruling\n";
+  }
   return Write(opt, j);
 }
 

@@ -39,6 +39,7 @@
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/shot_analysis.hpp"
+#include "vision/unfound_base_check.hpp"
 
 namespace referee::cli {
 
@@ -141,6 +142,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
   int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0;
+  // Checks for a base the stand search missed (vision/unfound_base_check): on decisive shots
+  // whose verdict differs (flagged) or agrees, and on any adjudicated shot where no true stand
+  // the search missed reaches the circle (a false alarm).
+  int differ_flagged = 0, checks_agreed = 0, checks_raised = 0, checks_false = 0;
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -253,6 +258,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
 
     // Projectile and verdict.
     std::string line;
+    std::vector<UnfoundBaseCheck> checks;
     const Json& tp_json = t.value("projectile", Json());
     if (!tp_json.is_null()) {
       ++shots;
@@ -274,6 +280,34 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
         line = buf;
         const Json& tv = t.at("verdict");
+        const double hit_r =
+            tv.value("hit_radius_in",
+                     LoadShotOptions(tv.value("ruleset", std::string("napoleonic"))).hit_radius_in);
+        checks = FindUnfoundBases(view, a.stands, a.projectile->point, hit_r, &our_board);
+        // A check is justified when a true stand the search missed lies within reach of the
+        // circle.
+        bool missed_near = false;
+        for (size_t i = 0; i < ts.size(); ++i) {
+          if (match[i] >= 0) continue;
+          OrientedRect fp;
+          fp.center = TruthPoint(ts[i].at("center"));
+          fp.width_in = ts[i].at("size").at(0).get<double>();
+          fp.depth_in = ts[i].at("size").at(1).get<double>();
+          fp.angle_deg = ts[i].at("angle_deg").get<double>();
+          missed_near |= DistanceToRect(*impact_point, fp) <=
+                         hit_r + MmToInches(UnfoundBaseOptions{}.reach_mm);
+        }
+        if (!checks.empty()) {
+          ++checks_raised;
+          checks_false += missed_near ? 0 : 1;
+          for (const auto& c : checks) {
+            char cbuf[160];
+            std::snprintf(cbuf, sizeof cbuf, "; CHECK %s at %.2f,%.2f in (%.0f mm^2, %.0f mm)%s",
+                          c.side.c_str(), c.point.x, c.point.y, c.area_mm2, c.length_mm,
+                          missed_near ? "" : " FALSE ALARM");
+            line += cbuf;
+          }
+        }
         if (tv.value("decisive", false)) {
           ++decisive;
           // The truth's hits are measured the ruleset's way (a chariot, elephant or catapult
@@ -332,6 +366,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           }
           agree += same ? 1 : 0;
           facing_asked += confirmed ? 1 : 0;
+          if (!same) differ_flagged += checks.empty() ? 0 : 1;
+          if (same) checks_agreed += checks.empty() ? 0 : 1;
           if (!same) line += "; DECISIVE VERDICT DIFFERS:" + differs;
         }
       }
@@ -402,6 +438,15 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "verdict agreement on decisive adjudicated shots: %d/%d (%d needed a facing the player "
       "confirms: a front-edge target without a front stripe)\n",
       agree, decisive, facing_asked);
+  std::printf(
+      "decisive verdicts that differ: %d silent, %d flagged for check (a side's colour in the "
+      "circle no found stand explains)\n",
+      decisive - agree - differ_flagged, differ_flagged);
+  std::printf("checks raised on shots whose verdict agreed: %d\n", checks_agreed);
+  std::printf(
+      "checks raised on adjudicated shots: %d (%d false alarms: no missed stand within reach of "
+      "the circle)\n",
+      checks_raised, checks_false);
   std::printf("hand frames refused: %d/%d (%.1f%%)\n", hands_refused, hands,
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,
@@ -421,10 +466,13 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "SUMMARY accuracy: scenes %zu impact_mm med %.2f p95 %.2f max %.2f | stands P %.2f%% R "
       "%.2f%% centre_mm "
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
-      "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d\n",
+      "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d | differ silent %d "
+      "flagged %d | checks %d false %d agreed %d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
-      hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled);
+      hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled,
+      decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false,
+      checks_agreed);
   return 0;
 }
 
