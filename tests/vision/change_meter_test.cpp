@@ -34,6 +34,18 @@ class ChangeMeterTest : public ::testing::Test {
   static cv::Mat Coarse(const cv::Mat& camera_frame) {
     return meter_->Shrink(view_->Rectify(camera_frame));
   }
+  // The projectile's change: one small region clear of the picture's edge, around its tip.
+  static void ExpectProjectileRegion(const cv::Mat& changed) {
+    ASSERT_TRUE(scene_->projectile.has_value());
+    const std::vector<ChangeRegion> regions = meter_->Regions(changed);
+    ASSERT_FALSE(regions.empty());
+    EXPECT_GT(regions[0].area_mm2, 30.0);
+    EXPECT_LT(regions[0].area_mm2, 1500.0);
+    EXPECT_FALSE(regions[0].touches_edge);
+    const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
+    const cv::Rect around = meter_->Around(changed, 6.0, 10.0);
+    EXPECT_TRUE(around.contains(tip)) << around << " " << tip;
+  }
   static SynthScene* scene_;
   static TopView* view_;
   static ChangeMeter* meter_;
@@ -77,28 +89,11 @@ TEST_F(ChangeMeterTest, LightFallingOffAcrossTheTableIsNoChange) {
   const cv::Mat before = Coarse(Drifted(scene_->before, sent));
   EXPECT_LT(meter_->AreaMm2(meter_->Changed(before, Coarse(Drifted(scene_->before, shadow)))),
             20.0);
-  ASSERT_TRUE(scene_->projectile.has_value());
-  const cv::Mat changed = meter_->Changed(before, Coarse(Drifted(scene_->after, shadow)));
-  const std::vector<ChangeRegion> regions = meter_->Regions(changed);
-  ASSERT_FALSE(regions.empty());
-  EXPECT_GT(regions[0].area_mm2, 30.0);
-  EXPECT_LT(regions[0].area_mm2, 1500.0);
-  EXPECT_FALSE(regions[0].touches_edge);
-  const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
-  EXPECT_TRUE(meter_->Around(changed, 6.0, 10.0).contains(tip));
+  ExpectProjectileRegion(meter_->Changed(before, Coarse(Drifted(scene_->after, shadow))));
 }
 
 TEST_F(ChangeMeterTest, ProjectileIsASmallRegionAwayFromTheEdge) {
-  ASSERT_TRUE(scene_->projectile.has_value());
-  const cv::Mat changed = meter_->Changed(Coarse(scene_->before), Coarse(scene_->after));
-  const std::vector<ChangeRegion> regions = meter_->Regions(changed);
-  ASSERT_FALSE(regions.empty());
-  EXPECT_GT(regions[0].area_mm2, 30.0);
-  EXPECT_LT(regions[0].area_mm2, 1500.0);
-  EXPECT_FALSE(regions[0].touches_edge);
-  const cv::Point tip(view_->RectifiedFromTable(scene_->projectile->point));
-  const cv::Rect around = meter_->Around(changed, 6.0, 10.0);
-  EXPECT_TRUE(around.contains(tip)) << around << " " << tip;
+  ExpectProjectileRegion(meter_->Changed(Coarse(scene_->before), Coarse(scene_->after)));
 }
 
 TEST_F(ChangeMeterTest, ArmReachingInTouchesTheEdge) {
