@@ -90,6 +90,16 @@ struct ShotArmed {
 };
 
 // type "verdict": where the projectile came to rest and what it touched.
+// A side's colour the camera saw in or beside the hit circle that no found stand explains (a
+// base the stand search may have missed): the players were asked to look before accepting.
+struct VerdictCheck {
+  std::string reason;  // what was seen, for players
+  std::string side;    // whose colour
+  Vec2 point_in;       // where to look, table inches
+  double area_mm2 = 0;
+  double length_mm = 0;
+};
+
 struct ShotVerdict {
   std::string shot_id;
   std::string after_frame;
@@ -97,6 +107,7 @@ struct ShotVerdict {
   std::vector<std::string> hit_stand_ids;  // stands the 1" circle touches (empty = miss)
   std::string evidence;                    // evidence PNG file name beside the log, may be empty
   nlohmann::json verdict;                  // the full verdict (engine/verdict.hpp) as JSON
+  std::vector<VerdictCheck> check;         // key "check"; absent in older logs (none asked)
 };
 
 // type "firer_choice": a choice the rules leave to the firer (which stand dies, retreat, ...).
@@ -317,6 +328,7 @@ struct ShotRecord {
   std::optional<Vec2> impact_in;
   std::vector<std::string> hit_stand_ids;
   nlohmann::json verdict;
+  std::vector<VerdictCheck> check;  // the verdict's unfound-base check, if any
   std::vector<std::string> firer_choices;
   bool corrected = false;  // a human changed the verdict
   bool Hit() const { return !hit_stand_ids.empty(); }

@@ -74,6 +74,7 @@ void Apply(GameState& state, StandFold& stands, const GameEvent& event) {
           shot->hit_stand_ids = e.hit_stand_ids;
           shot->evidence = e.evidence;
           shot->verdict = e.verdict;
+          shot->check = e.check;
           shot->corrected = false;
         } else if constexpr (std::is_same_v<T, FirerChoice>) {
           if (ShotRecord* shot = FindShot(state, e.shot_id))

@@ -107,6 +107,15 @@ void Put(json& j, const ShotVerdict& e) {
   j["hit_stand_ids"] = e.hit_stand_ids;
   j["evidence"] = e.evidence;
   j["verdict"] = e.verdict;
+  json check = json::array();
+  for (const auto& c : e.check) {
+    check.push_back({{"reason", c.reason},
+                     {"side", c.side},
+                     {"point", PointToJson(c.point_in)},
+                     {"area_mm2", c.area_mm2},
+                     {"length_mm", c.length_mm}});
+  }
+  j["check"] = std::move(check);
 }
 void Put(json& j, const FirerChoice& e) {
   j["shot_id"] = e.shot_id;
@@ -214,6 +223,15 @@ void Take(const json& j, ShotVerdict& e) {
   e.hit_stand_ids = Get<std::vector<std::string>>(j, "hit_stand_ids");
   e.evidence = Get<std::string>(j, "evidence");
   e.verdict = Object(j, "verdict");
+  if (const auto it = j.find("check"); it != j.end() && !it->is_null()) {
+    if (!it->is_array()) Bad("check", "must be an array");
+    for (const json& c : *it) {
+      if (!c.is_object()) Bad("check", "must hold objects");
+      e.check.push_back({Get<std::string>(c, "reason"), Get<std::string>(c, "side"),
+                         PointFromJson(c.contains("point") ? c["point"] : json(), "check.point"),
+                         Get<double>(c, "area_mm2", 0.0), Get<double>(c, "length_mm", 0.0)});
+    }
+  }
 }
 void Take(const json& j, FirerChoice& e) {
   e.shot_id = Get<std::string>(j, "shot_id");

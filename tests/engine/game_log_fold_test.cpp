@@ -29,11 +29,11 @@ std::vector<GameEvent> AGame() {
                      ""}),
       Ev(3, TurnChange{1, "blue", "artillery"}),
       Ev(4, ShotArmed{"s1", "blue", "", "blue-art", "bg", "field_gun", "before.jpg"}),
-      Ev(5, ShotVerdict{"s1", "after.jpg", Vec2{10.3, 10.2}, {"r1"}, "", {}}),
+      Ev(5, ShotVerdict{"s1", "after.jpg", Vec2{10.3, 10.2}, {"r1"}, "", {}, {}}),
       Ev(6, CasualtiesRemoved{"red", "red-inf", {"r1"}, 3.0, "blue", "shot", 5}),
       Ev(7, TurnChange{1, "red", "artillery"}),
       Ev(8, ShotArmed{"s2", "red", "", "red-art", "rg", "field_gun", "b2.jpg"}),
-      Ev(9, ShotVerdict{"s2", "a2.jpg", Vec2{40.0, 2.0}, {}, "", {}}),
+      Ev(9, ShotVerdict{"s2", "a2.jpg", Vec2{40.0, 2.0}, {}, "", {}, {}}),
   };
 }
 
@@ -80,7 +80,7 @@ TEST(GameLogFold, UndoOfAVerdictLeavesTheShotUnjudgedUntilANewOne) {
   GameState s = FoldGameLog(events);
   EXPECT_EQ(s.shots[1].verdict_seq, 0);
   EXPECT_FALSE(s.shots[1].impact_in.has_value());
-  events.push_back(Ev(11, ShotVerdict{"s2", "a3.jpg", Vec2{12.0, 10.0}, {"r2"}, "", {}}));
+  events.push_back(Ev(11, ShotVerdict{"s2", "a3.jpg", Vec2{12.0, 10.0}, {"r2"}, "", {}, {}}));
   s = FoldGameLog(events);
   EXPECT_EQ(s.shots[1].verdict_seq, 11);
   EXPECT_TRUE(s.shots[1].Hit());

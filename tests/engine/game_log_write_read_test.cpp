@@ -37,7 +37,8 @@ std::vector<EventPayload> OneOfEach() {
                   Vec2{10.2, 4.9},
                   {"r1"},
                   "ev.png",
-                  {{"candidates", {"r1"}}}},
+                  {{"candidates", {"r1"}}},
+                  {{"blue colour beside the circle", "blue", Vec2{10.6, 5.3}, 48.5, 14.0}}},
       FirerChoice{"t1-blue-1", "blue", "remove_stand", {{"stand", "r1"}}},
       DiceRoll{"fire_roll", "blue", 6, {3, 5}, 1, 9},
       CoinFlip{"initiative", "red", false},
@@ -82,6 +83,10 @@ TEST(GameLogWriteRead, EveryEventTypeRoundTripsThroughTheFile) {
   ASSERT_TRUE(verdict->impact_in.has_value());
   EXPECT_DOUBLE_EQ(verdict->impact_in->x, 10.2);
   EXPECT_EQ(verdict->verdict["candidates"][0], "r1");
+  ASSERT_EQ(verdict->check.size(), 1u);
+  EXPECT_EQ(verdict->check[0].side, "blue");
+  EXPECT_DOUBLE_EQ(verdict->check[0].point_in.y, 5.3);
+  EXPECT_DOUBLE_EQ(verdict->check[0].area_mm2, 48.5);
   const auto* snap = log.events[2].As<Snapshot>();
   ASSERT_NE(snap, nullptr);
   EXPECT_DOUBLE_EQ(snap->stands[0].footprint.angle_deg, 90.0);
@@ -89,6 +94,18 @@ TEST(GameLogWriteRead, EveryEventTypeRoundTripsThroughTheFile) {
   EXPECT_FALSE(snap->stands[0].partly_hidden);
   EXPECT_TRUE(snap->stands[1].partly_hidden);
   EXPECT_FALSE(log.events[8].As<CoinFlip>()->heads);
+}
+
+// Logs written before the live referee checked for unfound bases have no "check" key.
+TEST(GameLogWriteRead, AVerdictWithoutACheckKeyStillLoads) {
+  const GameEvent e = EventFromJson(json::parse(
+      R"({"seq":4,"time_utc":"2026-11-20T10:00:00.000Z","type":"verdict","format_version":1,)"
+      R"("shot_id":"shot-1","after_frame":"","impact_in":[3.0,4.0],"hit_stand_ids":[],)"
+      R"("evidence":"","verdict":{}})"));
+  const auto* v = e.As<ShotVerdict>();
+  ASSERT_NE(v, nullptr);
+  EXPECT_TRUE(v->check.empty());
+  EXPECT_EQ(v->shot_id, "shot-1");
 }
 
 TEST(GameLogWriteRead, OneJsonObjectPerLineWithTheContractKeys) {

@@ -91,7 +91,7 @@ inline SampleGame WriteSampleGame(const std::filesystem::path& dir,
                                         {"margin_in", 0.685},
                                         {"inside_circle", true},
                                         {"candidate", true}});
-    return w.Append(ShotVerdict{id, after, at, hits, "", verdict});
+    return w.Append(ShotVerdict{id, after, at, hits, "", verdict, {}});
   };
   auto remove = [&](const std::string& side, const std::string& id, double pts, int64_t cause) {
     std::erase_if(stands, [&](const SnapshotStand& s) { return s.id == id; });

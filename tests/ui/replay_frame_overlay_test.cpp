@@ -113,8 +113,8 @@ fs::path WriteGame(const fs::path& dir) {
                             {"stands_near",
                              {{{"id", "b1"}, {"distance_in", 0.0}, {"candidate", true}},
                               {{"id", "b2"}, {"distance_in", 2.9}, {"candidate", false}}}}};
-  w.Append(
-      ShotVerdict{"t1-red-1", store.PutJpeg(GradientFrame(200), 95), kImpact, {"b1"}, "", verdict});
+  w.Append(ShotVerdict{
+      "t1-red-1", store.PutJpeg(GradientFrame(200), 95), kImpact, {"b1"}, "", verdict, {}});
   w.Append(TurnChange{1, "blue", "artillery"});
   return log;
 }

@@ -201,9 +201,12 @@ void LivePipeline::TrackStands(FrameResult& r, const cv::Mat& coarse, const Scen
   if (!scene_changed_ || scene.hand || scene.still_s < config_.stand_still_s) return;
   const cv::Mat& top = FullView(r);
   const StageClock t0;
-  stands_ = DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands,
-                         config_.terrain ? &*config_.terrain : nullptr)
-                .stands;
+  auto search = std::make_shared<const StandDetection>(
+      DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands,
+                   config_.terrain ? &*config_.terrain : nullptr));
+  stands_ = search->stands;
+  r.stand_search = std::move(search);
+  r.stand_search_view = view_;
   r.stage_ms.stands_ms = t0.Ms();
   r.stands_fresh = true;
   scene_coarse_ = coarse;

@@ -118,7 +118,12 @@ struct FrameResult {
   std::optional<CalibrationResult> calibration;  // set on frames where the grid was sought
   std::vector<DetectedStand> stands;             // empty until calibrated
   bool stands_fresh = false;                     // the stand detector ran on this frame
-  double process_ms = 0;                         // pipeline time for this frame
+  // On the frames the stand detector ran: its whole search (side masks, colour) and the view it
+  // looked through, for a later look at the same picture (vision/unfound_base_check at a
+  // verdict). Shared, not copied: the other frames carry nothing.
+  std::shared_ptr<const StandDetection> stand_search;
+  std::shared_ptr<const TopView> stand_search_view;
+  double process_ms = 0;  // pipeline time for this frame
   StageTimes stage_ms;
   bool end_of_source = false;  // the file or folder has no more frames
   ShotWatch shot;              // the armed shot, as of this frame

@@ -8,6 +8,7 @@
 #include "engine/input_error.hpp"
 #include "engine/stand_fold.hpp"
 #include "vision/shot_analysis.hpp"
+#include "vision/unfound_base_check.hpp"
 
 namespace referee::live {
 
@@ -106,7 +107,9 @@ void LiveSession::OnFrame(const FrameResult& result) {
   }
   if (accepted_ && result.calibrated) {
     // The pipeline repeats its last detection on every frame; only a new one is tracked.
-    if (result.stands_fresh || (detected_.empty() && !result.stands.empty())) {
+    if (result.stands_fresh && result.stand_search && result.stand_search_view) {
+      OnStandSearch(result.stand_search, result.stand_search_view);
+    } else if (result.stands_fresh || (detected_.empty() && !result.stands.empty())) {
       OnStandsSeen(result.stands);
     }
     RebuildShown();
@@ -131,7 +134,17 @@ void LiveSession::OnFrame(const FrameResult& result) {
   }
 }
 
+void LiveSession::OnStandSearch(std::shared_ptr<const StandDetection> search,
+                                std::shared_ptr<const TopView> view) {
+  if (!search) return;
+  OnStandsSeen(search->stands);
+  stand_search_ = std::move(search);
+  stand_search_view_ = std::move(view);
+}
+
 void LiveSession::OnStandsSeen(const std::vector<DetectedStand>& seen) {
+  stand_search_.reset();  // stands without their search: nothing to check them against
+  stand_search_view_.reset();
   std::vector<Stand> observed;
   observed.reserve(seen.size());
   for (const auto& d : seen) observed.push_back(d.stand);
@@ -484,6 +497,25 @@ VerdictView LiveSession::MakeView(const Verdict& v) const {
   return view;
 }
 
+std::vector<VerdictCheck> LiveSession::CheckForUnfoundBases(const Verdict& v) const {
+  if (!stand_search_ || !stand_search_view_) return {};
+  // Only what the search saw in that picture explains its colour; a stand the players moved by
+  // hand also explains the colour where they put it.
+  StandDetection search = *stand_search_;  // the pictures are shared, not copied
+  for (const auto& s : shown_) {
+    if (!state_.moved_stands().contains(s.stand.id)) continue;
+    DetectedStand moved;
+    moved.stand = s.stand;
+    search.stands.push_back(std::move(moved));
+  }
+  std::vector<VerdictCheck> out;
+  for (const UnfoundBaseCheck& c : FindUnfoundBases(*stand_search_view_, search, v.point,
+                                                    v.hit_radius_in, &config_.board.board)) {
+    out.push_back({c.reason, c.side, c.point, c.area_mm2, c.length_mm});
+  }
+  return out;
+}
+
 void LiveSession::Step() {
   FollowBatteryShotType();
   if (state_.needs_ruling() && state_.impact() && !state_.paused()) {
@@ -501,11 +533,16 @@ void LiveSession::Step() {
         shot.firer_side = g->stand.side;
       }
     }
+    verdict_checks_.clear();
     try {
       engine_verdict_ =
           AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
       verdict_firer_side_ = shot.firer_side;
       VerdictView view = MakeView(*engine_verdict_);
+      // The ruling stands, but a base the camera missed may lie under the circle: once per
+      // shot (not per frame), say where to look.
+      verdict_checks_ = CheckForUnfoundBases(*engine_verdict_);
+      for (const auto& c : verdict_checks_) view.checks.push_back({c.side, c.reason, c.point_in});
       verdict_refusal_.clear();
       if (auto why = DeclareInferredShot(shot)) {
         // The rules do not let that gun fire there: nothing is removed.
@@ -522,7 +559,8 @@ void LiveSession::Step() {
                         {},
                         {},
                         0,
-                        std::string("no ruling: ") + e.what()});
+                        std::string("no ruling: ") + e.what(),
+                        {}});
     }
   }
   if (state_.phase() != Phase::kVerdict && state_.phase() != Phase::kChooseCasualty &&
@@ -648,6 +686,7 @@ void LiveSession::Append(const LiveEvent& e) {
                                             *engine_verdict_);
     }
     if (!verdict_refusal_.empty()) v.verdict["rules_refusal"] = verdict_refusal_;
+    if (engine_verdict_) v.check = verdict_checks_;
     write(v);
   } else if (e.type == "arm_overruled") {
     write(Correction{"shot",

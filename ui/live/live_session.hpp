@@ -23,7 +23,9 @@
 #include "ui/live/referee_state.hpp"
 #include "ui/live/turn_flow.hpp"
 #include "ui/live/vision_worker.hpp"
+#include "vision/stand_detector.hpp"
 #include "vision/stand_tracker.hpp"
+#include "vision/top_view.hpp"
 
 namespace referee::live {
 
@@ -90,6 +92,10 @@ class LiveSession {
   // A fresh stand detection (OnFrame calls it when the detector ran): the stand tracker gives
   // each stand the id it had in the last snapshot, so ids survive moves the rules allow.
   void OnStandsSeen(const std::vector<DetectedStand>& seen);
+  // The whole stand search behind a fresh detection (OnFrame passes the pipeline's): its stands
+  // as OnStandsSeen, and its side masks and colour kept for the verdict's unfound-base check.
+  void OnStandSearch(std::shared_ptr<const StandDetection> search,
+                     std::shared_ptr<const TopView> view);
   const TrackingUpdate& last_tracking() const { return last_tracking_; }
   const StandTracker& tracker() const { return tracker_; }
   // Rest of a projectile reported by the shot watcher (vision), table inches.
@@ -170,6 +176,9 @@ class LiveSession {
   // field gun a Q-tip ("field"), a howitzer a shell ("howitzer").
   void FollowBatteryShotType();
   VerdictView MakeView(const Verdict& v) const;
+  // Once per ruling, on the stand search the ruled stands came from: a side's colour in or
+  // beside the circle that none of them explains (vision/unfound_base_check).
+  std::vector<VerdictCheck> CheckForUnfoundBases(const Verdict& v) const;
   void WriteEvents();
   void Append(const LiveEvent& e);
 
@@ -179,6 +188,11 @@ class LiveSession {
   std::optional<TableCalibration> pending_;
   std::optional<TableCalibration> accepted_;
   std::vector<DetectedStand> detected_;  // the last detection, with track ids
+  // The search detected_ came from and its view (none when the stands came without one).
+  std::shared_ptr<const StandDetection> stand_search_;
+  std::shared_ptr<const TopView> stand_search_view_;
+  // The verdict on screen's unfound-base check, in the log's words.
+  std::vector<VerdictCheck> verdict_checks_;
   StandTracker tracker_;
   TrackingUpdate last_tracking_;
   std::vector<ShownStand> shown_;

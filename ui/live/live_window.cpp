@@ -611,6 +611,7 @@ void LiveApp::DrawTable(ImDrawList* dl, const ViewMapping& map, nlohmann::json& 
     const double radius =
         st.verdict() ? st.verdict()->circle_radius_in : session_.shot_options().hit_radius_in;
     DrawImpact(dl, map, *st.impact(), radius, style_, &impact_notes);
+    if (st.verdict()) DrawChecks(dl, map, st.verdict()->checks, style_, &impact_notes);
     notes["impact"] = impact_notes;
   }
 }

@@ -216,6 +216,41 @@ void DrawImpact(ImDrawList* dl, const ViewMapping& map, Vec2 impact_in, double r
   }
 }
 
+std::string CheckLine(const CheckView& check) {
+  return "check: " + check.side +
+         " colour in the circle that no found stand explains - look before accepting";
+}
+
+void DrawChecks(ImDrawList* dl, const ViewMapping& map, const std::vector<CheckView>& checks,
+                const OverlayStyle& style, nlohmann::json* notes) {
+  // A quarter inch: about a base border's width past the point, small beside the 1" circle.
+  constexpr double kRingIn = 0.25;
+  constexpr int kSamples = 32;
+  const ImU32 col = Colour(style.colours.check_rgb);
+  nlohmann::json noted = nlohmann::json::array();
+  for (const auto& c : checks) {
+    std::vector<ImVec2> pts;
+    for (int i = 0; i < kSamples; ++i) {
+      const double a = 2 * kPi * i / kSamples;
+      pts.push_back(
+          ToIm(map.ScreenFromTable(c.point_in + kRingIn * Vec2{std::cos(a), std::sin(a)})));
+    }
+    dl->AddPolyline(pts.data(), kSamples, IM_COL32(0, 0, 0, 200), ImDrawFlags_Closed,
+                    style.line_px * 1.5f + 2.0f);
+    dl->AddPolyline(pts.data(), kSamples, col, ImDrawFlags_Closed, style.line_px * 1.5f);
+    const auto at = map.ScreenFromTable(c.point_in + Vec2{kRingIn, -kRingIn});
+    OutlinedText(dl, style.font_px * 0.8f, ToIm(at), col, "check: " + c.side);
+    noted.push_back({{"side", c.side},
+                     {"point_in", {c.point_in.x, c.point_in.y}},
+                     {"point_px", Px(map.ScreenFromTable(c.point_in))},
+                     {"line", CheckLine(c)}});
+  }
+  if (notes) {
+    (*notes)["checks"] = noted;
+    (*notes)["check_rgb"] = style.colours.check_rgb;
+  }
+}
+
 void DrawTurnOverlay(ImDrawList* dl, const ViewMapping& map, const std::vector<ShownStand>& stands,
                      const TurnMarks& marks, const OverlayStyle& style, nlohmann::json* notes) {
   auto centre_of = [&](const std::vector<std::string>& ids) -> std::optional<Vec2> {

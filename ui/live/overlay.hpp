@@ -26,6 +26,7 @@ struct OverlayColours {
   std::array<int, 3> arc_rgb{255, 255, 255};      // white firing arc
   std::array<int, 3> remove_rgb{255, 40, 40};     // red cross: take this stand off
   std::array<int, 3> fire_rgb{255, 140, 0};       // orange line: firer to target
+  std::array<int, 3> check_rgb{255, 0, 255};      // magenta ring: look here (unfound base)
 };
 ImU32 Colour(const std::array<int, 3>& rgb, int alpha = 255);
 
@@ -69,5 +70,13 @@ void DrawTurnOverlay(ImDrawList* dl, const ViewMapping& map, const std::vector<S
 // camera so it is an ellipse when the camera looks obliquely).
 void DrawImpact(ImDrawList* dl, const ViewMapping& map, Vec2 impact_in, double radius_in,
                 const OverlayStyle& style, nlohmann::json* notes);
+
+// The verdict's unfound-base checks: a ring where a side's colour no found stand explains lies
+// (a base the camera may have missed), labelled so the players look before accepting.
+void DrawChecks(ImDrawList* dl, const ViewMapping& map, const std::vector<CheckView>& checks,
+                const OverlayStyle& style, nlohmann::json* notes);
+
+// "check: <side> colour in the circle that no found stand explains - look before accepting".
+std::string CheckLine(const CheckView& check);
 
 }  // namespace referee::live

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/rules/ruleset_data.hpp"
+#include "ui/live/overlay.hpp"
 
 namespace referee::live {
 
@@ -216,6 +217,11 @@ void DrawShotPanel(PanelContext& ctx) {
     if (ctx.big_font) ImGui::PushFont(ctx.big_font);
     ImGui::TextWrapped("%s", v->ruling.c_str());
     if (ctx.big_font) ImGui::PopFont();
+    for (const auto& c : v->checks) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0, 1, 1));
+      ImGui::TextWrapped("%s", CheckLine(c).c_str());
+      ImGui::PopStyleColor();
+    }
     ImGui::Text("Impact (%.2f\", %.2f\"), circle %.2f\"", v->impact_in.x, v->impact_in.y,
                 v->circle_radius_in);
     if (ImGui::BeginTable("candidates", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {

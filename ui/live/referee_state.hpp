@@ -65,6 +65,14 @@ struct CandidateView {
   bool hit = false;        // inside the circle (or whatever the ruleset's test says)
 };
 
+// A side's colour in or beside the hit circle that no found stand explains
+// (vision/unfound_base_check): a base the camera may have missed, for the players to look at.
+struct CheckView {
+  std::string side;
+  std::string reason;
+  Vec2 point_in;
+};
+
 // The engine's ruling on one shot, reduced to what the panels show. Built by the controller from
 // engine/shot_adjudication.hpp's Verdict; the UI never decides any of these fields itself.
 struct VerdictView {
@@ -74,6 +82,7 @@ struct VerdictView {
   std::vector<std::string> must_remove;  // removals decided by the rules alone
   int firer_chooses = 0;                 // further stands the firer picks among the hits
   std::string ruling;                    // one line for the verdict panel
+  std::vector<CheckView> checks;         // look there before accepting the ruling
 };
 
 class RefereeState {

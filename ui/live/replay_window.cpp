@@ -295,6 +295,7 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
         v.candidates.push_back(c);
       }
     }
+    for (const auto& c : s.shot->check) v.checks.push_back({c.side, c.reason, c.point_in});
     verdict = v;
   }
   nlohmann::json overlay = nlohmann::json::object();
@@ -304,7 +305,10 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
   DrawGridOverlay(dl, map, Grid{b.cols, b.rows, b.square_in}, style_, &grid_notes);
   overlay["grid"] = grid_notes;
   DrawStandsOverlay(dl, map, shown, side_rgb_, verdict, "", style_, &overlay);
-  if (verdict) DrawImpact(dl, map, verdict->impact_in, verdict->circle_radius_in, style_, &overlay);
+  if (verdict) {
+    DrawImpact(dl, map, verdict->impact_in, verdict->circle_radius_in, style_, &overlay);
+    DrawChecks(dl, map, verdict->checks, style_, &overlay);
+  }
   dl->PopClipRect();
 
   const std::string label = s.frame_kind + " frame (stored by event " +
@@ -465,6 +469,11 @@ void ReplayApp::DrawPanel(nlohmann::json& notes) {
         ImGui::TextColored(ImVec4(1, 0.8f, 0, 1), "HIT: %s", hits.c_str());
       }
       if (shot.corrected) ImGui::TextColored(ImVec4(1, 0.6f, 0.2f, 1), "corrected by the players");
+      for (const auto& c : shot.check) {
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0, 1, 1));
+        ImGui::TextWrapped("%s", CheckLine({c.side, c.reason, c.point_in}).c_str());
+        ImGui::PopStyleColor();
+      }
       if (const auto near = shot.verdict.find("stands_near");
           shot.verdict.is_object() && near != shot.verdict.end() && near->is_array()) {
         for (const auto& n : *near) {
