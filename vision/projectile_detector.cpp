@@ -196,6 +196,16 @@ std::vector<size_t> PiecesAlongAQtip(const std::vector<Blob>& blobs, const Proje
   return best;
 }
 
+// What may hold a shell up, from the detector's options (plain and faint shells alike).
+ShellSupportOptions ShellSupportOptionsOf(const ProjectileOptions& opt) {
+  ShellSupportOptions s;
+  s.base_height_mm = opt.base_height_mm;
+  s.figure_height_mm = opt.figure_height_mm;
+  s.side_mm = opt.shell_side_mm;
+  s.thickness_mm = opt.shell_thickness_mm;
+  return s;
+}
+
 }  // namespace
 
 double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
@@ -413,13 +423,8 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       const auto fit = FitShell(top_before, after_corrected, mask, blob.pts, mm, sweep_px, model);
       if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
       const ShellFit& f = std::get<ShellFit>(fit);
-      ShellSupportOptions support_opt;
-      support_opt.base_height_mm = opt.base_height_mm;
-      support_opt.figure_height_mm = opt.figure_height_mm;
-      support_opt.side_mm = opt.shell_side_mm;
-      support_opt.thickness_mm = opt.shell_thickness_mm;
-      const ShellSupport support =
-          ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands, support_opt);
+      const ShellSupport support = ShellRestHeight(f.silhouette_px, f.outline, view, top_before,
+                                                   stands, ShellSupportOptionsOf(opt));
       if (support.what == "unknown") {
         return Refusal{
             "shell rests on something that is neither the mat nor a stand found (a base not "
@@ -515,13 +520,8 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
           outline.emplace_back(static_cast<int>(std::lround(m.centre_px.x + r_px * std::cos(t))),
                                static_cast<int>(std::lround(m.centre_px.y + r_px * std::sin(t))));
         }
-        ShellSupportOptions support_opt;
-        support_opt.base_height_mm = opt.base_height_mm;
-        support_opt.figure_height_mm = opt.figure_height_mm;
-        support_opt.side_mm = opt.shell_side_mm;
-        support_opt.thickness_mm = opt.shell_thickness_mm;
-        const ShellSupport support =
-            ShellRestHeight(m.centre_px, outline, view, top_before, stands, support_opt);
+        const ShellSupport support = ShellRestHeight(m.centre_px, outline, view, top_before, stands,
+                                                     ShellSupportOptionsOf(opt));
         // Only on the mat: on a stand the figures under it may be of its colour (olive,
         // yellow), so the change shows only where the shell covers other colours and its
         // centroid leans that way (4 mm on a `hard` scene); its dot is blurred away.
