@@ -97,8 +97,9 @@ const std::vector<SnapshotStand> kStands = {
     {"b2", "blue", "line_infantry", "blue-inf-1", {{34.0, 22.0}, 1.575, 0.787, 0.0}, true}};
 const Vec2 kImpact{30.5, 21.6};
 
-// game_start (no frame yet), calibration, snapshot, shot armed, verdict (b1 hit), turn change.
-fs::path WriteGame(const fs::path& dir) {
+// game_start (no frame yet), calibration, snapshot, shot armed, verdict (b1 hit, carrying
+// `checks`), turn change.
+fs::path WriteGame(const fs::path& dir, const std::vector<VerdictCheck>& checks = {}) {
   fs::path log = dir / "game.jsonl";
   GameLogWriter w(log);
   FrameStore store = FrameStore::ForLog(log);
@@ -114,7 +115,7 @@ fs::path WriteGame(const fs::path& dir) {
                              {{{"id", "b1"}, {"distance_in", 0.0}, {"candidate", true}},
                               {{"id", "b2"}, {"distance_in", 2.9}, {"candidate", false}}}}};
   w.Append(ShotVerdict{
-      "t1-red-1", store.PutJpeg(GradientFrame(200), 95), kImpact, {"b1"}, "", verdict, {}});
+      "t1-red-1", store.PutJpeg(GradientFrame(200), 95), kImpact, {"b1"}, "", verdict, checks});
   w.Append(TurnChange{1, "blue", "artillery"});
   return log;
 }
@@ -263,10 +264,10 @@ struct Replayed {
 };
 
 // Writes the game in a fresh folder and replays it with `extra` options.
-Replayed ReplayGame(const std::string& extra) {
+Replayed ReplayGame(const std::string& extra, const std::vector<VerdictCheck>& checks = {}) {
   Replayed r;
   const fs::path dir = FreshTestDir("replay_overlay");
-  r.log = WriteGame(dir);
+  r.log = WriteGame(dir, checks);
   r.index = Replay(r.log, dir / "shots", extra);
   EXPECT_TRUE(r.index.contains("verdict")) << r.index.dump(1);
   r.verdict_png = cv::imread((dir / "shots" / "verdict.png").string());
@@ -355,6 +356,39 @@ TEST_F(ReplayFrameOverlay, TopViewDrawsTheCircleToScaleOnTheRectifiedFrame) {
     return cv::Rect(0, 0, rectified.cols, rectified.rows).contains(q) &&
            top.seen_mask().at<uchar>(q) != 0;
   });
+}
+
+// Magenta points on a quarter-inch ring around `centre`, of 24 probed.
+int RingPointsDrawn(const cv::Mat& shot, const std::function<cv::Point2d(Vec2)>& screen_from_table,
+                    Vec2 centre) {
+  int on = 0;
+  for (int k = 0; k < 24; ++k) {
+    const double a = k * CV_PI / 12;
+    on += ColourNear(shot, screen_from_table(centre + 0.25 * Vec2{std::cos(a), std::sin(a)}), 2,
+                     kMagenta, 40);
+  }
+  return on;
+}
+
+// A verdict's check (a side's colour no found stand explains) is ringed where the log put it,
+// on the camera frame through the oblique camera, and nothing is ringed there without one.
+TEST_F(ReplayFrameOverlay, ACheckIsRingedWhereTheLogPutIt) {
+  const Vec2 look{26.5, 23.0};  // clear of the stands, the circle and the grid lines
+  const VerdictCheck check{"red colour no found stand explains", "red", look, 180.0, 20.0};
+  const TableCalibration cal = ObliqueCalibration();
+  const Replayed with = ReplayGame("", {check});
+  const auto& table = with.index["verdict"]["table"];
+  ASSERT_EQ(table["mode"], "camera") << table.dump(1);
+  const Placement at = PlacementOf(table["frame"], cal.camera.image_size);
+  auto screen = [&](Vec2 p) { return at.Screen(cal.ImageFromTable(p)); };
+  EXPECT_GE(RingPointsDrawn(with.verdict_png, screen, look), 22)
+      << "no ring where the check points";
+  ASSERT_TRUE(table.contains("checks")) << table.dump(1);
+  ASSERT_EQ(table["checks"].size(), 1u);
+  EXPECT_EQ(table["checks"][0]["side"], "red");
+
+  const Replayed without = ReplayGame("");
+  EXPECT_EQ(RingPointsDrawn(without.verdict_png, screen, look), 0);
 }
 
 TEST_F(ReplayFrameOverlay, FrameWithoutCalibrationFallsBackToTheSchematicMapAndSaysWhy) {
