@@ -51,6 +51,17 @@ struct CalibrateOptions {
   double min_coverage_spanning_board = 0.3;
   double max_rms_px = 0.8;
   double max_rejected_fraction = 0.3;
+  // In the growing attempt, a table with too few crossings is still taken when the board's lines
+  // show where the fitted camera puts them (see line_coverage.hpp): at least this fraction of all
+  // their samples, every border line at least half as much as the median line and every line
+  // one square beyond the border less than half. A blurred, noisy picture of a small board loses
+  // whole crossings where the lines between them still show. A table taken on crossings on all
+  // four border lines (min_coverage_spanning_board) is refused when a line shows beyond the
+  // border: there a crossing beyond is rarely measured even where a grid line runs. 0 turns
+  // both off.
+  double min_line_coverage = 0.4;
+  // ... with at least this many crossings measured, and only when the line-sample fit ran.
+  int min_crossings_on_lines = 20;
 };
 
 struct CalibrationRefusal {
