@@ -555,21 +555,23 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
       }
     }
   }
-  // Under the usual coverage the lines tell more than the crossings: a blurred picture rarely
-  // measures a crossing beyond the border even where a grid line runs, and shows the board's
-  // lines where whole crossings are lost (see CalibrateOptions::min_line_coverage).
+  // Without markers the lines also check the labels: a line one square beyond the border means a
+  // grid larger than the board or labels a square off, and a blurred picture rarely measures a
+  // crossing there even where a grid line runs. Under the usual coverage the lines also tell more
+  // than the crossings, which a blurred picture loses whole where the lines between them still
+  // show (see CalibrateOptions::min_line_coverage).
   std::optional<LineCoverage> lines;
-  if (options.grow_lattice && q.coverage < options.min_coverage && line_fit_ran &&
-      options.min_line_coverage > 0) {
+  if (!use_markers && line_fit_ran && options.min_line_coverage > 0) {
     lines = MeasureLineCoverage(grayf, board, cam, options.line_fit.samples_per_square,
                                 options.line_fit.max_offset_px, options.refine);
+    if (!NothingBeyondBorder(*lines)) {
+      return refuse("wrong_size", "grid lines were found beyond the border of the board's " +
+                                      std::to_string(board.cols) + " x " +
+                                      std::to_string(board.rows) + " squares");
+    }
   }
-  if (spans_board && lines && q.coverage >= min_coverage && !NothingBeyondBorder(*lines)) {
-    return refuse("wrong_size", "grid lines were found beyond the border of the board's " +
-                                    std::to_string(board.cols) + " x " +
-                                    std::to_string(board.rows) + " squares");
-  }
-  const bool lines_show_board = lines && q.intersections_found >= options.min_crossings_on_lines &&
+  const bool lines_show_board = options.grow_lattice && q.coverage < options.min_coverage &&
+                                lines && q.intersections_found >= options.min_crossings_on_lines &&
                                 LinesShowBoard(*lines, options.min_line_coverage);
   if (q.coverage < min_coverage && !lines_show_board) {
     why << "only " << q.intersections_found << " of " << total

@@ -55,10 +55,9 @@ struct CalibrateOptions {
   // show where the fitted camera puts them (see line_coverage.hpp): at least this fraction of all
   // their samples, every border line at least half as much as the median line and every line
   // one square beyond the border less than half. A blurred, noisy picture of a small board loses
-  // whole crossings where the lines between them still show. A table taken on crossings on all
-  // four border lines (min_coverage_spanning_board) is refused when a line shows beyond the
-  // border: there a crossing beyond is rarely measured even where a grid line runs. 0 turns
-  // both off.
+  // whole crossings where the lines between them still show. Any markerless table is refused
+  // when such a beyond line shows (a grid larger than the board, or labels a square off: there a
+  // blurred picture rarely measures a crossing even where a grid line runs). 0 turns both off.
   double min_line_coverage = 0.4;
   // ... with at least this many crossings measured, and only when the line-sample fit ran.
   int min_crossings_on_lines = 20;
