@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "calibration/lattice_growth.hpp"
+#include "calibration/line_coverage.hpp"
 #include "calibration/marker_detection.hpp"
 #include "calibration/predicted_crossing.hpp"
 #include "engine/order_statistics.hpp"
@@ -44,6 +45,31 @@ std::vector<cv::Point2d> ProjectAll(const CameraModel& cam, const std::vector<cv
 
 bool Inside(cv::Point2d p, cv::Size s, double margin) {
   return p.x >= margin && p.y >= margin && p.x < s.width - margin && p.y < s.height - margin;
+}
+
+// Half the median line coverage of the board's lines: a line covered less is taken as absent,
+// at least this much as present (see CalibrateOptions::min_line_coverage).
+double HalfTypicalLine(const LineCoverage& lc) {
+  std::vector<double> all = lc.col_line;
+  all.insert(all.end(), lc.row_line.begin(), lc.row_line.end());
+  return all.empty() ? 0.0 : 0.5 * Median(all);
+}
+
+// No line one square beyond the board's border shows.
+bool NothingBeyondBorder(const LineCoverage& lc) {
+  const double half_typical = HalfTypicalLine(lc);
+  return std::all_of(std::begin(lc.beyond), std::end(lc.beyond),
+                     [&](double b) { return b < half_typical; });
+}
+
+// ... and the board's lines show where the camera puts them, its border lines included.
+bool LinesShowBoard(const LineCoverage& lc, double min_fraction) {
+  if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
+  const double half_typical = HalfTypicalLine(lc);
+  const double border[4] = {lc.col_line.front(), lc.col_line.back(), lc.row_line.front(),
+                            lc.row_line.back()};
+  return NothingBeyondBorder(lc) && std::all_of(std::begin(border), std::end(border),
+                                                [&](double b) { return b >= half_typical; });
 }
 
 std::string NowUtc() {
@@ -426,6 +452,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   std::vector<cv::Point2d> measured_fix_px;
   measured_fix_px.reserve(fixes.size());
   for (const auto& f : fixes) measured_fix_px.push_back(f.px);
+  bool line_fit_ran = false;
   if (options.use_line_samples && !fixes.empty()) {
     // The crossings alone leave the lens poorly determined toward the board's edges when many
     // are hidden or the image is blurred and noisy: add the lines between them.
@@ -437,6 +464,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
     }
     if (auto lf = RefineCameraOnLines(cam, tin, px, samples, lens.has_value(), options.line_fit)) {
       cam = lf->camera;
+      line_fit_ran = true;
       // Each found crossing's position becomes the fitted one: it rests on all the line evidence
       // around it rather than on one noisy measurement, which stays residual_px away.
       const auto fitted = ProjectAll(cam, tin);
@@ -527,7 +555,25 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
       }
     }
   }
-  if (q.coverage < min_coverage) {
+  // Without markers the lines also check the labels: a line one square beyond the border means a
+  // grid larger than the board or labels a square off, and a blurred picture rarely measures a
+  // crossing there even where a grid line runs. Under the usual coverage the lines also tell more
+  // than the crossings, which a blurred picture loses whole where the lines between them still
+  // show (see CalibrateOptions::min_line_coverage).
+  std::optional<LineCoverage> lines;
+  if (!use_markers && line_fit_ran && options.min_line_coverage > 0) {
+    lines = MeasureLineCoverage(grayf, board, cam, options.line_fit.samples_per_square,
+                                options.line_fit.max_offset_px, options.refine);
+    if (!NothingBeyondBorder(*lines)) {
+      return refuse("wrong_size", "grid lines were found beyond the border of the board's " +
+                                      std::to_string(board.cols) + " x " +
+                                      std::to_string(board.rows) + " squares");
+    }
+  }
+  const bool lines_show_board = options.grow_lattice && q.coverage < options.min_coverage &&
+                                lines && q.intersections_found >= options.min_crossings_on_lines &&
+                                LinesShowBoard(*lines, options.min_line_coverage);
+  if (q.coverage < min_coverage && !lines_show_board) {
     why << "only " << q.intersections_found << " of " << total
         << " grid crossings were found (need " << min_coverage * 100 << "%"
         << (spans_board || !options.grow_lattice

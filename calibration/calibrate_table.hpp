@@ -51,6 +51,16 @@ struct CalibrateOptions {
   double min_coverage_spanning_board = 0.3;
   double max_rms_px = 0.8;
   double max_rejected_fraction = 0.3;
+  // In the growing attempt, a table with too few crossings is still taken when the board's lines
+  // show where the fitted camera puts them (see line_coverage.hpp): at least this fraction of all
+  // their samples, every border line at least half as much as the median line and every line
+  // one square beyond the border less than half. A blurred, noisy picture of a small board loses
+  // whole crossings where the lines between them still show. Any markerless table is refused
+  // when such a beyond line shows (a grid larger than the board, or labels a square off: there a
+  // blurred picture rarely measures a crossing even where a grid line runs). 0 turns both off.
+  double min_line_coverage = 0.4;
+  // ... with at least this many crossings measured, and only when the line-sample fit ran.
+  int min_crossings_on_lines = 20;
 };
 
 struct CalibrationRefusal {

@@ -1,0 +1,89 @@
+#include "calibration/line_coverage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <opencv2/calib3d.hpp>
+
+namespace referee {
+
+namespace {
+
+struct Count {
+  int planned = 0, found = 0;
+  double Fraction() const { return planned > 0 ? static_cast<double>(found) / planned : 0.0; }
+};
+
+// Samples the table line x = at_in (on_col) or y = at_in over `squares` squares from 0.
+Count SampleLine(const cv::Mat& gray, const CameraModel& camera, bool on_col, double at_in,
+                 int squares, double square_in, int per, double max_offset_px,
+                 const RefineOptions& refine) {
+  std::vector<cv::Point3d> obj;  // per sample: the point, +along, +across
+  for (int j = 0; j < squares; ++j) {
+    for (int k = 0; k < per; ++k) {
+      const double f = (j + 0.15 + 0.7 * k / (per - 1)) * square_in;
+      const double q = 0.25 * square_in;
+      if (on_col) {
+        obj.emplace_back(at_in, f, 0.0);
+        obj.emplace_back(at_in, f + q, 0.0);
+        obj.emplace_back(at_in + q, f, 0.0);
+      } else {
+        obj.emplace_back(f, at_in, 0.0);
+        obj.emplace_back(f + q, at_in, 0.0);
+        obj.emplace_back(f, at_in + q, 0.0);
+      }
+    }
+  }
+  std::vector<cv::Point2d> img;
+  cv::projectPoints(obj, camera.rvec_cam_from_table, camera.tvec_cam_from_table,
+                    camera.camera_matrix, camera.distortion, img);
+  Count c;
+  for (size_t i = 0; i + 2 < img.size(); i += 3) {
+    const cv::Point2d p = img[i], da = img[i + 1] - p, dc = img[i + 2] - p;
+    const double spacing = 4.0 * std::min(cv::norm(da), cv::norm(dc));
+    const double margin = std::clamp(0.18 * spacing, 5.0, 30.0) + 2;
+    if (p.x < margin || p.y < margin || p.x >= gray.cols - margin || p.y >= gray.rows - margin) {
+      continue;
+    }
+    const double len = cv::norm(da);
+    if (len <= 0) continue;
+    ++c.planned;
+    const auto o = MeasureLineOffset(gray, p, {-da.y / len, da.x / len}, spacing, refine);
+    if (o && std::abs(*o) <= max_offset_px) ++c.found;
+  }
+  return c;
+}
+
+}  // namespace
+
+LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const CameraModel& camera,
+                                 int samples_per_square, double max_offset_px,
+                                 const RefineOptions& refine) {
+  const double s = board.square_size_in;
+  const int per = std::max(2, samples_per_square);
+  auto line = [&](bool on_col, int index) {
+    return SampleLine(gray, camera, on_col, index * s, on_col ? board.rows : board.cols, s, per,
+                      max_offset_px, refine);
+  };
+  LineCoverage out;
+  Count all;
+  for (int c = 0; c <= board.cols; ++c) {
+    const Count n = line(true, c);
+    out.col_line.push_back(n.Fraction());
+    all.planned += n.planned;
+    all.found += n.found;
+  }
+  for (int r = 0; r <= board.rows; ++r) {
+    const Count n = line(false, r);
+    out.row_line.push_back(n.Fraction());
+    all.planned += n.planned;
+    all.found += n.found;
+  }
+  out.board = all.Fraction();
+  out.beyond[0] = line(true, -1).Fraction();
+  out.beyond[1] = line(true, board.cols + 1).Fraction();
+  out.beyond[2] = line(false, -1).Fraction();
+  out.beyond[3] = line(false, board.rows + 1).Fraction();
+  return out;
+}
+
+}  // namespace referee

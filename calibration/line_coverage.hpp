@@ -1,0 +1,37 @@
+// How much of the board's grid a fitted camera's lines find in the picture: each board line is
+// sampled where the camera puts it (as SampleGridLines does, away from the crossings) and a
+// sample counts when a thin dark line is measured there. A blurred, noisy picture of a small
+// board loses whole crossings (four arms must all measure) where the lines between them still
+// show, so the lines say how much of the grid is seen when the crossings cannot. The lines one
+// square beyond the border are sampled the same way: a grid larger than the board, or labels a
+// square off, shows a line there.
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "calibration/camera_model.hpp"
+#include "calibration/intersection_refine.hpp"
+#include "engine/grid.hpp"
+
+namespace referee {
+
+struct LineCoverage {
+  // Fraction of each board line's samples in view where a line is measured: column lines
+  // 0..cols, then row lines 0..rows.
+  std::vector<double> col_line, row_line;
+  // All the board's samples in view together.
+  double board = 0;
+  // The four lines one square outside the border (column -1, column cols+1, row -1, row rows+1),
+  // sampled over the board's length; 0 for a line wholly out of view.
+  double beyond[4] = {0, 0, 0, 0};
+};
+
+// `gray` as RefineImage. A sample counts when the line centre is measured within
+// max_offset_px of where `camera` puts it.
+LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const CameraModel& camera,
+                                 int samples_per_square, double max_offset_px,
+                                 const RefineOptions& refine);
+
+}  // namespace referee

@@ -1,0 +1,33 @@
+// A board one column smaller than the drawn grid must be refused, not fitted inside it: on `hard`
+// seed 7 scenes 0 and 3 the 11 x 8 window's crossings fit a camera and the 12th column line,
+// under terrain and blur, gave no crossing beyond the border, so the table was taken. The line
+// one square beyond the border shows along its length where the camera puts it.
+#include <gtest/gtest.h>
+
+#include "calibration/calibrate_table.hpp"
+#include "datasets/synth_scene.hpp"
+#include "generated_table.hpp"
+
+namespace referee {
+namespace {
+
+TEST(WrongBoardSize, BoardOneColumnSmallerThanTheGridIsRefused) {
+  for (int index : {0, 3}) {
+    const SynthScene s = test::GeneratedTable("hard.json", 7, index);
+    const CalibrationResult res = CalibrateTable(s.empty, Grid{11, 8, 4.0}, std::nullopt);
+    const auto* ref = std::get_if<CalibrationRefusal>(&res);
+    ASSERT_NE(ref, nullptr) << "scene " << index << ": 11 x 8 board accepted";
+    EXPECT_EQ(ref->code, "wrong_size") << ref->message;
+  }
+}
+
+TEST(WrongBoardSize, TheRightBoardStillCalibrates) {
+  const SynthScene s = test::GeneratedTable("hard.json", 7, 0);
+  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
+  const auto* cal = std::get_if<TableCalibration>(&res);
+  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
+  EXPECT_LT(test::TableMaxErrorMm(s, *cal), 0.5);
+}
+
+}  // namespace
+}  // namespace referee
