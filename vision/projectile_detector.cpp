@@ -274,7 +274,7 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
 
 ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
                                   const TopView& view, const std::vector<DetectedStand>& stands,
-                                  const ProjectileOptions& opt) {
+                                  const ProjectileOptions& opt, const cv::Mat& tall_terrain) {
   if (top_before.empty() || top_after.empty() || top_before.size() != top_after.size() ||
       top_before.type() != CV_8UC3 || top_after.type() != CV_8UC3) {
     return Refusal{"before and after top views are missing or differ in size/type"};
@@ -380,6 +380,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       model.head_length_mm = opt.qtip_head_length_mm;
       model.size_tolerance = tol;
       model.extent_from_pixels = matched_model;
+      model.tall_terrain = tall_terrain;
       const auto fit = FitQtip(top_before, top_after, mag, object, pixels, mm, cut_off, model);
       if (const auto* refusal = std::get_if<QtipRefusal>(&fit)) return Refusal{refusal->reason};
       const QtipFit& q = std::get<QtipFit>(fit);
@@ -387,6 +388,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       obs.point_px = q.tip_px;
       obs.other_end_px = q.plain_end_px;
       obs.tip_from_edge = q.tip_from_edge;
+      if (q.plain_end_hidden) {
+        obs.note = "its plain end runs on under tall terrain: placed at the model's length";
+      }
       const Vec2 on_mat = view.TableFromRectified(obs.point_px);
       const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
       QtipSupportOptions support_opt;

@@ -197,6 +197,20 @@ std::optional<double> HeadEndPastWhite(const std::vector<double>& raw, double wh
   return Crossing(raw, at(0.5), dir, 0.5 * (top + mat), std::abs(far - at(0.5)));
 }
 
+// Whether every point from `a` to `b` (top-view px) lies in `mask` (CV_8U, non-zero): a
+// stretch of stick there may be hidden from the camera. False when the mask is empty or the
+// stretch leaves the view.
+bool HiddenAlong(const cv::Mat& mask, cv::Point2d a, cv::Point2d b) {
+  if (mask.empty()) return false;
+  const int n = std::max(1, static_cast<int>(std::ceil(cv::norm(b - a))));
+  for (int k = 0; k <= n; ++k) {
+    const cv::Point2d q = a + (static_cast<double>(k) / n) * (b - a);
+    const cv::Point p(cvRound(q.x), cvRound(q.y));
+    if (!cv::Rect({0, 0}, mask.size()).contains(p) || !mask.at<uchar>(p)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
@@ -458,6 +472,22 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   fit.plain_end_px = s.At(s.U(plain_col));
   const bool plain_cut = cut_off && (plain_end <= 1 || plain_end >= nu - 2);
   fit.length_mm = plain_cut ? 0.0 : cv::norm(fit.tip_px - fit.plain_end_px) * mm_per_px;
+  // Seen short with its painted head measured by its paint and no head at the other end: the
+  // stick may run on under a tree crown or a house, which hides it from the camera.
+  const double plain_width = hi_painted ? width_lo : width_hi;
+  if (!cut_off && colour_says && fit.tip_from_edge &&
+      fit.length_mm < (1.0 - opt.size_tolerance) * opt.length_mm &&
+      fit.length_mm >= opt.min_seen_share_hidden * opt.length_mm &&
+      plain_width <= opt.max_hidden_end_width) {
+    const cv::Point2d model_end =
+        fit.tip_px + (opt.length_mm / fit.length_mm) * (fit.plain_end_px - fit.tip_px);
+    if (HiddenAlong(opt.tall_terrain, fit.plain_end_px, model_end)) {
+      fit.plain_end_px = model_end;
+      fit.length_mm = 0.0;
+      fit.plain_end_hidden = true;
+      return fit;
+    }
+  }
   if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {
     return QtipRefusal{"Q-tip-like change of the wrong length (" +
                        std::to_string(static_cast<int>(std::lround(fit.length_mm))) +

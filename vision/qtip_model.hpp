@@ -38,6 +38,19 @@ struct QtipModelOptions {
   // The pixels are a matched model (MatchQtipTemplate) whose ends are the object's ends: used
   // for faint Q-tips, where the change's own runs break up in noise. Default false.
   bool extent_from_pixels = false;
+  // Where the board's tall terrain (a tree crown, a house) may hide the mat from the camera,
+  // top view (CV_8U, 255; TallTerrainMask); empty when none is known. A stick whose plain end
+  // runs on under it is seen short: it is taken at the model's length only when all of the
+  // missing part lies there (see FitQtip).
+  cv::Mat tall_terrain;
+  // Shortest share of length_mm that must be seen of a stick running on under tall terrain.
+  // Default 0.4 (as for one running out of the view): the visible part gives the axis.
+  double min_seen_share_hidden = 0.4;
+  // Widest white material at a stick's visible end, as a share of the stick's own, for that
+  // end to be the stick going on unseen rather than a head. Default 1.2. A weak guard only:
+  // under `hard`'s blur whole Q-tips' plain heads measured 0.3-2.4x (most 1.5-2.4x); what
+  // places the tip is its paint, and the hidden part is bounded by the board's terrain.
+  double max_hidden_end_width = 1.2;
 };
 
 struct QtipFit {
@@ -46,6 +59,9 @@ struct QtipFit {
   double length_mm = 0;       // measured tip to plain end (0 when the plain end is cut off)
   bool tip_from_edge = true;  // false: placed one head length past the stick's end
   std::string painted_by;     // which cue decided the painted head: "colour" or "width"
+  // The plain end runs on under tall terrain: plain_end_px is put at the model's length from
+  // the tip along the seen stick, and length_mm is 0 (as for a plain end cut off).
+  bool plain_end_hidden = false;
 };
 
 struct QtipRefusal {

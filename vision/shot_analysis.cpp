@@ -1,5 +1,9 @@
 #include "vision/shot_analysis.hpp"
 
+#include <cmath>
+
+#include "vision/tall_terrain_mask.hpp"
+
 namespace referee {
 
 ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,
@@ -10,8 +14,15 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
   a.top_before = view.Rectify(before);
   a.top_after = view.Rectify(after);
   a.stands = DetectStands(a.top_before, view, colors, catalog, stand_options, board);
-  const ProjectileResult r =
-      DetectProjectile(a.top_before, a.top_after, view, a.stands.stands, projectile_options);
+  // Where the board's tall terrain may hide a stick, as the stand search reads it.
+  a.tall_terrain =
+      board ? TallTerrainMask(*board, view, a.top_before.size(),
+                              MmToInches(stand_options.tall_terrain_height_mm),
+                              static_cast<int>(std::lround(stand_options.tall_terrain_margin_mm /
+                                                           view.MmPerPx())))
+            : cv::Mat();
+  const ProjectileResult r = DetectProjectile(a.top_before, a.top_after, view, a.stands.stands,
+                                              projectile_options, a.tall_terrain);
   if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
     a.projectile = *o;
   } else {

@@ -24,6 +24,9 @@ struct ShotAnalysis {
   StandDetection stands;
   std::optional<ProjectileObservation> projectile;
   std::string refusal;  // why no projectile was accepted (empty when one was)
+  // Where the board's tall terrain may hide the mat (TallTerrainMask; empty without a board),
+  // as the projectile search was given it.
+  cv::Mat tall_terrain;
   // A side's colour in or beside the hit circle that no found stand explains (a base the stand
   // search missed?): FindUnfoundBases, run once the verdict gives the circle. The evidence
   // picture marks them.

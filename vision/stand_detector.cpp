@@ -22,6 +22,7 @@
 #include "vision/hidden_border.hpp"
 #include "vision/px_rect.hpp"
 #include "vision/side_washout.hpp"
+#include "vision/tall_terrain_mask.hpp"
 
 namespace referee {
 
@@ -657,12 +658,6 @@ cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int 
   return mask;
 }
 
-// Terrain that stands taller than a base and may hide part of one.
-bool IsTall(Terrain t) {
-  return t == Terrain::kWoods || t == Terrain::kHouse || t == Terrain::kRocks ||
-         t == Terrain::kBridge;
-}
-
 // Where the mat point `on_mat` is seen when the camera looks at `p` raised height_in: the
 // inverse of TopView::TableAtHeight, by fixed-point steps (it is nearly a scaling about the
 // camera's foot, so a few steps converge).
@@ -670,52 +665,6 @@ Vec2 SeenOnMat(const TopView& view, Vec2 p, double height_in) {
   Vec2 on_mat = p;
   for (int i = 0; i < 6; ++i) on_mat = on_mat + (p - view.TableAtHeight(on_mat, height_in));
   return on_mat;
-}
-
-// Where tall terrain may hide the mat in the top view (CV_8U, 255): each tall feature's
-// outline on the mat and seen at height_in (the hull of both), grown by margin_px. A tall
-// square with no tall feature drawn in it counts whole.
-cv::Mat HiddenMask(const Board& board, const TopView& view, cv::Size size, double height_in,
-                   int margin_px) {
-  cv::Mat mask(size, CV_8U, cv::Scalar(0));
-  const auto fill = [&](const std::vector<Vec2>& outline) {
-    std::vector<cv::Point> pts, hull;
-    for (const Vec2& v : outline) {
-      for (const Vec2& q : {v, SeenOnMat(view, v, height_in)}) {
-        const cv::Point2d p = view.RectifiedFromTable(q);
-        pts.emplace_back(cvRound(p.x), cvRound(p.y));
-      }
-    }
-    if (pts.size() < 3) return;
-    cv::convexHull(pts, hull);
-    cv::fillConvexPoly(mask, hull, cv::Scalar(255));
-  };
-  const Grid& g = board.grid;
-  for (int row = 0; row < g.rows; ++row) {
-    for (int col = 0; col < g.cols; ++col) {
-      if (!IsTall(board.TerrainAt({col, row}))) continue;
-      const bool drawn = std::any_of(board.features.begin(), board.features.end(), [&](auto& f) {
-        if (!IsTall(f.type) || f.outline.vertices.empty()) return false;
-        Vec2 c{0, 0};
-        for (const Vec2& v : f.outline.vertices) c = c + v;
-        c = c * (1.0 / static_cast<double>(f.outline.vertices.size()));
-        const auto sq = g.SquareOf(c);
-        return sq && sq->col == col && sq->row == row;
-      });
-      if (drawn) continue;
-      const double s = g.square_size_in, x = col * s, y = row * s;
-      fill({{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}});
-    }
-  }
-  for (const auto& f : board.features) {
-    if (IsTall(f.type)) fill(f.outline.vertices);
-  }
-  if (margin_px > 0) {
-    cv::dilate(
-        mask, mask,
-        cv::getStructuringElement(cv::MORPH_ELLIPSE, {2 * margin_px + 1, 2 * margin_px + 1}));
-  }
-  return mask;
 }
 
 // Fraction of the valid pixels inside r (deeper than depth_px) whose chroma lies within 0.12
@@ -1342,8 +1291,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
             : cv::Mat();
   if (options.fit_partial_borders) {
     const cv::Mat hidden =
-        board ? HiddenMask(*board, view, top_bgr.size(), MmToInches(options.tall_terrain_height_mm),
-                           static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
+        board ? TallTerrainMask(*board, view, top_bgr.size(),
+                                MmToInches(options.tall_terrain_height_mm),
+                                static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
               : cv::Mat();
     AddRingFits(chroma, valid, mat_chroma, terrain, hidden, out, mm, sizes, options, rects);
   }
@@ -1437,11 +1387,11 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   // bases that run on under it (vision/tall_terrain_extent.hpp); only when the board has some.
   const double tall_in = MmToInches(options.tall_terrain_height_mm);
   const cv::Mat tall_seen =
-      board ? HiddenMask(*board, view, top_bgr.size(), tall_in, 0) : cv::Mat();
+      board ? TallTerrainMask(*board, view, top_bgr.size(), tall_in, 0) : cv::Mat();
   const bool any_tall = !tall_seen.empty() && cv::countNonZero(tall_seen) > 0;
   const cv::Mat tall_hidden =
-      any_tall ? HiddenMask(*board, view, top_bgr.size(), tall_in,
-                            static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
+      any_tall ? TallTerrainMask(*board, view, top_bgr.size(), tall_in,
+                                 static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
                : cv::Mat();
   const cv::Mat bare_mat = any_tall ? BareMatMask(chroma, valid, mat_chroma) : cv::Mat();
   TallTerrainExtentOptions tall_extent = options.tall_terrain_extent;

@@ -6,6 +6,8 @@
 #include <ctime>
 #include <utility>
 
+#include "vision/tall_terrain_mask.hpp"
+
 namespace referee::live {
 
 namespace {
@@ -257,7 +259,15 @@ void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene&
     // A crop rectifies to the same pixels as the same part of the full view.
     const cv::Mat before = crop.Rectify(before_frame_);
     const cv::Mat after = r.top_view.empty() ? crop.Rectify(r.frame) : r.top_view(box);
-    found = DetectProjectile(before, after, crop, stands_, options);
+    // Where the board's tall terrain may hide a stick, as the stand search reads it.
+    const cv::Mat tall_terrain =
+        config_.terrain
+            ? TallTerrainMask(*config_.terrain, crop, before.size(),
+                              MmToInches(config_.stands.tall_terrain_height_mm),
+                              static_cast<int>(std::lround(config_.stands.tall_terrain_margin_mm /
+                                                           crop.MmPerPx())))
+            : cv::Mat();
+    found = DetectProjectile(before, after, crop, stands_, options, tall_terrain);
     if (auto* obs = std::get_if<ProjectileObservation>(&found)) {
       obs->point_px += cv::Point2d(box.tl());  // back to full top-view pixels
       obs->region_px += box.tl();
