@@ -51,5 +51,14 @@ TEST(Webcam720pTest, AShellIsFoundAmongBasesWhoseBordersLostTheirColour) {
                    1.5);
 }
 
+// Bug: a black head on a grey mat changes the view about as much as the white stick next to
+// it, so no end was found walking out from the stick, and the head measured from its middle
+// was only tried to correct an end found elsewhere: refused as "the outer end of its painted
+// head cannot be measured".
+TEST(Webcam720pTest, ADarkHeadWithNoEdgeAtTheStickIsMeasuredFromItsMiddle) {
+  ExpectReadAt720p("napoleonic", 11,
+                   {{.gain = 1.0, .active = false}, {.ramp = 0.3, .active = true}}, 1.5);
+}
+
 }  // namespace
 }  // namespace referee
