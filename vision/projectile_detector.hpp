@@ -96,9 +96,12 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
 double MaxProjectileChangeMm2(const ProjectileOptions& options, double mm_per_px);
 
 // Pixels that changed between two top views, with the lighting change divided out (CV_8U).
-// `magnitude`: the largest per-channel change (CV_32F); `object_change`: the same with pixels
-// that only got darker alike in every channel (shadows) set to 0.
+// `px_per_camera_px`: top-view pixels one camera pixel spans (TopView::PxPerCameraPx), the
+// scale of what the camera's compression smears. `magnitude`: the largest per-channel change
+// (CV_32F); `object_change`: the same with pixels that only got darker alike in every channel
+// (shadows) set to 0.
 cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
-                   cv::Mat* magnitude = nullptr, cv::Mat* object_change = nullptr);
+                   double px_per_camera_px = 1.0, cv::Mat* magnitude = nullptr,
+                   cv::Mat* object_change = nullptr);
 
 }  // namespace referee

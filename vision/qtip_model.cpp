@@ -415,8 +415,10 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
                     kHeadLengthTolerance * opt.head_length_mm, opt.min_edge_snr * noise);
       if (outer && near_head_end(*outer)) tip_col = outer;
     }
-    // Still not about one head length past the white stick: measure the head itself there.
-    if (tip_col && !near_head_end(*tip_col)) {
+    // Still not about one head length past the white stick, or no end found walking out from
+    // the object's (a dark head as much under the mat as the stick is over it, its plain
+    // change level from stick to head): measure the head itself there.
+    if (!tip_col || !near_head_end(*tip_col)) {
       const auto past =
           HeadEndPastWhite(raw, white_stops, dir, head_cols, mat_raw, opt.min_edge_snr * noise);
       if (past && near_head_end(*past)) tip_col = past;

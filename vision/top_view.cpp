@@ -97,6 +97,12 @@ void TopView::Rectify(const cv::Mat& image, cv::Mat& out) const {
   cv::remap(image, out, map1_, map2_, cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar::all(0));
 }
 
+double TopView::PxPerCameraPx() const {
+  const double camera_px_per_inch = NativePxPerInch(cal_) / frame_shrink_;
+  if (!std::isfinite(camera_px_per_inch) || camera_px_per_inch <= 0) return 1.0;
+  return px_per_inch_ / camera_px_per_inch;
+}
+
 TopView TopView::Coarse(int factor) const {
   factor = std::max(1, factor);
   TopView c;

@@ -44,6 +44,10 @@ class TopView {
   TopView Coarse(int factor) const;
   // Camera pixels block-averaged into one before sampling (1 but for Coarse views).
   int frame_shrink() const { return frame_shrink_; }
+  // How many of this view's pixels one camera pixel (as sampled) spans at the board's centre:
+  // above 1 where the view magnifies the camera (a 720p webcam far above a large table), so
+  // what the camera blurs over a pixel or two covers more of the view. 1 without a camera.
+  double PxPerCameraPx() const;
   // Where this view lies in the full top view, px (the whole view unless it is a crop).
   cv::Rect region() const { return {origin_px_, size_}; }
   // Top-view pixels that see the camera image (255) rather than the black fill outside it.
