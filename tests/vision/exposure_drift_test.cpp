@@ -1,43 +1,14 @@
 // A webcam's automatics change the exposure between `before` and `after` on their own, and a
 // bystander's shadow darkens one side of the table; the frame is compressed again. The shot
 // must be read the same (seed 5, 1080p).
-#include <gtest/gtest.h>
-
-#include <string>
-
-#include <opencv2/imgproc.hpp>
-
-#include "datasets/exposure_drift.hpp"
-#include "datasets/synth_scene.hpp"
-#include "engine/data_paths.hpp"
-#include "engine/stand_kind_catalog_loader.hpp"
-#include "rendered_scene.hpp"
-#include "scenario_side_colors.hpp"
-#include "vision/shot_analysis.hpp"
+#include "drifted_shot.hpp"
 
 namespace referee {
 namespace {
 
-// The projectile of scene `index` of `scenario` (seed 5) found within `max_error_mm` of the
-// truth through every drift.
 void ExpectReadThrough(const std::string& scenario, int index,
                        const std::vector<ExposureDrift>& drifts, double max_error_mm) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / (scenario + ".json"));
-  const SynthScene s = GenerateScene(
-      sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, index);
-  ASSERT_TRUE(s.projectile.has_value());
-  const TableCalibration cal = TruthCalibration(s);
-  const TopView view(cal);
-  const cv::Mat sent = AsWebcamSends(s.after, s.jpeg_quality);
-  for (const ExposureDrift& d : drifts) {
-    SCOPED_TRACE(scenario + " index " + std::to_string(index) + " gain " + std::to_string(d.gain) +
-                 " ramp " + std::to_string(d.ramp));
-    const ShotAnalysis a = AnalyseShot(view, s.before, Drifted(sent, d), ScenarioSideColors(sc),
-                                       LoadStandKinds(), &s.board);
-    ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-    EXPECT_EQ(a.projectile->kind, s.projectile->kind);
-    EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), max_error_mm);
-  }
+  ExpectShotReadThrough(scenario, index, {1920, 1080}, drifts, max_error_mm);
 }
 
 void ExpectQtipReadThrough(int index, const std::vector<ExposureDrift>& drifts,

@@ -1,41 +1,14 @@
 // Most club webcams send 1280x720, and a camera far enough above a large table to see all of it
 // then spans ~2.3 mm a pixel, nearly three of the top view's. Shots read from such 720p renders
 // (seed 5), sent as JPEG, with the exposure drifting or not.
-#include <gtest/gtest.h>
-
-#include <string>
-#include <vector>
-
-#include "datasets/exposure_drift.hpp"
-#include "datasets/synth_scene.hpp"
-#include "engine/data_paths.hpp"
-#include "engine/stand_kind_catalog_loader.hpp"
-#include "rendered_scene.hpp"
-#include "scenario_side_colors.hpp"
-#include "vision/shot_analysis.hpp"
+#include "drifted_shot.hpp"
 
 namespace referee {
 namespace {
 
-// The projectile of scene `index` of `scenario` (seed 5, 720p) found within `max_error_mm` of
-// the truth through every drift.
 void ExpectReadAt720p(const std::string& scenario, int index,
                       const std::vector<ExposureDrift>& drifts, double max_error_mm) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / (scenario + ".json"));
-  const SynthScene s = GenerateScene(
-      sc, SynthOptions{.seed = 5, .size = {1280, 720}, .with_hand_frame = false}, index);
-  ASSERT_TRUE(s.projectile.has_value());
-  const TopView view(TruthCalibration(s));
-  const cv::Mat sent = AsWebcamSends(s.after, s.jpeg_quality);
-  for (const ExposureDrift& d : drifts) {
-    SCOPED_TRACE(scenario + " index " + std::to_string(index) + " gain " + std::to_string(d.gain) +
-                 " ramp " + std::to_string(d.ramp));
-    const ShotAnalysis a = AnalyseShot(view, s.before, Drifted(sent, d), ScenarioSideColors(sc),
-                                       LoadStandKinds(), &s.board);
-    ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-    EXPECT_EQ(a.projectile->kind, s.projectile->kind);
-    EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), max_error_mm);
-  }
+  ExpectShotReadThrough(scenario, index, {1280, 720}, drifts, max_error_mm);
 }
 
 // Bug: the change test allowed `after` only what `before` holds within a top-view pixel, a
