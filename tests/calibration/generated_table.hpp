@@ -2,10 +2,14 @@
 // calibration places the table against the scene's true camera.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <variant>
 
+#include "calibration/calibrate_table.hpp"
 #include "calibration/table_calibration.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -34,6 +38,18 @@ inline double TableMaxErrorMm(const SynthScene& s, const TableCalibration& cal) 
     }
   }
   return std::min(worst[0], worst[1]);
+}
+
+// The scene's table offered as a board one square narrower or one shorter: refused, since
+// whatever window of its lines were taken, the labels would be a square off.
+inline void ExpectOneSquareSmallerRefused(const SynthScene& s) {
+  const Grid& g = s.board.grid;
+  for (const Grid& wrong :
+       {Grid{g.cols - 1, g.rows, g.square_size_in}, Grid{g.cols, g.rows - 1, g.square_size_in}}) {
+    const CalibrationResult res = CalibrateTable(s.empty, wrong, std::nullopt);
+    EXPECT_TRUE(std::holds_alternative<CalibrationRefusal>(res))
+        << wrong.cols << " x " << wrong.rows << " board accepted";
+  }
 }
 
 }  // namespace referee::test
