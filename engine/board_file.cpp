@@ -140,6 +140,14 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
   if (out.line_width_mm <= 0.0 || out.line_width_mm > 20.0) {
     throw InputError(file, "line_width_mm", "must be in (0, 20] mm");
   }
+  out.base_height_mm = GetFiniteNumberOr(j, "base_height_mm", 2.5, file, "");
+  if (out.base_height_mm <= 0.0 || out.base_height_mm > 10.0) {
+    throw InputError(file, "base_height_mm", "must be in (0, 10] mm");
+  }
+  out.figure_height_mm = GetFiniteNumberOr(j, "figure_height_mm", 20.0, file, "");
+  if (out.figure_height_mm < 0.0 || out.figure_height_mm > 60.0) {
+    throw InputError(file, "figure_height_mm", "must be in [0, 60] mm");
+  }
   out.mat_color = GetStringOr(j, "mat", "", file, "");
   return out;
 }

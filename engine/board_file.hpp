@@ -9,6 +9,8 @@
 //    "sides": {"red": [192, 48, 42], "blue": [42, 75, 192]},          // optional, sRGB 0-255
 //    "markers": true,            // optional: ArUco 4x4_50 ids 0-3 outside the corners
 //    "line_width_mm": 2.0,       // optional: drawn grid line width
+//    "base_height_mm": 2.5,      // optional: thickness of the stands' bases
+//    "figure_height_mm": 20.0,   // optional: the figures' tops above their base
 //    "mat": "green"}             // optional: mat colour name, informative
 #pragma once
 
@@ -35,6 +37,12 @@ struct BoardFile {
   bool has_markers = false;    // ArUco 4x4_50 ids 0-3, 2" wide, centred 1.5" outside corners
   double line_width_mm = 2.0;  // grid line width as drawn (TABLE_KIT: 1.5-3 mm)
   std::string mat_color;       // e.g. "green"; empty when not stated
+  // The club's stands and miniatures: one camera cannot measure how high a projectile lying on
+  // a base or its figures rests, and each millimetre of height moves the impact point by up to
+  // half a millimetre on the table. TABLE_KIT: bases 2-3 mm, figures up to ~25 mm (6 mm scale
+  // armies ~8).
+  double base_height_mm = 2.5;
+  double figure_height_mm = 20.0;
 };
 
 std::map<std::string, std::array<int, 3>> DefaultSideColors();

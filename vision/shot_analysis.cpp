@@ -36,6 +36,13 @@ std::vector<std::string> KindPreference(const std::string& ruleset) {
   return StandDetectorOptions{}.kind_preference;
 }
 
+void ApplyKitHeights(const BoardFile& kit, StandDetectorOptions& stands,
+                     ProjectileOptions& projectile) {
+  stands.base_height_mm = kit.base_height_mm;
+  projectile.base_height_mm = kit.base_height_mm;
+  projectile.figure_height_mm = kit.figure_height_mm;
+}
+
 std::vector<Stand> StandsOf(const StandDetection& detection) {
   std::vector<Stand> out;
   for (const auto& d : detection.stands) out.push_back(d.stand);

@@ -10,6 +10,7 @@
 #include <opencv2/core.hpp>
 
 #include "engine/board.hpp"
+#include "engine/board_file.hpp"
 #include "engine/stand.hpp"
 #include "vision/projectile_detector.hpp"
 #include "vision/side_color_model.hpp"
@@ -43,6 +44,12 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
 // (a 40 x 40 base, measured from its front edge like the elephant and catapult of the same
 // size), light catapult; anything else -> the Napoleonic default.
 std::vector<std::string> KindPreference(const std::string& ruleset);
+
+// The board file's stand and figure heights into the options that place things in 3D: the
+// stand search (a base's side faces), and the height a projectile lying on a base or on its
+// figures is put at.
+void ApplyKitHeights(const BoardFile& kit, StandDetectorOptions& stands,
+                     ProjectileOptions& projectile);
 
 // Stands as the engine takes them.
 std::vector<Stand> StandsOf(const StandDetection& detection);

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <tuple>
 
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
@@ -80,6 +82,8 @@ TEST(SceneFile, DefaultsComeFromTheKindAndTableKit) {
   const BoardFile b = LoadBoardFile(p);
   EXPECT_EQ(b.side_colors_srgb, DefaultSideColors());
   EXPECT_DOUBLE_EQ(b.line_width_mm, 2.0);
+  EXPECT_DOUBLE_EQ(b.base_height_mm, 2.5);
+  EXPECT_DOUBLE_EQ(b.figure_height_mm, 20.0);
   EXPECT_FALSE(b.has_markers);
   const Scene s =
       ParseScene(nlohmann::json::parse(SceneWith(kGoodStand, kGoodShot)), "x", LoadStandKinds());
@@ -88,6 +92,26 @@ TEST(SceneFile, DefaultsComeFromTheKindAndTableKit) {
   EXPECT_DOUBLE_EQ(s.stands[0].footprint.depth_in, 20.0 / 25.4);
   EXPECT_EQ(s.shot->kind, ShotKind::kField);
   EXPECT_FALSE(s.shot->gun_center.has_value());
+}
+
+TEST(SceneFile, KitHeightsAreReadAndChecked) {
+  const BoardFile b = LoadBoardFile(
+      WriteTemp("kit.json", "{" + kBoard + R"(, "base_height_mm": 3, "figure_height_mm": 8})"));
+  EXPECT_DOUBLE_EQ(b.base_height_mm, 3.0);
+  EXPECT_DOUBLE_EQ(b.figure_height_mm, 8.0);
+  for (const auto& [name, kit, field] :
+       {std::tuple{"no_base.json", R"("base_height_mm": 0)", "base_height_mm"},
+        {"tall_figures.json", R"("figure_height_mm": 250)", "figure_height_mm"},
+        {"text_height.json", R"("figure_height_mm": "tall")", "figure_height_mm"}}) {
+    const fs::path p = WriteTemp(name, "{" + kBoard + ", " + kit + "}");
+    try {
+      LoadBoardFile(p);
+      ADD_FAILURE() << name << " was accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.file(), p.string());
+      EXPECT_EQ(e.field(), field) << e.what();
+    }
+  }
 }
 
 TEST(SceneFile, MissingFieldsAreNamed) {

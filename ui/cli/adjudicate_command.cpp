@@ -39,6 +39,7 @@ struct AdjudicateOptions {
   std::string shot;   // empty: from the projectile (qtip -> field, shell -> howitzer/catapult)
   std::string firer;  // side of the firing gun, optional
   // Height of the figures' tops above their base, mm: where a Q-tip lying across a base rests.
+  // Unset: the board file's `figure_height_mm` (default 20).
   double figure_height_mm = ProjectileOptions{}.figure_height_mm;
 
   void Check() const {
@@ -121,9 +122,10 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       "field | horse | howitzer | catapult (default: from the projectile)")(
       "firer", po::value(&opt.firer), "side of the firing gun (friendly-fire and screening rules)")(
       "figure-height-mm", po::value(&opt.figure_height_mm),
-      "height of your figures above their base, mm (default 20): a Q-tip lying across a base "
-      "rests on them")("out", po::value(&opt.out), "OUT.json")(
-      "evidence", po::value(&opt.evidence), "OUT.png: the impact region with the hit circle");
+      "height of your figures above their base, mm (default: the board file's figure_height_mm, "
+      "else 20): a Q-tip lying across a base rests on them")(
+      "out", po::value(&opt.out), "OUT.json")("evidence", po::value(&opt.evidence),
+                                              "OUT.png: the impact region with the hit circle");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
@@ -160,7 +162,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   StandDetectorOptions stand_opt;
   stand_opt.kind_preference = KindPreference(opt.ruleset);
   ProjectileOptions proj_opt;
-  proj_opt.figure_height_mm = opt.figure_height_mm;
+  ApplyKitHeights(board, stand_opt, proj_opt);
+  if (vm.count("figure-height-mm")) proj_opt.figure_height_mm = opt.figure_height_mm;
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";
   const TopView view(cal);
   ShotAnalysis a =
