@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -148,6 +149,8 @@ TEST_F(AdjudicateFigureHeightTest, TheBoardsFigureHeightPlacesAQtipLyingOnFigure
   ASSERT_TRUE(tip_.has_value());
   const double default_mm = TipErrorMm(BoardWith("default.json", json::object()));
   const double kit_mm = TipErrorMm(BoardWith("kit.json", {{"figure_height_mm", kFigureMm}}));
+  std::cout << "tip error: default figures " << default_mm << " mm, the board's " << kit_mm
+            << " mm\n";
   EXPECT_GT(default_mm, 3.0);
   EXPECT_LT(kit_mm, 1.5) << "with the default 20 mm figures: " << default_mm << " mm";
   // The command line still overrides the board file.
