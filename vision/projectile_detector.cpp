@@ -308,7 +308,8 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
 
 ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
                                   const TopView& view, const std::vector<DetectedStand>& stands,
-                                  const ProjectileOptions& opt, const cv::Mat& tall_terrain) {
+                                  const ProjectileOptions& opt, const cv::Mat& tall_terrain,
+                                  const cv::Mat& flat_terrain) {
   if (top_before.empty() || top_after.empty() || top_before.size() != top_after.size() ||
       top_before.type() != CV_8UC3 || top_after.type() != CV_8UC3) {
     return Refusal{"before and after top views are missing or differ in size/type"};
@@ -462,8 +463,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       const auto fit = FitShell(top_before, after_corrected, mask, blob.pts, mm, sweep_px, model);
       if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
       const ShellFit& f = std::get<ShellFit>(fit);
-      const ShellSupport support = ShellRestHeight(f.silhouette_px, f.outline, view, top_before,
-                                                   stands, ShellSupportOptionsOf(opt));
+      const ShellSupport support =
+          ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands,
+                          ShellSupportOptionsOf(opt), flat_terrain);
       if (support.what == "unknown") {
         return Refusal{
             "shell rests on something that is neither the mat nor a stand found (a base not "
@@ -560,7 +562,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                                static_cast<int>(std::lround(m.centre_px.y + r_px * std::sin(t))));
         }
         const ShellSupport support = ShellRestHeight(m.centre_px, outline, view, top_before, stands,
-                                                     ShellSupportOptionsOf(opt));
+                                                     ShellSupportOptionsOf(opt), flat_terrain);
         // Only on the mat: on a stand the figures under it may be of its colour (olive,
         // yellow), so the change shows only where the shell covers other colours and its
         // centroid leans that way (4 mm on a `hard` scene); its dot is blurred away.

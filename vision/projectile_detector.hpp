@@ -86,10 +86,13 @@ using ProjectileResult = std::variant<ProjectileObservation, Refusal>;
 
 // `tall_terrain`: where the board's tall terrain may hide the mat from the camera (top view,
 // CV_8U, 255; TallTerrainMask), empty when not known: a Q-tip running on under it is seen short.
+// `flat_terrain`: where the board lays flat terrain on the mat (FlatTerrainMask), empty when not
+// known: a shell on a road or water felt rests at the mat's height.
 ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
                                   const TopView& view, const std::vector<DetectedStand>& stands,
                                   const ProjectileOptions& options = {},
-                                  const cv::Mat& tall_terrain = cv::Mat());
+                                  const cv::Mat& tall_terrain = cv::Mat(),
+                                  const cv::Mat& flat_terrain = cv::Mat());
 
 // The largest change a projectile of `options` can make in a top view of `mm_per_px`, mm^2:
 // anything larger is a hand, an arm or a moved stand.

@@ -5,17 +5,30 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/floor_colours.hpp"
 #include "vision/stand_surface.hpp"
 
 namespace referee {
 
 namespace {
 
+// Share of a ring's pixels on flat terrain that a colour of that terrain must cover to count as
+// the floor: a road or a river crossing the ring covers a third of it or more; the bare top of a
+// base the stand search missed, at most a sixth (so a shell on it is still not put on the mat).
+constexpr double kFlatArtMinShare = 0.2;
+// Flat terrain colours read around a shell: a road and water beside it.
+constexpr int kFlatArtMaxColours = 2;
+// Fewest ring pixels on flat terrain to read its colours from.
+constexpr int kFlatArtMinPixels = 20;
+
 // Share of the `before` pixels under `outline` that show the mat's colour, taken as the median
 // of a ring around the shell outside every stand found, wide enough (two shell sides) that the
-// mat outweighs a base the detector missed; -1 when too little mat is seen around it.
+// mat outweighs a base the detector missed; -1 when too little mat is seen around it. Where
+// `flat_terrain` (top view, CV_8U; may be empty) says the board lays flat terrain, its colours
+// read in the ring there, and blends of them with the mat, are the floor too.
 double MatShare(const std::vector<cv::Point>& outline, const TopView& view, const cv::Mat& before,
-                const std::vector<DetectedStand>& stands, double ring_px) {
+                const std::vector<DetectedStand>& stands, double ring_px,
+                const cv::Mat& flat_terrain = cv::Mat()) {
   const cv::Rect all({0, 0}, before.size());
   const cv::Rect hull = cv::boundingRect(outline);
   const int r = static_cast<int>(std::ceil(ring_px));
@@ -52,13 +65,27 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
     std::nth_element(ch[c].begin(), mid, ch[c].end());
     mat[c] = *mid;
   }
+  std::vector<cv::Vec3d> floor;  // the mat and the flat terrain's colours around the shell
+  cv::Mat flat;
+  if (!flat_terrain.empty()) {
+    flat = flat_terrain(box);
+    const cv::Mat flat_ring = ring & flat;
+    if (cv::countNonZero(flat_ring) >= kFlatArtMinPixels) {
+      floor = FlatArtColours(before(box), flat_ring, mat, kFlatArtMinShare, kFlatArtMaxColours);
+      if (!floor.empty()) floor.insert(floor.begin(), mat);
+    }
+  }
   // The mat in a shadow (of a house, a tree, a figure) is still the mat.
   int n = 0, like = 0;
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (!under.at<uchar>(y, x)) continue;
       ++n;
-      like += LikeColour(before.at<cv::Vec3b>(y + box.y, x + box.x), mat, 1.0, 0.15, 25.0) ? 1 : 0;
+      const cv::Vec3b& v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      like += LikeColour(v, mat, 1.0, 0.15, 25.0) ||
+                      (!floor.empty() && flat.at<uchar>(y, x) && LikeFloor(v, floor))
+                  ? 1
+                  : 0;
     }
   }
   return n ? static_cast<double>(like) / n : -1;
@@ -69,7 +96,7 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
 ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Point>& outline_px,
                              const TopView& view, const cv::Mat& top_before,
                              const std::vector<DetectedStand>& stands,
-                             const ShellSupportOptions& opt) {
+                             const ShellSupportOptions& opt, const cv::Mat& flat_terrain) {
   const Vec2 seen = view.TableFromRectified(silhouette_px);
   const double half_thick = MmToInches(0.5 * opt.thickness_mm);
   const double base_in = MmToInches(opt.base_height_mm);
@@ -77,6 +104,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   ShellSupport out;
   out.what = "mat";
   const Vec2 on_mat = view.TableAtHeight(seen, half_thick);
+  const double ring_px = 2.0 * opt.side_mm / view.MmPerPx();
   // Every stand it could rest on; it rests on the highest thing under it, so figures seen
   // under it win over a neighbour's bare top.
   double best_share = -1;
@@ -123,8 +151,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     // On the mat its centre would be within 0.4 side of the base: it would overlap the base.
     const bool mat_possible = DistanceToRect(on_mat, fp) > MmToInches(0.4 * opt.side_mm);
     if (mat_possible) {
-      const double share =
-          MatShare(outline_px, view, top_before, stands, 2.0 * opt.side_mm / view.MmPerPx());
+      const double share = MatShare(outline_px, view, top_before, stands, ring_px);
       if (share >= opt.min_mat_share) continue;
     }
     const double rank = figures ? 1.0 + figure_share : 0.0;
@@ -151,10 +178,15 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   }
   // On no stand that was found: it must lie on the mat, and the mat must show under it (a
   // grid line may take a quarter of it); else it rests on something of unknown height (a base
-  // the stand detector missed, a terrain piece) and its height cannot be guessed.
-  const double share =
-      MatShare(outline_px, view, top_before, stands, 2.0 * opt.side_mm / view.MmPerPx());
-  if (share >= 0 && share < opt.min_mat_share_alone) out.what = "unknown";
+  // the stand detector missed, a terrain piece) and its height cannot be guessed. Flat terrain
+  // (a road, water felt) lies at the mat's height: where the board lays it, its colours show
+  // the floor as well as the mat's.
+  const double share = MatShare(outline_px, view, top_before, stands, ring_px);
+  if (share >= 0 && share < opt.min_mat_share_alone &&
+      (flat_terrain.empty() || MatShare(outline_px, view, top_before, stands, ring_px,
+                                        flat_terrain) < opt.min_mat_share_alone)) {
+    out.what = "unknown";
+  }
   return out;
 }
 

@@ -5,6 +5,8 @@
 //  - a shell that would overlap a base if it lay on the mat cannot lie on the mat;
 //  - otherwise, when it could also lie on a stand, the surface seen under its silhouette before
 //    the shot decides: the mat's own colour there (in light or shadow) means the mat;
+//  - on no stand found, the mat's colour, or where the board lays flat terrain (a road, water)
+//    that terrain's colour, must show under it: else it rests on something of unknown height;
 //  - on a stand, figures seen under its silhouette before the shot put it on the figures, the
 //    bare base top (flock, paint) on the base.
 #pragma once
@@ -55,9 +57,13 @@ struct ShellSupport {
 
 // `silhouette_px`: the centroid of the shell's silhouette in the top view (seen at half its
 // thickness); `outline_px`: its outline there. `top_before`: the rectified view before the shot.
+// `flat_terrain`: where the board lays flat terrain on the mat (FlatTerrainMask less tall
+// terrain; CV_8U, 255), empty when not known: a shell on no stand found lies on the mat when
+// the floor's colours there (the mat's, a road's, water's) show under it.
 ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Point>& outline_px,
                              const TopView& view, const cv::Mat& top_before,
                              const std::vector<DetectedStand>& stands,
-                             const ShellSupportOptions& options = {});
+                             const ShellSupportOptions& options = {},
+                             const cv::Mat& flat_terrain = cv::Mat());
 
 }  // namespace referee

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "vision/flat_terrain_mask.hpp"
 #include "vision/tall_terrain_mask.hpp"
 
 namespace referee {
@@ -21,8 +22,11 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
                               static_cast<int>(std::lround(stand_options.tall_terrain_margin_mm /
                                                            view.MmPerPx())))
             : cv::Mat();
+  a.flat_terrain = board ? FlatTerrainMask(*board, view, a.top_before.size(),
+                                           FlatTerrainMarginPx(view.MmPerPx()))
+                         : cv::Mat();
   const ProjectileResult r = DetectProjectile(a.top_before, a.top_after, view, a.stands.stands,
-                                              projectile_options, a.tall_terrain);
+                                              projectile_options, a.tall_terrain, a.flat_terrain);
   if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
     a.projectile = *o;
   } else {

@@ -28,6 +28,9 @@ struct ShotAnalysis {
   // Where the board's tall terrain may hide the mat (TallTerrainMask; empty without a board),
   // as the projectile search was given it.
   cv::Mat tall_terrain;
+  // Where the board lays flat terrain on the mat (FlatTerrainMask; empty without a board), as
+  // the projectile search was given it.
+  cv::Mat flat_terrain;
   // A side's colour in or beside the hit circle that no found stand explains (a base the stand
   // search missed?): FindUnfoundBases, run once the verdict gives the circle. The evidence
   // picture marks them.

@@ -4,10 +4,16 @@
 //    high (napoleonic seed 5 scene 6: the flock was taken for figures, 4.7 mm off).
 //  - A shell on the mat in a house's shadow is the mat, not "something unknown" (hard seed 5
 //    scene 10 was refused).
+//  - A shell on flat terrain the board lays on the mat (water felt, a road) lies at the mat's
+//    height, though not on the mat's colour (refused before as resting on "something that is
+//    neither the mat nor a stand found").
 //  - A Q-tip with its plain end on the mat and its painted end over a stand's figures slopes
 //    up over their edge: its tip is higher than the figures (a scene laid out here; the
 //    generator lays sticks level).
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include <opencv2/imgcodecs.hpp>
 
@@ -143,6 +149,48 @@ TEST(ProjectileSupportTest, QtipFromTheMatOntoFiguresSlopesUpToItsTip) {
   EXPECT_LT(InchesToMm(Distance(a.projectile->point, tip)), 2.5)
       << "true tip height " << InchesToMm(tip_h) << " mm, found at "
       << InchesToMm(a.projectile->height_in) << " mm";
+}
+
+// A `hard` table whose squares are mostly roads, bridges and water, every projectile a shell:
+// shells land on flat terrain far more often than on the `hard` scenario's table.
+Scenario FlatTerrainScenario() {
+  const std::filesystem::path dir = std::filesystem::path(REFEREE_TEST_TMP) / "projectile_support";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path file = dir / "hard_roads.json";
+  std::ofstream(file) << R"({
+    "name": "hard_roads",
+    "board": {"cols": 12, "rows": 8, "square_size": 4.0},
+    "markers": false,
+    "terrain": {"counts": {"woods": 3, "house": 2, "rocks": 1, "water": 6, "road": 14,
+                           "bridge": 6, "hill": 3}},
+    "stands_per_side": 10,
+    "kinds": ["line_infantry", "light_infantry", "line_cavalry", "field_gun", "howitzer",
+              "supply_wagon", "commander"],
+    "projectile": "shell", "front_stripe_probability": 0.3, "across_base_probability": 0.3,
+    "near_stand_probability": 0.3,
+    "difficulty": {"tilt_deg": [15, 25], "k1": [-0.35, 0.05], "k2": [-0.05, 0.10],
+                   "hfov_deg": [60, 85], "defocus_px": [0.5, 2.5], "motion_blur_px": [0.0, 4.0],
+                   "noise_sigma": [3.0, 8.0], "light_unevenness": [0.2, 0.5],
+                   "vignetting": [0.2, 0.5], "exposure": [0.7, 1.2], "hand_probability": 0.8,
+                   "grid_hidden_fraction": 0.3, "jpeg_quality": 80}
+  })";
+  return LoadScenario(file);
+}
+
+// Seed 3, scene 3: a shell on a water square's felt, 7 mm inside its edge, 5 mm high. It was
+// refused: a quarter of what it covers showed the mat's colour, the rest the felt's.
+TEST(ProjectileSupportTest, ShellOnWaterFeltLiesAtTheMatsHeight) {
+  const Scenario sc = FlatTerrainScenario();
+  const SynthScene s =
+      GenerateScene(sc, SynthOptions{.seed = 3, .size = {1920, 1080}, .with_hand_frame = false}, 3);
+  ASSERT_TRUE(s.projectile && s.projectile->kind == "shell");
+  ASSERT_TRUE(s.projectile->resting_on.empty());  // the scene is the one described
+  ASSERT_TRUE(s.board.IsOverWater(s.projectile->point));
+  const ShotAnalysis a = Analyse(sc, s.board, s.camera, s.before,
+                                 AsWebcamSends(s.after, s.jpeg_quality), "napoleonic");
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_TRUE(a.projectile->resting_on.empty()) << a.projectile->resting_on;
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.5);
 }
 
 }  // namespace

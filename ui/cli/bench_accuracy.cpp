@@ -379,8 +379,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     if (fs::exists(hand)) {
       ++hands;
       const cv::Mat h = Drifted(cv::imread(hand.string(), cv::IMREAD_COLOR), drift);
-      const ProjectileResult r = DetectProjectile(a.top_before, view.Rectify(h), view,
-                                                  a.stands.stands, {}, a.tall_terrain);
+      const ProjectileResult r = DetectProjectile(
+          a.top_before, view.Rectify(h), view, a.stands.stands, {}, a.tall_terrain, a.flat_terrain);
       const bool refused = std::holds_alternative<Refusal>(r);
       hands_refused += refused ? 1 : 0;
       line +=
@@ -391,8 +391,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     for (const cv::Mat& again :
          {a.top_before, view.Rectify(Rephotographed(before, 1000 + scenes_done))}) {
       ++empty_pairs;
-      const ProjectileResult r =
-          DetectProjectile(a.top_before, again, view, a.stands.stands, {}, a.tall_terrain);
+      const ProjectileResult r = DetectProjectile(a.top_before, again, view, a.stands.stands, {},
+                                                  a.tall_terrain, a.flat_terrain);
       if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
         ++empty_adjudicated;
         char buf[160];

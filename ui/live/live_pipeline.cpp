@@ -6,6 +6,7 @@
 #include <ctime>
 #include <utility>
 
+#include "vision/flat_terrain_mask.hpp"
 #include "vision/tall_terrain_mask.hpp"
 
 namespace referee::live {
@@ -267,7 +268,11 @@ void LivePipeline::WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene&
                               static_cast<int>(std::lround(config_.stands.tall_terrain_margin_mm /
                                                            crop.MmPerPx())))
             : cv::Mat();
-    found = DetectProjectile(before, after, crop, stands_, options, tall_terrain);
+    const cv::Mat flat_terrain = config_.terrain
+                                     ? FlatTerrainMask(*config_.terrain, crop, before.size(),
+                                                       FlatTerrainMarginPx(crop.MmPerPx()))
+                                     : cv::Mat();
+    found = DetectProjectile(before, after, crop, stands_, options, tall_terrain, flat_terrain);
     if (auto* obs = std::get_if<ProjectileObservation>(&found)) {
       obs->point_px += cv::Point2d(box.tl());  // back to full top-view pixels
       obs->region_px += box.tl();
