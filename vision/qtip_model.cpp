@@ -214,6 +214,10 @@ constexpr double kContradictingHeadRatio = 1.5;
 // seen (white cotton over a ground as bright as itself changes nothing), so the widths say
 // nothing against the colour. Default 4 (twice a head's 2).
 constexpr double kMaxComparableHeadRatio = 4.0;
+// The other end's widest white must also read as the stick's, within this factor either way:
+// only then is the white measured alike along the whole Q-tip, and not a ground that lets white
+// cotton gain more at one end (a grey mat) than at the other (a yellow one). Default 1.5.
+constexpr double kSameWhiteRatio = 1.5;
 
 // The widest white material within `cols` columns inside the white's end `end` (dir: +1 at
 // the high end, -1 at the low end).
@@ -418,7 +422,10 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     const auto between = [](double wide, double thin) {
       return wide >= kContradictingHeadRatio * thin && wide <= kMaxComparableHeadRatio * thin;
     };
-    if (between(painted_white, stick_only) && between(painted_white, plain_white)) {
+    const bool plain_is_stick =
+        plain_white <= kSameWhiteRatio * stick_only && stick_only <= kSameWhiteRatio * plain_white;
+    if (between(painted_white, stick_only) && between(painted_white, plain_white) &&
+        plain_is_stick) {
       return QtipRefusal{std::string("the painted head cannot be told: the head its ") +
                          (colour_says ? "colour" : "width") +
                          " calls painted is white cotton as wide as a plain head, the other is "
