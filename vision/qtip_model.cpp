@@ -197,6 +197,40 @@ std::optional<double> HeadEndPastWhite(const std::vector<double>& raw, double wh
   return Crossing(raw, at(0.5), dir, 0.5 * (top + mat), std::abs(far - at(0.5)));
 }
 
+// Least gain of a pixel's three channels, share of its mean gain, for it to count as white
+// material. Default 0.25: white cotton over a yellow mat gains little in red and green, but
+// still gains; a bright paint over the mat loses in one channel.
+constexpr double kWhiteLeastChannelShare = 0.25;
+
+// A plain head is white cotton twice the stick's width (5 over 2.5 mm); the painted head's white
+// stops with the stick. The white material summed across the axis keeps that ratio under any
+// blur. Where the end taken for the painted head carries the widest white within a head's
+// length of its end, at least this many times the stick's in the middle and the other end's,
+// the heads contradict the colour. Default 1.5 (between a stick's 1 and a head's 2): the
+// colour of a blurred end is mostly what lies under it, and a plain head over another ground
+// than the stick's middle differs from the stick as paint does.
+constexpr double kContradictingHeadRatio = 1.5;
+// ... and at most this many times: further apart, the stick's middle or the other end is not
+// seen (white cotton over a ground as bright as itself changes nothing), so the widths say
+// nothing against the colour. Default 4 (twice a head's 2).
+constexpr double kMaxComparableHeadRatio = 4.0;
+// The other end's widest white must also read as the stick's, within this factor either way:
+// only then is the white measured alike along the whole Q-tip, and not a ground that lets white
+// cotton gain more at one end (a grey mat) than at the other (a yellow one). Default 1.5.
+constexpr double kSameWhiteRatio = 1.5;
+
+// The widest white material within `cols` columns inside the white's end `end` (dir: +1 at
+// the high end, -1 at the low end).
+double WidestWhiteInside(const std::vector<double>& white, int end, int dir, int cols) {
+  double widest = 0;
+  for (int k = 0; k <= cols; ++k) {
+    const int i = end - dir * k;
+    if (i < 0 || i >= static_cast<int>(white.size())) break;
+    widest = std::max(widest, white[static_cast<size_t>(i)]);
+  }
+  return widest;
+}
+
 // Whether every point from `a` to `b` (top-view px) lies in `mask` (CV_8U, non-zero): a
 // stretch of stick there may be hidden from the camera. False when the mask is empty or the
 // stretch leaves the view.
@@ -245,6 +279,9 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // summed across), and the core colour.
   std::vector<double> object(static_cast<size_t>(nu)), white(static_cast<size_t>(nu));
   std::vector<double> raw(static_cast<size_t>(nu));
+  // White material only: the gain of pixels that every channel gained, as white cotton does (a
+  // head dipped in a bright paint brightens the view too, but leaves one channel low).
+  std::vector<double> white_only(static_cast<size_t>(nu));
   // Columns whose axis point lies off the top view: their change reads 0, not the mat's.
   std::vector<bool> off_view(static_cast<size_t>(nu));
   std::vector<cv::Vec3d> core(static_cast<size_t>(nu));
@@ -262,14 +299,17 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // shadow test is unreliable on the blurred pixels right at the end.
   const double edge_v = 0.3 * opt.head_diameter_mm * px;
   for (int i = 0; i < nu; ++i) {
-    double best = 0, w = 0, r = 0;
+    double best = 0, w = 0, w_only = 0, r = 0;
     int nr = 0;
     cv::Vec3d c(0, 0, 0);
     int nc = 0;
     for (int j = 0; j < nv; ++j) {
       const double v = std::abs(s.V(j));
       const cv::Vec3f a = s.after.at<cv::Vec3f>(j, i), b = s.before.at<cv::Vec3f>(j, i);
-      w += std::max(0.0, (a[0] + a[1] + a[2] - b[0] - b[1] - b[2]) / 3.0 - gain0);
+      const double gained = (a[0] + a[1] + a[2] - b[0] - b[1] - b[2]) / 3.0 - gain0;
+      w += std::max(0.0, gained);
+      const double least = std::min({a[0] - b[0], a[1] - b[1], a[2] - b[2]}) - gain0;
+      if (gained > 0 && least >= kWhiteLeastChannelShare * gained) w_only += gained;
       if (v <= object_v) best = std::max(best, static_cast<double>(s.change.at<float>(j, i)));
       if (v <= edge_v) {
         r += s.raw.at<float>(j, i);
@@ -287,6 +327,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
                                        on_axis.y > top_before.rows - 1;
     raw[static_cast<size_t>(i)] = nr ? r / nr : 0.0;
     white[static_cast<size_t>(i)] = w * s.step * mm_per_px;  // level x mm
+    white_only[static_cast<size_t>(i)] = w_only * s.step * mm_per_px;
     core[static_cast<size_t>(i)] = nc ? c * (1.0 / nc) : c;
   }
 
@@ -369,6 +410,28 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   }
   const bool hi_painted = colour_says ? by_colour > 0 : by_width > 0;
   const int dir = hi_painted ? +1 : -1;
+  {
+    // The head taken for the painted one must not be the one white head as wide as a plain
+    // head: then the cues disagree, and a wrong head moves the impact by a Q-tip's length.
+    const int head_cols = static_cast<int>(std::lround((opt.head_length_mm + 2.0) / col_mm));
+    const double stick_only = Median(Slice(white_only, mid - mid_half, mid + mid_half));
+    const double painted_white =
+        WidestWhiteInside(white_only, hi_painted ? w_hi : w_lo, dir, head_cols);
+    const double plain_white =
+        WidestWhiteInside(white_only, hi_painted ? w_lo : w_hi, -dir, head_cols);
+    const auto between = [](double wide, double thin) {
+      return wide >= kContradictingHeadRatio * thin && wide <= kMaxComparableHeadRatio * thin;
+    };
+    const bool plain_is_stick =
+        plain_white <= kSameWhiteRatio * stick_only && stick_only <= kSameWhiteRatio * plain_white;
+    if (between(painted_white, stick_only) && between(painted_white, plain_white) &&
+        plain_is_stick) {
+      return QtipRefusal{std::string("the painted head cannot be told: the head its ") +
+                         (colour_says ? "colour" : "width") +
+                         " calls painted is white cotton as wide as a plain head, the other is "
+                         "not"};
+    }
+  }
 
   QtipFit fit;
   fit.painted_by = colour_says ? "colour" : "width";

@@ -6,7 +6,10 @@
 //    is about twice as large over a 5 mm head as over the 2.5 mm stick;
 //  - which head is painted: the one whose colour differs from the stick's, or, when the paint
 //    is invisible against the mat (black paint on a dark grid line), the end where the white
-//    material stops with the thin stick instead of a wide head;
+//    material stops with the thin stick instead of a wide head; refused when the head so chosen
+//    is the one white head as wide as a plain head (the colour of a blurred end is mostly what
+//    lies under it, so a plain head over another ground than the stick's middle can pass for
+//    paint);
 //  - the tip: the outer end of the painted head, where the change falls to half of the head's
 //    plateau (sub-pixel), or, when the head cannot be told from the mat, one head length past
 //    the end of the white stick.

@@ -1,0 +1,46 @@
+// Which head of a Q-tip is painted, in rendered `hard` scenes (1080p, the generator's camera,
+// blur and light), with the `after` frame compressed as a webcam sends it (JPEG) and `before`
+// lossless, as `referee synth` writes them. A wrong head moves the impact by a whole Q-tip.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_scene.hpp"
+#include "scenario_side_colors.hpp"
+#include "vision/shot_analysis.hpp"
+
+namespace referee {
+namespace {
+
+// Bug (session 19, `hard` seed 13 scene 9): a Q-tip lying across a supply wagon (red-1) that the
+// stand search missed. Its black head hangs over the dark green mat past the wagon and changes
+// the view hardly at all; its stick lies over the wagon's blue and red figures and its plain
+// head over the green mat. The plain head's colour differed from the stick's only because the
+// mat under it differs from the figures under the stick's middle: taken for paint, the tip was
+// put at the plain end, 89 mm from the truth. The plain head is white cotton twice the stick's
+// width, the other end's white stops with the stick: the referee must not put the tip at the
+// wide white head. Right end (within the parallax of the missed wagon's height) or refused
+// because the painted head cannot be told.
+TEST(QtipPaintedHeadTest, PlainHeadOverAnotherBackgroundIsNotTakenForPaint) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 13, .size = {1920, 1080}}, 9);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a =
+      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  if (!a.projectile) {
+    EXPECT_NE(a.refusal.find("painted head"), std::string::npos) << a.refusal;
+    return;
+  }
+  const double off_mm = InchesToMm(Distance(a.projectile->point, s.projectile->point));
+  // The wagon missed, the stick is taken on the mat, 21 mm under its true height: its tip is
+  // seen displaced by the camera's tilt, but never by a Q-tip's length.
+  EXPECT_LT(off_mm, 25.0) << "tip placed " << off_mm << " mm from the painted end";
+}
+
+}  // namespace
+}  // namespace referee
