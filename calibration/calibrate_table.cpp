@@ -55,21 +55,27 @@ double HalfTypicalLine(const LineCoverage& lc) {
   return all.empty() ? 0.0 : 0.5 * Median(all);
 }
 
-// No line one square beyond the board's border shows.
-bool NothingBeyondBorder(const LineCoverage& lc) {
+// No line one square beyond the board's border shows, nor do the board's lines run on past it
+// (see CalibrateOptions::max_line_extension).
+bool NothingBeyondBorder(const LineCoverage& lc, double max_line_extension) {
   const double half_typical = HalfTypicalLine(lc);
+  const double typical = 2 * half_typical;
   return std::all_of(std::begin(lc.beyond), std::end(lc.beyond),
-                     [&](double b) { return b < half_typical; });
+                     [&](double b) { return b < half_typical; }) &&
+         std::all_of(std::begin(lc.extension), std::end(lc.extension), [&](double e) {
+           return max_line_extension <= 0 || e < max_line_extension * typical;
+         });
 }
 
 // ... and the board's lines show where the camera puts them, its border lines included.
-bool LinesShowBoard(const LineCoverage& lc, double min_fraction) {
+bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
   if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
   const double half_typical = HalfTypicalLine(lc);
   const double border[4] = {lc.col_line.front(), lc.col_line.back(), lc.row_line.front(),
                             lc.row_line.back()};
-  return NothingBeyondBorder(lc) && std::all_of(std::begin(border), std::end(border),
-                                                [&](double b) { return b >= half_typical; });
+  return NothingBeyondBorder(lc, max_line_extension) &&
+         std::all_of(std::begin(border), std::end(border),
+                     [&](double b) { return b >= half_typical; });
 }
 
 std::string NowUtc() {
@@ -456,13 +462,24 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   if (options.use_line_samples && !fixes.empty()) {
     // The crossings alone leave the lens poorly determined toward the board's edges when many
     // are hidden or the image is blurred and noisy: add the lines between them.
-    const std::vector<LineSample> samples = SampleGridLines(grayf, board, cam, options.line_fit);
     std::vector<cv::Point2d> tin, px;
     for (const auto& f : fixes) {
       tin.emplace_back(f.col * s, f.row * s);
       px.push_back(f.px);
     }
-    if (auto lf = RefineCameraOnLines(cam, tin, px, samples, lens.has_value(), options.line_fit)) {
+    // The lines are sampled near where the camera puts them; where few crossings were measured
+    // (a corner under terrain, a faint grid) the crossings' camera misses them by more than
+    // max_offset_px, so each further round samples them again through the refined camera.
+    std::optional<CameraFit> lf;
+    for (int round = 0; round < std::max(1, options.line_sample_rounds); ++round) {
+      const std::vector<LineSample> samples =
+          SampleGridLines(grayf, board, lf ? lf->camera : cam, options.line_fit);
+      auto next = RefineCameraOnLines(lf ? lf->camera : cam, tin, px, samples, lens.has_value(),
+                                      options.line_fit);
+      if (!next) break;
+      lf = next;
+    }
+    if (lf) {
       cam = lf->camera;
       line_fit_ran = true;
       // Each found crossing's position becomes the fitted one: it rests on all the line evidence
@@ -564,15 +581,16 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   if (!use_markers && line_fit_ran && options.min_line_coverage > 0) {
     lines = MeasureLineCoverage(grayf, board, cam, options.line_fit.samples_per_square,
                                 options.line_fit.max_offset_px, options.refine);
-    if (!NothingBeyondBorder(*lines)) {
+    if (!NothingBeyondBorder(*lines, options.max_line_extension)) {
       return refuse("wrong_size", "grid lines were found beyond the border of the board's " +
                                       std::to_string(board.cols) + " x " +
                                       std::to_string(board.rows) + " squares");
     }
   }
-  const bool lines_show_board = options.grow_lattice && q.coverage < options.min_coverage &&
-                                lines && q.intersections_found >= options.min_crossings_on_lines &&
-                                LinesShowBoard(*lines, options.min_line_coverage);
+  const bool lines_show_board =
+      options.grow_lattice && q.coverage < options.min_coverage && lines &&
+      q.intersections_found >= options.min_crossings_on_lines &&
+      LinesShowBoard(*lines, options.min_line_coverage, options.max_line_extension);
   if (q.coverage < min_coverage && !lines_show_board) {
     why << "only " << q.intersections_found << " of " << total
         << " grid crossings were found (need " << min_coverage * 100 << "%"
@@ -621,6 +639,11 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   }
   CalibrateOptions faint = options;
   faint.lines.min_darkness_grey = options.faint_line_darkness_grey;
+  // The relative bound asks for as many grey levels as the grey bound on a mat of 75 grey; on a
+  // brighter mat it would still ask for more than the faint lines have, so it is lowered alike.
+  faint.lines.min_relative_darkness *=
+      options.faint_line_darkness_grey / options.lines.min_darkness_grey;
+  faint.line_sample_rounds = std::max(options.line_sample_rounds, options.faint_line_sample_rounds);
   CalibrationResult faint_res = CalibrateAttempt(image, board, lens, faint);
   return std::holds_alternative<TableCalibration>(faint_res) ? faint_res : res;
 }

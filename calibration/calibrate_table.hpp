@@ -28,6 +28,9 @@ struct CalibrateOptions {
   // line_sample_fit.hpp). Default on; off keeps the crossings-only fit.
   bool use_line_samples = true;
   LineFitOptions line_fit;
+  // Rounds of the line-sample fit, each sampling the lines where the previous round's camera
+  // puts them. 1 samples them once, through the crossings' camera.
+  int line_sample_rounds = 1;
   // A table refused at first is tried again: without markers the crossings found where the
   // grid lines were detected are grown over the rest of the visible grid before the board's
   // lines are picked (see lattice_growth.hpp), the measured crossings count as line evidence,
@@ -38,6 +41,11 @@ struct CalibrateOptions {
   // darker than the mat by this many grey levels (lines.min_darkness_grey is the first
   // attempts'): a dim, blurred picture of a dark mat. 0 turns the attempt off.
   double faint_line_darkness_grey = 3.0;
+  // ... its relative darkness bound (lines.min_relative_darkness) lowered in the same proportion,
+  // and its line-sample fit run this many rounds (line_sample_rounds): with so faint a grid few
+  // crossings are measured, and toward a corner with none the crossings' camera misses the
+  // lines by more than the samples may lie off, until a round through the lines' camera.
+  int faint_line_sample_rounds = 3;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;
@@ -61,6 +69,12 @@ struct CalibrateOptions {
   double min_line_coverage = 0.4;
   // ... with at least this many crossings measured, and only when the line-sample fit ran.
   int min_crossings_on_lines = 20;
+  // ... and refused too when the board's lines run on over the square past any border in at
+  // least this fraction of the median line's coverage: a board one square short of the drawn
+  // grid whose line past the border lies under terrain along most of its length. On `hard`
+  // tables given their right board the lines run on in at most 0.054 of it, on the 11 x 8 board
+  // taken inside a 12 x 8 grid in 0.40. 0 turns it off.
+  double max_line_extension = 0.25;
 };
 
 struct CalibrationRefusal {

@@ -13,12 +13,13 @@ struct Count {
   double Fraction() const { return planned > 0 ? static_cast<double>(found) / planned : 0.0; }
 };
 
-// Samples the table line x = at_in (on_col) or y = at_in over `squares` squares from 0.
+// Samples the table line x = at_in (on_col) or y = at_in over `squares` squares from square
+// `first` on.
 Count SampleLine(const cv::Mat& gray, const CameraModel& camera, bool on_col, double at_in,
-                 int squares, double square_in, int per, double max_offset_px,
+                 int first, int squares, double square_in, int per, double max_offset_px,
                  const RefineOptions& refine) {
   std::vector<cv::Point3d> obj;  // per sample: the point, +along, +across
-  for (int j = 0; j < squares; ++j) {
+  for (int j = first; j < first + squares; ++j) {
     for (int k = 0; k < per; ++k) {
       const double f = (j + 0.15 + 0.7 * k / (per - 1)) * square_in;
       const double q = 0.25 * square_in;
@@ -61,7 +62,7 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
   const double s = board.square_size_in;
   const int per = std::max(2, samples_per_square);
   auto line = [&](bool on_col, int index) {
-    return SampleLine(gray, camera, on_col, index * s, on_col ? board.rows : board.cols, s, per,
+    return SampleLine(gray, camera, on_col, index * s, 0, on_col ? board.rows : board.cols, s, per,
                       max_offset_px, refine);
   };
   LineCoverage out;
@@ -83,6 +84,24 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
   out.beyond[1] = line(true, board.cols + 1).Fraction();
   out.beyond[2] = line(false, -1).Fraction();
   out.beyond[3] = line(false, board.rows + 1).Fraction();
+  // The perpendicular lines over the square past each border: every row line from column -1 to
+  // 0, from column cols to cols+1, every column line from row -1 to 0 and from rows to rows+1.
+  auto extension = [&](bool on_col, int first) {
+    Count n;
+    const int lines = on_col ? board.cols : board.rows;
+    for (int index = 0; index <= lines; ++index) {
+      const Count c =
+          SampleLine(gray, camera, on_col, index * s, first, 1, s, per, max_offset_px, refine);
+      n.planned += c.planned;
+      n.found += c.found;
+    }
+    // A strip mostly out of view says nothing.
+    return n.planned >= per * (lines + 1) / 2 ? n.Fraction() : 0.0;
+  };
+  out.extension[0] = extension(false, -1);
+  out.extension[1] = extension(false, board.cols);
+  out.extension[2] = extension(true, -1);
+  out.extension[3] = extension(true, board.rows);
   return out;
 }
 

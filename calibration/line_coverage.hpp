@@ -3,8 +3,9 @@
 // sample counts when a thin dark line is measured there. A blurred, noisy picture of a small
 // board loses whole crossings (four arms must all measure) where the lines between them still
 // show, so the lines say how much of the grid is seen when the crossings cannot. The lines one
-// square beyond the border are sampled the same way: a grid larger than the board, or labels a
-// square off, shows a line there.
+// square beyond the border are sampled the same way, and so are the board's lines over the
+// square past the border: a grid larger than the board, or labels a square off, shows a line
+// there.
 #pragma once
 
 #include <vector>
@@ -26,6 +27,12 @@ struct LineCoverage {
   // The four lines one square outside the border (column -1, column cols+1, row -1, row rows+1),
   // sampled over the board's length; 0 for a line wholly out of view.
   double beyond[4] = {0, 0, 0, 0};
+  // The board's lines running on over the square past each border (the same four sides: the
+  // row lines left of column 0 and right of column cols, the column lines above row 0 and below
+  // row rows), all their samples in view together; 0 for a strip mostly out of view. A board
+  // taken one square short of the drawn grid shows its lines running on there even where the
+  // line past the border is hidden under terrain along most of its length.
+  double extension[4] = {0, 0, 0, 0};
 };
 
 // `gray` as RefineImage. A sample counts when the line centre is measured within

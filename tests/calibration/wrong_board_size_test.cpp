@@ -21,6 +21,21 @@ TEST(WrongBoardSize, BoardOneColumnSmallerThanTheGridIsRefused) {
   }
 }
 
+// `hard` seed 5 scene 5: the 11 x 8 board fits the drawn grid's lower eleven squares and the
+// line past its top border lies under trees, cards and Q-tips along most of its length, so the
+// beyond line alone does not show it; the column lines running on over that square do.
+TEST(WrongBoardSize, BoardWhoseBeyondLineIsHiddenIsRefusedByTheLinesRunningOn) {
+  const SynthScene s = test::GeneratedTable("hard.json", 5, 5);
+  const CalibrationResult res = CalibrateTable(s.empty, Grid{11, 8, 4.0}, std::nullopt);
+  const auto* ref = std::get_if<CalibrationRefusal>(&res);
+  ASSERT_NE(ref, nullptr) << "11 x 8 board accepted";
+  EXPECT_EQ(ref->code, "wrong_size") << ref->message;
+  const CalibrationResult right = CalibrateTable(s.empty, s.board.grid, std::nullopt);
+  const auto* cal = std::get_if<TableCalibration>(&right);
+  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(right).message;
+  EXPECT_LT(test::TableMaxErrorMm(s, *cal), 0.5);
+}
+
 TEST(WrongBoardSize, TheRightBoardStillCalibrates) {
   const SynthScene s = test::GeneratedTable("hard.json", 7, 0);
   const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
