@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "vision/flat_terrain_mask.hpp"
+#include "vision/pair_hand_check.hpp"
 #include "vision/tall_terrain_mask.hpp"
 
 namespace referee {
@@ -25,6 +26,11 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
   a.flat_terrain = board ? FlatTerrainMask(*board, view, a.top_before.size(),
                                            FlatTerrainMarginPx(view.MmPerPx()))
                          : cv::Mat();
+  // A hand the top view sees only in part (skin of the mat's colour) is still refused.
+  if (auto hand = HandInPair(view.calibration(), before, after)) {
+    a.refusal = std::move(*hand);
+    return a;
+  }
   const ProjectileResult r = DetectProjectile(a.top_before, a.top_after, view, a.stands.stands,
                                               projectile_options, a.tall_terrain, a.flat_terrain);
   if (const auto* o = std::get_if<ProjectileObservation>(&r)) {

@@ -38,6 +38,7 @@
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/pair_hand_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/unfound_base_check.hpp"
 
@@ -379,12 +380,16 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     if (fs::exists(hand)) {
       ++hands;
       const cv::Mat h = Drifted(cv::imread(hand.string(), cv::IMREAD_COLOR), drift);
-      const ProjectileResult r = DetectProjectile(
-          a.top_before, view.Rectify(h), view, a.stands.stands, {}, a.tall_terrain, a.flat_terrain);
-      const bool refused = std::holds_alternative<Refusal>(r);
-      hands_refused += refused ? 1 : 0;
-      line +=
-          refused ? "; hand refused: " + std::get<Refusal>(r).reason : "; HAND FRAME ADJUDICATED";
+      // As `adjudicate` (AnalyseShot) does: the camera-frame hand test, then the top view's.
+      std::optional<std::string> reason = HandInPair(view.calibration(), before, h);
+      if (!reason) {
+        const ProjectileResult r =
+            DetectProjectile(a.top_before, view.Rectify(h), view, a.stands.stands, {},
+                             a.tall_terrain, a.flat_terrain);
+        if (const auto* refusal = std::get_if<Refusal>(&r)) reason = refusal->reason;
+      }
+      hands_refused += reason ? 1 : 0;
+      line += reason ? "; hand refused: " + *reason : "; HAND FRAME ADJUDICATED";
     }
     // Pairs without a projectile must never be adjudicated: the same frame twice, and the same
     // scene photographed again (new exposure, white balance, noise and JPEG pass).
