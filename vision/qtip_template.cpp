@@ -120,6 +120,7 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
   double best_score = -1;
   double best_angle = angle0, best_offset = 0;
   std::vector<double> best_z, best_null_z;
+  int s_best = 0;  // first column of the best window in best_z
   const double step_deg = 1.0;
   cv::Mat map(nv, nu, CV_32FC2), strip;
   for (double d = -opt.angle_search_deg; d <= opt.angle_search_deg + 1e-9; d += step_deg) {
@@ -155,6 +156,7 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
       best_offset = o;
       best.score = w.score;
       best_z = z;
+      s_best = w.start;
       // A typical placement beside it: one parallel line of structure (a grid line's JPEG
       // edge, the Q-tip's own shadow) must not hide the Q-tip.
       std::vector<double> null_scores;
@@ -177,18 +179,32 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
   const cv::Point2d axis(std::cos(best_angle), std::sin(best_angle));
   const cv::Point2d across(-axis.y, axis.x);
   const cv::Point2d c = centre + best_offset * across;
-  // The object's own extent: the run of columns above the null's 90 % that holds the
-  // fragment (most energy over that level). A painted head the colour of the mat shows no
-  // change, so the run may be a head shorter than the model; FitQtip then places the tip.
+  // The object's own extent: the run of columns above `stop_level` that holds the fragment
+  // (most energy over that level). A painted head the colour of the mat shows no change, so
+  // the run may be a head shorter than the model; FitQtip then places the tip.
   int start = u_mid, stop = u_mid;
-  {
+  const auto run_over = [&](double stop_level) {
     double run = 0, best_run = -1e18;
     int run_start = 0;
     for (int i = 0; i < static_cast<int>(best_z.size()); ++i) {
       if (run <= 0 && i <= u_mid) run = 0, run_start = i;
-      run += best_z[static_cast<size_t>(i)] - level;
+      run += best_z[static_cast<size_t>(i)] - stop_level;
       if (i >= u_mid && run > best_run) best_run = run, start = run_start, stop = i;
     }
+  };
+  double stop_level = level;
+  run_over(stop_level);
+  // Longer than a Q-tip over the null: where the change keeps a share of its own energy too.
+  // A plain stick lying along a grid line has the line's residual of an exposure change (a few
+  // levels in the flanks) running on past its ends, over the plain mat's null but far under
+  // the stick. Only then: a dark head over a dark background keeps less than that share and
+  // is still the object.
+  if ((stop - start + 1) * mm_per_px > (1 + opt.size_tolerance) * opt.length_mm) {
+    const double own = Median(std::vector<double>(
+        best_z.begin() + std::clamp(s_best, 0, static_cast<int>(best_z.size())),
+        best_z.begin() + std::clamp(s_best + length, 0, static_cast<int>(best_z.size()))));
+    stop_level = std::max(level, opt.min_own_energy_share * own);
+    run_over(stop_level);
   }
   best.end_a_px = c + (start - u_mid) * axis;
   best.end_b_px = c + (stop - u_mid) * axis;
@@ -196,8 +212,8 @@ QtipTemplateResult MatchQtipTemplate(const cv::Mat& difference, const std::vecto
   best.length_mm = extent * mm_per_px;
   best.column_share = ShareAbove(best_z, start, stop, level);
   const int beyond = static_cast<int>(std::lround(15.0 * px));
-  best.beyond_share = std::max(ShareAbove(best_z, start - beyond, start - 1, level),
-                               ShareAbove(best_z, stop + 1, stop + beyond, level));
+  best.beyond_share = std::max(ShareAbove(best_z, start - beyond, start - 1, stop_level),
+                               ShareAbove(best_z, stop + 1, stop + beyond, stop_level));
   // The model's footprint: a head-wide band over its length.
   const double half_w = 0.5 * opt.head_diameter_mm * px;
   for (int i = 0; i < extent; ++i) {

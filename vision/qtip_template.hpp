@@ -42,9 +42,16 @@ struct QtipTemplateOptions {
   // Smallest ratio of the score to the median score of the same model laid parallel 12-24 mm
   // away. Default 3. Lower only after checking pairs without a projectile stay unadjudicated.
   double min_margin = 3.0;
-  // Largest share of columns standing out in the 15 mm past each end of the model, 0..1.
+  // Largest share of columns standing out in the 15 mm past each end of the model (over the
+  // null's 90 %, or min_own_energy_share of its own when that decided its ends), 0..1.
   // Default 0.5: the change must stop where the model does.
   double max_beyond_share = 0.5;
+  // When the change standing out of the null runs on longer than a Q-tip: the share of the
+  // model's own median column energy a column must keep to count as the object where its ends
+  // and the change past them are measured. Default 1/16, a quarter of its change (as FitQtip's
+  // object extent): a grid line under a stick keeps a few levels of residual once the exposure
+  // changed, over the plain mat's noise but far under a plain stick's change.
+  double min_own_energy_share = 1.0 / 16.0;
 };
 
 struct QtipTemplateMatch {
