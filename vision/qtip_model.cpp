@@ -293,6 +293,17 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     }
   }
   const double gain0 = Median(gains);  // the mat's own change (exposure): not material
+  // The same as a factor: an exposure change scales the ground, so a dark grid line gains less
+  // than the mat beside it, and white material is what gained beyond that scaling.
+  std::vector<double> ratios;
+  for (int j = 0; j < nv; ++j) {
+    for (int i = 0; i < nu; i += 4) {
+      const cv::Vec3f a = s.after.at<cv::Vec3f>(j, i), b = s.before.at<cv::Vec3f>(j, i);
+      const double bs = b[0] + b[1] + b[2];
+      if (bs > 30.0) ratios.push_back((a[0] + a[1] + a[2]) / bs);
+    }
+  }
+  const double exposure = ratios.empty() ? 1.0 : Median(ratios);
   const double core_v = 0.5 * opt.stick_diameter_mm * px;
   const double object_v = (0.5 * opt.head_diameter_mm - 0.5) * px;
   // The end is measured on the plain change (shadows kept) in a narrow band on the axis: the
@@ -308,8 +319,11 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       const cv::Vec3f a = s.after.at<cv::Vec3f>(j, i), b = s.before.at<cv::Vec3f>(j, i);
       const double gained = (a[0] + a[1] + a[2] - b[0] - b[1] - b[2]) / 3.0 - gain0;
       w += std::max(0.0, gained);
-      const double least = std::min({a[0] - b[0], a[1] - b[1], a[2] - b[2]}) - gain0;
-      if (gained > 0 && least >= kWhiteLeastChannelShare * gained) w_only += gained;
+      const double scaled =
+          (a[0] + a[1] + a[2] - exposure * (b[0] + b[1] + b[2])) / 3.0;  // beyond the exposure
+      const double least =
+          std::min({a[0] - exposure * b[0], a[1] - exposure * b[1], a[2] - exposure * b[2]});
+      if (scaled > 0 && least >= kWhiteLeastChannelShare * scaled) w_only += scaled;
       if (v <= object_v) best = std::max(best, static_cast<double>(s.change.at<float>(j, i)));
       if (v <= edge_v) {
         r += s.raw.at<float>(j, i);
