@@ -20,8 +20,8 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "../vision/laid_out_qtip_shot.hpp"
 #include "calibration/calibration_file.hpp"
-#include "datasets/scene_renderer.hpp"
 #include "datasets/scene_truth.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -105,13 +105,9 @@ class AdjudicateFigureHeightTest : public ::testing::Test {
     L.qtip.plain_end = {plain.x, plain.y, -axis_in};
     L.qtip.painted_end = {tip_->x, tip_->y, -axis_in};
     L.hand.reset();
-    const SceneRenderer renderer(L, options.supersample);
-    SynthRandom photo = laid.rng.Fork();
-    std::vector<Solid> solids = StaticSolids(L, true);
-    const cv::Mat before = renderer.Render(solids, photo);
-    const auto q = QtipSolids(L.qtip, L.paint_bgr);
-    solids.insert(solids.end(), q.begin(), q.end());
-    const cv::Mat after = renderer.Render(solids, photo);
+    const RenderedQtipShot shot = RenderQtipShot(laid, options.supersample);
+    const cv::Mat& before = shot.before;
+    const cv::Mat& after = shot.after;
     cv::imwrite((Dir() / "before.png").string(), before);
     cv::imwrite((Dir() / "after.jpg").string(), after,
                 {cv::IMWRITE_JPEG_QUALITY, L.photo.jpeg_quality});

@@ -22,6 +22,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "laid_out_qtip_shot.hpp"
 #include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/shot_analysis.hpp"
@@ -133,13 +134,9 @@ TEST(ProjectileSupportTest, QtipFromTheMatOntoFiguresSlopesUpToItsTip) {
   L.qtip.painted_end = {tip.x, tip.y, -tip_h};
   L.hand.reset();
 
-  const SceneRenderer renderer(L, options.supersample);
-  SynthRandom photo = laid.rng.Fork();
-  std::vector<Solid> solids = StaticSolids(L, true);
-  const cv::Mat before = renderer.Render(solids, photo);
-  const auto q = QtipSolids(L.qtip, L.paint_bgr);
-  solids.insert(solids.end(), q.begin(), q.end());
-  const cv::Mat after = AsWebcamSends(renderer.Render(solids, photo), L.photo.jpeg_quality);
+  const RenderedQtipShot shot = RenderQtipShot(laid, options.supersample);
+  const cv::Mat& before = shot.before;
+  const cv::Mat after = AsWebcamSends(shot.after, L.photo.jpeg_quality);
 
   const ShotAnalysis a = Analyse(sc, L.board, L.camera, before, after, "napoleonic");
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
