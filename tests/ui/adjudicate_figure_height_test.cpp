@@ -51,7 +51,7 @@ fs::path BoardWith(const std::string& name, const json& kit) {
   std::ifstream in(DatasetsDir() / "boards" / "napoleonic_12x8.json");
   json board = json::parse(in);
   for (const auto& [key, value] : kit.items()) board[key] = value;
-  const fs::path p = Dir() / name;
+  fs::path p = Dir() / name;
   std::ofstream(p) << board.dump();
   return p;
 }
