@@ -14,12 +14,7 @@ bool IsFlatTerrain(Terrain t) { return t == Terrain::kRoad || t == Terrain::kWat
 cv::Mat FlatTerrainMask(const Board& board, const TopView& view, cv::Size size, int margin_px) {
   cv::Mat mask(size, CV_8U, cv::Scalar(0)), tall(size, CV_8U, cv::Scalar(0));
   const auto fill = [&](const std::vector<Vec2>& outline, cv::Mat& into) {
-    std::vector<cv::Point> pts;
-    for (const Vec2& v : outline) {
-      const cv::Point2d p = view.RectifiedFromTable(v);
-      pts.emplace_back(cvRound(p.x), cvRound(p.y));
-    }
-    if (pts.size() >= 3) cv::fillPoly(into, std::vector<std::vector<cv::Point>>{pts}, 255);
+    FillTableOutline(view, outline, into);
   };
   const Grid& g = board.grid;
   for (const auto& [square, type] : board.terrain) {

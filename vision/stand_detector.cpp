@@ -633,12 +633,7 @@ cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int 
                     bool (*may_show)(Terrain) = MayShowSideColour) {
   cv::Mat mask(size, CV_8U, cv::Scalar(0));
   const auto fill = [&](const std::vector<Vec2>& outline) {
-    std::vector<cv::Point> poly;
-    for (const Vec2& v : outline) {
-      const cv::Point2d p = view.RectifiedFromTable(v);
-      poly.emplace_back(cvRound(p.x), cvRound(p.y));
-    }
-    if (poly.size() >= 3) cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, 255);
+    FillTableOutline(view, outline, mask);
   };
   const Grid& g = board.grid;
   for (int row = 0; row < g.rows; ++row) {

@@ -147,4 +147,14 @@ Vec2 TopView::SeenOnMat(Vec2 at_height, double height_in) const {
   return {c[0] + (at_height.x - c[0]) / s, c[1] + (at_height.y - c[1]) / s};
 }
 
+void FillTableOutline(const TopView& view, const std::vector<Vec2>& outline, cv::Mat& mask) {
+  std::vector<cv::Point> poly;
+  poly.reserve(outline.size());
+  for (const Vec2& v : outline) {
+    const cv::Point2d p = view.RectifiedFromTable(v);
+    poly.emplace_back(cvRound(p.x), cvRound(p.y));
+  }
+  if (poly.size() >= 3) cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{poly}, 255);
+}
+
 }  // namespace referee

@@ -4,6 +4,8 @@
 // TableAtHeight, which re-casts the camera ray through the calibrated pose.
 #pragma once
 
+#include <vector>
+
 #include <opencv2/core.hpp>
 
 #include "calibration/table_calibration.hpp"
@@ -86,5 +88,9 @@ class TopView {
   cv::Mat map1_, map2_;        // fixed-point remap tables, built once per calibration
   cv::Mat seen_;               // CV_8U, 255 where the view samples inside the camera image
 };
+
+// Fills `outline` (table inches on the mat plane) with 255 into `mask`, a top-view image of
+// `view`: where the board file's squares and features lie in the top view.
+void FillTableOutline(const TopView& view, const std::vector<Vec2>& outline, cv::Mat& mask);
 
 }  // namespace referee
