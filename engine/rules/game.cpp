@@ -16,12 +16,6 @@ namespace {
 
 constexpr double kEps = 1e-9;
 
-ActionResult Refuse(std::string why) {
-  ActionResult r;
-  r.refusal = std::move(why);
-  return r;
-}
-
 }  // namespace
 
 std::string PhaseName(Phase p) {
@@ -250,10 +244,10 @@ ActionResult Game::Apply(const Action& action, DiceSource& dice) {
 }
 
 ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
-  if (phase_ == Phase::kGameOver) return Refuse("the game is over");
+  if (phase_ == Phase::kGameOver) return ActionResult::Refused("the game is over");
   const size_t before = dice.Events().size();
   if (const auto* s = std::get_if<Surrender>(&action)) {
-    if (SideIndex(s->side) < 0) return Refuse("unknown side " + s->side);
+    if (SideIndex(s->side) < 0) return ActionResult::Refused("unknown side " + s->side);
     ActionResult r;
     r.ok = true;
     end_reason_ = s->side + " surrenders";
@@ -271,13 +265,17 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
   if (const auto* a = std::get_if<ArtilleryCasualty>(&action)) return DoArtilleryCasualty(*a, dice);
   if (const auto* a = std::get_if<FireArtillery>(&action)) return DoFireArtillery(*a, dice);
   if (const auto* h = std::get_if<HoldCanister>(&action)) {
-    if (phase_ != Phase::kArtillery) return Refuse("canister is held during the artillery phase");
+    if (phase_ != Phase::kArtillery)
+      return ActionResult::Refused("canister is held during the artillery phase");
     GameUnit* b = Unit(h->battery_unit);
     if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
-      return Refuse("no such battery");
-    if (shots_used_[b->id] > 0) return Refuse("if held, no other shot can be fired (2H)");
-    if (b->limbered) return Refuse(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
-    if (rules_.artillery.canister_range <= 0) return Refuse("this ruleset has no canister");
+      return ActionResult::Refused("no such battery");
+    if (shots_used_[b->id] > 0)
+      return ActionResult::Refused("if held, no other shot can be fired (2H)");
+    if (b->limbered)
+      return ActionResult::Refused(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
+    if (rules_.artillery.canister_range <= 0)
+      return ActionResult::Refused("this ruleset has no canister");
     b->holding_canister = true;
     ActionResult r;
     r.ok = true;
@@ -295,7 +293,7 @@ ActionResult Game::ApplyUnchecked(const Action& action, DiceSource& dice) {
   if (const auto* l = std::get_if<Limber>(&action)) return DoLimber(*l, dice);
   if (const auto* d = std::get_if<DestroyEquipment>(&action)) return DoDestroyEquipment(*d, dice);
   if (const auto* c = std::get_if<AttachCommander>(&action)) return DoAttachCommander(*c, dice);
-  return Refuse("unknown action");
+  return ActionResult::Refused("unknown action");
 }
 
 void Game::AdvancePhase(ActionResult& r, DiceSource& dice) {

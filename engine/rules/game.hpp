@@ -11,6 +11,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -168,6 +169,12 @@ struct ActionResult {
   bool ok = false;
   std::string refusal;  // why the action is not legal (when !ok)
   std::vector<LogEntry> entries;
+
+  static ActionResult Refused(std::string why) {
+    ActionResult r;
+    r.refusal = std::move(why);
+    return r;
+  }
 };
 
 struct Points {

@@ -14,12 +14,6 @@ namespace {
 
 constexpr double kEps = 1e-9;
 
-ActionResult Refuse(std::string why) {
-  ActionResult r;
-  r.refusal = std::move(why);
-  return r;
-}
-
 const char* kRelNames[8] = {"front", "front_right", "right", "rear_right",
                             "rear",  "rear_left",   "left",  "front_left"};
 
@@ -103,20 +97,24 @@ int Game::ShotsAvailable(const GameUnit& battery) const {
 // Artillery
 
 ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& dice) {
-  if (phase_ != Phase::kArtillery) return Refuse("artillery fires in the artillery phase");
+  if (phase_ != Phase::kArtillery)
+    return ActionResult::Refused("artillery fires in the artillery phase");
   GameUnit* f = Unit(a.firer_unit);
-  if (!f) return Refuse("no such firing unit " + a.firer_unit);
+  if (!f) return ActionResult::Refused("no such firing unit " + a.firer_unit);
   if (f->holding_canister)
-    return Refuse(f->id + " is holding canister: no other shot can be fired");
-  if (f->limbered) return Refuse(f->id + " is limbered: a gun must be unlimbered to fire (3B)");
+    return ActionResult::Refused(f->id + " is holding canister: no other shot can be fired");
+  if (f->limbered)
+    return ActionResult::Refused(f->id + " is limbered: a gun must be unlimbered to fire (3B)");
   // The hit of a declared shot (FireArtillery) uses no further shot and its manning is settled.
   const bool declared = shot_declared_.count(f->id) > 0;
-  if (!declared && ShotsAvailable(*f) <= 0) return Refuse(f->id + " has no shot left this turn");
+  if (!declared && ShotsAvailable(*f) <= 0)
+    return ActionResult::Refused(f->id + " has no shot left this turn");
   GameUnit* t = Unit(a.target_unit);
   if (!t || t->status != UnitStatus::kOnTable)
-    return Refuse("no such target on the table: " + a.target_unit);
+    return ActionResult::Refused("no such target on the table: " + a.target_unit);
   auto it = std::find(t->stands.begin(), t->stands.end(), a.stand_kind);
-  if (it == t->stands.end()) return Refuse(t->id + " has no " + a.stand_kind + " stand");
+  if (it == t->stands.end())
+    return ActionResult::Refused(t->id + " has no " + a.stand_kind + " stand");
   const size_t before = dice.Events().size();
   std::string manned_by;
   if (declared) {
@@ -156,27 +154,29 @@ ActionResult Game::DoArtilleryCasualty(const ArtilleryCasualty& a, DiceSource& d
 ActionResult Game::DoCanister(const FireCanister& c, DiceSource& dice) {
   const bool held_phase = phase_ == Phase::kHeldCanister;
   if (phase_ != Phase::kArtillery && !held_phase)
-    return Refuse("canister is fired in the artillery or held-canister phase");
+    return ActionResult::Refused("canister is fired in the artillery or held-canister phase");
   GameUnit* b = Unit(c.battery_unit);
   if (!b || b->status != UnitStatus::kOnTable || rules_.Unit(b->type).battery.empty())
-    return Refuse("no such battery");
-  if (b->limbered) return Refuse(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
+    return ActionResult::Refused("no such battery");
+  if (b->limbered)
+    return ActionResult::Refused(b->id + " is limbered: a gun must be unlimbered to fire (3B)");
   if (held_phase != b->holding_canister)
-    return Refuse(held_phase ? b->id + " did not hold canister"
-                             : b->id + " is holding canister for later");
+    return ActionResult::Refused(held_phase ? b->id + " did not hold canister"
+                                            : b->id + " is holding canister for later");
   const int shots = ShotsAvailable(*b);
-  if (shots <= 0) return Refuse(b->id + " has no shot left");
+  if (shots <= 0) return ActionResult::Refused(b->id + " has no shot left");
   if (RangeSquares(b->square, c.target) > rules_.artillery.canister_range + kEps ||
       b->square == c.target)
-    return Refuse("canister reaches adjacent squares only");
+    return ActionResult::Refused("canister reaches adjacent squares only");
   if (!InArc(b->square, b->facing, c.target))
-    return Refuse("target square is outside +/-45 degrees of the gun's facing");
+    return ActionResult::Refused("target square is outside +/-45 degrees of the gun's facing");
   for (const auto* o : UnitsAt(c.target))
     if (o->side == b->side)
-      return Refuse("canister cannot be fired into a square containing friendly troops");
+      return ActionResult::Refused(
+          "canister cannot be fired into a square containing friendly troops");
   GameUnit* t = Unit(c.target_unit);
   if (!t || t->status != UnitStatus::kOnTable || t->square != c.target || t->side == b->side)
-    return Refuse("no enemy unit " + c.target_unit + " in " + SquareName(c.target));
+    return ActionResult::Refused("no enemy unit " + c.target_unit + " in " + SquareName(c.target));
   const size_t before = dice.Events().size();
   const bool prot = setup_.board.IsProtected(c.target);
   // Dice per shot by gun: a foot battery's shots are field gun and howitzer shots (3 dice each).
@@ -242,7 +242,7 @@ std::optional<std::string> Game::WhyCannotFire(const FireMusketry& f) const {
 }
 
 ActionResult Game::DoMusketry(const FireMusketry& f, DiceSource& dice) {
-  if (auto why = WhyCannotFire(f)) return Refuse(*why);
+  if (auto why = WhyCannotFire(f)) return ActionResult::Refused(*why);
   GameUnit* u = Unit(f.firer_unit);
   GameUnit* t = Unit(f.target_unit);
   const size_t before = dice.Events().size();
@@ -379,7 +379,7 @@ std::optional<std::string> Game::WhyCannotMove(const MoveUnit& m) const {
 }
 
 ActionResult Game::DoMove(const MoveUnit& m, DiceSource& dice) {
-  if (auto why = WhyCannotMove(m)) return Refuse(*why);
+  if (auto why = WhyCannotMove(m)) return ActionResult::Refused(*why);
   GameUnit* u = Unit(m.unit);
   const UnitType& t = rules_.Unit(u->type);
   const size_t before = dice.Events().size();
@@ -536,7 +536,7 @@ std::optional<std::string> Game::WhyCannotMoveTogether(const MoveUnits& ms) cons
 }
 
 ActionResult Game::DoMoveTogether(const MoveUnits& ms, DiceSource& dice) {
-  if (auto why = WhyCannotMoveTogether(ms)) return Refuse(*why);
+  if (auto why = WhyCannotMoveTogether(ms)) return ActionResult::Refused(*why);
   std::set<std::string> movers;
   for (const auto& m : ms.moves) movers.insert(m.unit);
   ActionResult r;
@@ -625,10 +625,11 @@ std::optional<std::string> Game::WhyCannotSupport(const DeclareSupport& s) const
 }
 
 ActionResult Game::DoFight(const FightMelee& f, DiceSource& dice) {
-  if (phase_ != Phase::kMelees) return Refuse("melees are fought in the melee phase");
+  if (phase_ != Phase::kMelees)
+    return ActionResult::Refused("melees are fought in the melee phase");
   auto it = std::find_if(melees_.begin(), melees_.end(),
                          [&](const Melee& m) { return m.contact == f.contact; });
-  if (it == melees_.end()) return Refuse("no melee at " + SquareName(f.contact));
+  if (it == melees_.end()) return ActionResult::Refused("no melee at " + SquareName(f.contact));
   const Melee mel = *it;
   melees_.erase(it);
   melee_fought_ = true;
