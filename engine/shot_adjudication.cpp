@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <set>
 
+#include "engine/front_edge_facing.hpp"
 #include "engine/input_error.hpp"
 #include "engine/json_input.hpp"
 #include "engine/terrain_contact.hpp"
@@ -193,7 +194,17 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     const bool equipment = Contains(o.touch_only, cat);
     const double d =
         equipment ? DistanceToRect(shot.point, s.footprint) : TargetDistance(shot.point, s, cat, o);
-    if (d > o.report_radius_in) continue;
+    // Measured from a front edge nobody has seen: every edge the base may present counts.
+    std::vector<FrontEdgeOption> facings;
+    if (!equipment && !s.facing_known && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
+      const StandKind* k = catalog.Find(s.kind);
+      const bool square = k ? IsSquareBase(k->width_mm, k->depth_mm, 0.5)
+                            : IsSquareBase(s.footprint.width_in, s.footprint.depth_in);
+      facings = FrontEdgeOptions(shot.point, s.footprint, square);
+    }
+    double nearest_in = d;
+    for (const auto& f : facings) nearest_in = std::min(nearest_in, f.distance_in);
+    if (nearest_in > o.report_radius_in) continue;
     StandNearShot n;
     n.id = s.id;
     n.side = s.side;
@@ -207,6 +218,25 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     n.friendly = s.side == shot.firer_side;
     n.equipment = equipment;
     n.touched = equipment && d <= touch_in + kWithinSlackIn;
+    for (const auto& f : facings) {
+      if (f.distance_in <= o.hit_radius_in + kWithinSlackIn)
+        n.hit_if_facing.push_back(FacingName(f.facing));
+    }
+    n.facing_decides = !n.hit_if_facing.empty() && n.hit_if_facing.size() < facings.size();
+    if (n.facing_decides) {
+      std::string hit, miss;
+      for (const auto& f : facings) {
+        std::string& to = f.distance_in <= o.hit_radius_in + kWithinSlackIn ? hit : miss;
+        to += (to.empty() ? "" : ", ") + FacingName(f.facing) + " (" + In(f.distance_in) + ")";
+      }
+      v.facing_to_confirm.push_back(n.id);
+      why.push_back(o.clause_circle + ": " + n.id +
+                    " shows no front stripe and is measured from its front edge: inside the "
+                    "circle if it faces " +
+                    hit + ", outside if it faces " + miss +
+                    ": the players say which way it faces (taken as " +
+                    FacingName(facings.front().facing) + " here)");
+    }
     if (!equipment && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
       const double base_in = DistanceToRect(shot.point, s.footprint);
       n.note = o.clause_circle +

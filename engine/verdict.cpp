@@ -59,6 +59,7 @@ nlohmann::json VerdictToJson(const Verdict& v) {
   j["report_radius_in"] = v.report_radius_in;
   j["touch_tolerance_mm"] = v.touch_tolerance_mm;
   j["candidates"] = v.candidates;
+  j["facing_to_confirm"] = v.facing_to_confirm;
   j["casualty_reading"] = CasualtyReadingName(v.reading);
   j["casualties_required"] = v.casualties_required;
   j["destroyed_equipment"] = v.destroyed_equipment;
@@ -89,7 +90,9 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                     {"touched", n.touched},
                     {"candidate", n.candidate},
                     {"destroyed", n.destroyed},
-                    {"note", n.note}});
+                    {"note", n.note},
+                    {"facing_decides", n.facing_decides},
+                    {"hit_if_facing", n.hit_if_facing}});
   }
   j["distances"] = distances;
   j["stands_near"] = near;
@@ -129,6 +132,9 @@ std::string VerdictToText(const Verdict& v) {
                 : "  -> " + std::to_string(v.casualties_required) + " casualty, firer's choice");
   }
   out << "\n";
+  if (!v.facing_to_confirm.empty())
+    out << "CONFIRM FACING: " << Join(v.facing_to_confirm)
+        << " (no front stripe seen; which way each faces decides whether it is hit)\n";
   out << "destroyed equipment: " << Join(v.destroyed_equipment)
       << "; crew lost with it: " << Join(v.destroyed_crew) << "\n";
   out << "over water: " << (v.over_water ? "yes" : "no")

@@ -51,6 +51,10 @@ struct StandNearShot {
   bool candidate = false;      // may be removed as the shot's casualty
   bool destroyed = false;      // destroyed outright (touched equipment, or its crew)
   std::string note;            // why it is or is not a candidate, with the clause
+  // Measured from a front edge with no front stripe seen: the facings (N, E, ...) under which
+  // the stand is inside the circle, and whether the answer depends on which way it faces.
+  std::vector<std::string> hit_if_facing;
+  bool facing_decides = false;
 };
 
 struct Verdict {
@@ -66,6 +70,9 @@ struct Verdict {
 
   std::vector<StandNearShot> stands_near;  // sorted by distance, then id
   std::vector<std::string> candidates;     // stand ids the casualty is chosen from
+  // Stands whose facing was not seen and decides whether they are hit: the verdict above takes
+  // each as seen; the players confirm which way it faces.
+  std::vector<std::string> facing_to_confirm;
   CasualtyReading reading = CasualtyReading::kOneStandFirersChoice;
   int casualties_required = 0;  // how many candidates die: min(1, n) or n
 

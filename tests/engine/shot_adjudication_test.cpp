@@ -297,6 +297,36 @@ TEST_F(ShotRules, AncientMeasuresChariotsAndElephantsToTheirFront) {
   EXPECT_EQ(inf.screening, Screening::kNotApplicable);  // catapult 2: overhead fire allowed
 }
 
+// Measured from the front edge, a base with no front stripe seen may face any of its sides (a
+// square elephant base all four): when that decides the hit, the verdict says so and names the
+// facings, instead of measuring silently from whichever edge the camera's outline put first.
+TEST_F(ShotRules, UnseenFacingThatDecidesAHitIsConfirmedByThePlayers) {
+  board_.grid = Grid{10, 8, 3.0};
+  const double half_in = 20.0 / 25.4;
+  Stand el = Add("el", "red", "elephant", 20.0, 10.0, 90.0);  // outline says it faces east
+  stands_.back().facing_known = false;
+  // 0.85" north of the north edge: within 1" of that edge only (1.16" from the east and west
+  // front edges' nearest ends, 2.42" from the south one).
+  const Vec2 p{20.0, 10.0 - half_in - 0.85};
+  const Verdict v = Fire(ShotKind::kCatapult, p);
+  ASSERT_EQ(v.stands_near.size(), 1u);
+  EXPECT_TRUE(v.stands_near[0].facing_decides);
+  EXPECT_EQ(v.stands_near[0].hit_if_facing, std::vector<std::string>{"N"});
+  EXPECT_EQ(v.facing_to_confirm, std::vector<std::string>{"el"});
+  EXPECT_NE(VerdictToText(v).find("CONFIRM FACING: el"), std::string::npos);
+  EXPECT_TRUE(VerdictToJson(v).contains("facing_to_confirm"));
+  // Seen facing east (a stripe found), the same shot misses and nothing is asked.
+  stands_.back().facing_known = true;
+  const Verdict seen = Fire(ShotKind::kCatapult, p);
+  EXPECT_TRUE(seen.facing_to_confirm.empty());
+  EXPECT_FALSE(Has(seen.candidates, "el"));
+  // Unseen, but within 1" of every front edge it could present: a hit whichever way it faces.
+  stands_.back().facing_known = false;
+  const Verdict any = Fire(ShotKind::kCatapult, el.footprint.center);
+  EXPECT_TRUE(any.facing_to_confirm.empty());
+  EXPECT_TRUE(Has(any.candidates, "el"));
+}
+
 // Ancient catapult 4: "If the target is in a Protected Square, the center of the shell must
 // also be within the target square". Catapults are ordinary targets there (no touch rule).
 TEST_F(ShotRules, AncientProtectedSquareAndCatapultsAsTargets) {

@@ -30,6 +30,7 @@
 #include "calibration/calibrate_table.hpp"
 #include "datasets/exposure_drift.hpp"
 #include "engine/board_file.hpp"
+#include "engine/front_edge_facing.hpp"
 #include "engine/input_error.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
@@ -330,19 +331,19 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               if (!found.facing_known && FrontEdgeMeasured(category, rules)) {
                 // No front stripe: the referee asks the player which way the stand faces
                 // (counted when the answer changes the verdict).
-                // A square base may face any of its four sides.
+                // The edges the engine offers the players (all four for a square base).
+                const bool square =
+                    kind ? IsSquareBase(kind->width_mm, kind->depth_mm, 0.5)
+                         : IsSquareBase(found.footprint.width_in, found.footprint.depth_in);
                 const double truth_deg = ts[i].at("angle_deg").get<double>();
-                const double step =
-                    std::abs(found.footprint.width_in - found.footprint.depth_in) < 0.05 ? 90.0
-                                                                                         : 180.0;
-                double best = found.footprint.angle_deg;
-                for (double k = step; k < 360.0; k += step) {
-                  const double turned = found.footprint.angle_deg + k;
-                  if (AngleErrorDeg(turned, truth_deg, 360.0) <
-                      AngleErrorDeg(best, truth_deg, 360.0))
-                    best = turned;
+                OrientedRect best = found.footprint;
+                for (const auto& option :
+                     FrontEdgeOptions(*impact_point, found.footprint, square)) {
+                  if (AngleErrorDeg(option.footprint.angle_deg, truth_deg, 360.0) <
+                      AngleErrorDeg(best.angle_deg, truth_deg, 360.0))
+                    best = option.footprint;
                 }
-                found.footprint.angle_deg = best;
+                found.footprint = best;
                 const bool hit = TargetDistance(*impact_point, found, category, rules) <= r;
                 confirmed |= hit != our_hit;
                 our_hit = hit;

@@ -494,6 +494,14 @@ VerdictView LiveSession::MakeView(const Verdict& v) const {
     if (!v.destroyed_equipment.empty()) view.ruling += ", equipment destroyed";
   }
   if (v.fire_roll) view.ruling += "; fire roll";
+  // No front stripe seen and the front edge decides: the players say which way it faces
+  // (and overrule the ruling when it is not the way the camera's outline put it).
+  for (const auto& s : v.stands_near) {
+    if (!s.facing_decides) continue;
+    std::string facings;
+    for (const auto& f : s.hit_if_facing) facings += (facings.empty() ? "" : " or ") + f;
+    view.ruling += "; CONFIRM FACING: " + s.id + " is hit only if it faces " + facings;
+  }
   return view;
 }
 
