@@ -230,12 +230,17 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
         to += (to.empty() ? "" : ", ") + FacingName(f.facing) + " (" + In(f.distance_in) + ")";
       }
       v.facing_to_confirm.push_back(n.id);
-      why.push_back(o.clause_circle + ": " + n.id +
-                    " shows no front stripe and is measured from its front edge: inside the "
-                    "circle if it faces " +
-                    hit + ", outside if it faces " + miss +
-                    ": the players say which way it faces (taken as " +
-                    FacingName(facings.front().facing) + " here)");
+      std::string line = o.clause_circle + ": " + n.id;
+      line +=
+          " shows no front stripe and is measured from its front edge: inside the circle if it "
+          "faces ";
+      line += hit;
+      line += ", outside if it faces ";
+      line += miss;
+      line += ": the players say which way it faces (taken as ";
+      line += FacingName(facings.front().facing);
+      line += " here)";
+      why.push_back(std::move(line));
     }
     if (!equipment && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
       const double base_in = DistanceToRect(shot.point, s.footprint);
