@@ -502,10 +502,19 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     }
   } else {
     // The paint hides against the mat: look for the head's outer edge one head length past
-    // the white stick, else place it there.
-    const double junction = Crossing(white, white_end - dir * static_cast<int>(3.0 / col_mm), dir,
-                                     0.5 * white_mid, static_cast<int>(6.0 / col_mm))
-                                .value_or(white_end);
+    // the white stick, else place it there. A matched model as long as a whole Q-tip (within
+    // half a head) took in the painted head: its end is the whole object's, not the white's,
+    // and the white's own end is found walking in from it. A shorter one ends with the white
+    // (the head changed the view too little to be matched).
+    const bool model_took_head =
+        opt.extent_from_pixels &&
+        2.0 * half_len * mm_per_px >= opt.length_mm - 0.5 * opt.head_length_mm;
+    const double junction = model_took_head
+                                ? WhiteStops(white, white_end, mid, dir, 0.5 * white_mid,
+                                             static_cast<int>(6.0 / col_mm))
+                                : Crossing(white, white_end - dir * static_cast<int>(3.0 / col_mm),
+                                           dir, 0.5 * white_mid, static_cast<int>(6.0 / col_mm))
+                                      .value_or(white_end);
     const int expected = static_cast<int>(std::lround(junction + dir * head / s.step));
     tip_col = edge(expected, dir);
     if (tip_col && std::abs(*tip_col - expected) * col_mm > 0.4 * opt.head_length_mm)
