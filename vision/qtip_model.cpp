@@ -404,10 +404,14 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // The mat's plain change around the stick (shadows kept), where a head's edge falls to.
   const std::vector<double> raw_outside = beyond_ends(raw);
   const double mat_raw = Median(raw_outside);
+  // The noise threshold is capped at half the stick's own change: a base's border changing
+  // under an exposure drift beyond one end swells the pooled noise to the stick's own level.
   std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
   for (int i = 0; i < nu; ++i) {
     is_object[static_cast<size_t>(i)] =
-        object[static_cast<size_t>(i)] > std::max(bg + 0.25 * (object_mid - bg), bg + 3 * noise);
+        object[static_cast<size_t>(i)] >
+        std::max(bg + 0.25 * (object_mid - bg),
+                 std::min(bg + 3 * noise, bg + 0.5 * (object_mid - bg)));
     is_white[static_cast<size_t>(i)] = white[static_cast<size_t>(i)] > 0.5 * white_mid;
   }
   const int gap = static_cast<int>(4.0 / col_mm);
