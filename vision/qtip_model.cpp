@@ -197,6 +197,39 @@ std::optional<double> HeadEndPastWhite(const std::vector<double>& raw, double wh
   return Crossing(raw, at(0.5), dir, 0.5 * (top + mat), std::abs(far - at(0.5)));
 }
 
+// How much longer than the model a Q-tip measured from its painted head's outer step to its
+// plain end may be before an inner step is looked for, mm. Default 3: the heads' blur and a raised
+// stick's larger scale in the mat plane (about 1 % at 20 mm up) stay well under it.
+constexpr double kLengthSlackMm = 3.0;
+
+// An inner step at a painted head's outer end on the plain change `raw` (shadows kept): from the
+// head's strongest change between where its white stops (`white_stops`) and the measured end
+// `tip`, out to where the change falls half way to the lower level held just inside `tip` (1-3
+// mm). A raised dark head casts its shadow on the mat beyond itself; the shadow darkens the mat
+// less than the paint does, and joins the head's end as a lower level before the mat's. Empty
+// when there is no such lower level (`min_contrast` under the head and over the mat's level
+// `mat`) or the step lies within `min_inside_mm` of `tip`.
+std::optional<double> InnerHeadStep(const std::vector<double>& raw, double white_stops, double tip,
+                                    int dir, double col_mm, double mat, double min_contrast,
+                                    double min_inside_mm) {
+  const int n = static_cast<int>(raw.size());
+  const int from = static_cast<int>(std::lround(white_stops));
+  const int to = static_cast<int>(std::lround(tip - dir * 1.0 / col_mm));
+  if (dir * (to - from) <= 0 || std::min(from, to) < 0 || std::max(from, to) >= n)
+    return std::nullopt;
+  int peak = from;
+  for (int i = from; i != to; i += dir) {
+    if (raw[static_cast<size_t>(i)] > raw[static_cast<size_t>(peak)]) peak = i;
+  }
+  const double top = raw[static_cast<size_t>(peak)];
+  const double shelf = Median(Slice(raw, static_cast<int>(std::lround(tip - dir * 3.0 / col_mm)),
+                                    static_cast<int>(std::lround(tip - dir * 1.0 / col_mm))));
+  if (top - shelf < min_contrast || shelf - mat < min_contrast) return std::nullopt;
+  const auto inner = Crossing(raw, peak, dir, 0.5 * (top + shelf), std::abs(to - peak) + 1);
+  if (!inner || dir * (tip - *inner) * col_mm < min_inside_mm) return std::nullopt;
+  return inner;
+}
+
 // Least gain of a pixel's three channels, share of its mean gain, for it to count as white
 // material. Default 0.25: white cotton over a yellow mat gains little in red and green, but
 // still gains; a bright paint over the mat loses in one channel.
@@ -371,10 +404,14 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // The mat's plain change around the stick (shadows kept), where a head's edge falls to.
   const std::vector<double> raw_outside = beyond_ends(raw);
   const double mat_raw = Median(raw_outside);
+  // The noise threshold is capped at half the stick's own change: a base's border changing
+  // under an exposure drift beyond one end swells the pooled noise to the stick's own level.
   std::vector<bool> is_object(static_cast<size_t>(nu)), is_white(static_cast<size_t>(nu));
   for (int i = 0; i < nu; ++i) {
     is_object[static_cast<size_t>(i)] =
-        object[static_cast<size_t>(i)] > std::max(bg + 0.25 * (object_mid - bg), bg + 3 * noise);
+        object[static_cast<size_t>(i)] >
+        std::max(bg + 0.25 * (object_mid - bg),
+                 std::min(bg + 3 * noise, bg + 0.5 * (object_mid - bg)));
     is_white[static_cast<size_t>(i)] = white[static_cast<size_t>(i)] > 0.5 * white_mid;
   }
   const int gap = static_cast<int>(4.0 / col_mm);
@@ -502,10 +539,19 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     }
   } else {
     // The paint hides against the mat: look for the head's outer edge one head length past
-    // the white stick, else place it there.
-    const double junction = Crossing(white, white_end - dir * static_cast<int>(3.0 / col_mm), dir,
-                                     0.5 * white_mid, static_cast<int>(6.0 / col_mm))
-                                .value_or(white_end);
+    // the white stick, else place it there. A matched model as long as a whole Q-tip (within
+    // half a head) took in the painted head: its end is the whole object's, not the white's,
+    // and the white's own end is found walking in from it. A shorter one ends with the white
+    // (the head changed the view too little to be matched).
+    const bool model_took_head =
+        opt.extent_from_pixels &&
+        2.0 * half_len * mm_per_px >= opt.length_mm - 0.5 * opt.head_length_mm;
+    const double junction = model_took_head
+                                ? WhiteStops(white, white_end, mid, dir, 0.5 * white_mid,
+                                             static_cast<int>(6.0 / col_mm))
+                                : Crossing(white, white_end - dir * static_cast<int>(3.0 / col_mm),
+                                           dir, 0.5 * white_mid, static_cast<int>(6.0 / col_mm))
+                                      .value_or(white_end);
     const int expected = static_cast<int>(std::lround(junction + dir * head / s.step));
     tip_col = edge(expected, dir);
     if (tip_col && std::abs(*tip_col - expected) * col_mm > 0.4 * opt.head_length_mm)
@@ -546,7 +592,23 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     return QtipRefusal{"Q-tip found but the outer end of its painted head cannot be measured"};
   }
   const int plain_end = hi_painted ? o_lo : o_hi;
-  const double plain_col = edge(plain_end, -dir).value_or(plain_end);
+  const std::optional<double> plain_edge = edge(plain_end, -dir);
+  const double plain_col = plain_edge.value_or(plain_end);
+  // A raised dark head's shadow on the mat beyond it joins the head: its end, measured to where
+  // the change falls to the mat, is then the shadow's, and the Q-tip comes out longer than it
+  // is. When it is too long by more than the blur and the head's change holds a lower level
+  // before its end, the head ends at the inner step if the Q-tip's known length says so. The
+  // plain end must be measured (not cut off, its edge found): the shadow lies beyond one end
+  // only, the one the lamp is behind.
+  if (colour_says && !cut_off && plain_edge &&
+      std::abs(*tip_col - plain_col) * col_mm > opt.length_mm + kLengthSlackMm) {
+    const auto inner = InnerHeadStep(raw, white_stops, *tip_col, dir, col_mm, mat_raw,
+                                     opt.min_edge_snr * noise, 2.0);
+    if (inner &&
+        std::abs(std::abs(*inner - plain_col) * col_mm - opt.length_mm) <= kLengthSlackMm) {
+      tip_col = inner;
+    }
+  }
   fit.tip_px = s.At(s.U(*tip_col));
   fit.plain_end_px = s.At(s.U(plain_col));
   const bool plain_cut = cut_off && (plain_end <= 1 || plain_end >= nu - 2);

@@ -42,5 +42,24 @@ TEST(QtipPaintedHeadTest, PlainHeadOverAnotherBackgroundIsNotTakenForPaint) {
   EXPECT_LT(off_mm, 25.0) << "tip placed " << off_mm << " mm from the painted end";
 }
 
+// Bug (session 19, `hard` seed 41 scene 9): a faint Q-tip on the mat along a grid line, its
+// black head over the line and a white card, found by the whole Q-tip model. No paint showed
+// against the line, so the head was told by width (right), and the tip placed one head length
+// past the white stick; but the white's end was taken to be the matched model's, which is the
+// whole object's end, head included: the tip was put a head length too far, 16.7 mm off. The
+// white's own end is found walking in from the model's.
+TEST(QtipPaintedHeadTest, TipOfAMatchedQtipToldByWidthIsAHeadPastItsWhite) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 9);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a =
+      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  const double off_mm = InchesToMm(Distance(a.projectile->point, s.projectile->point));
+  EXPECT_LT(off_mm, 2.5) << "tip placed " << off_mm << " mm from the truth";
+}
+
 }  // namespace
 }  // namespace referee

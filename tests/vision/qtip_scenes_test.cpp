@@ -64,5 +64,22 @@ TEST(QtipScenesTest, BlackHeadOverADarkGridLineEndsAtItsOuterStep) {
   ExpectQtipTipWithin1Mm(37, &a);
 }
 
+// Bug (session 19, napoleonic seed 41 scene 3): a Q-tip lying on figures (15 mm up), its black
+// head past the base over the green mat. Under the generator's lamp the raised head casts its
+// shadow on the mat beyond its end; the shadow joined the head as a lower level of change, and
+// the head's end was measured at the shadow's: the tip 4.6 mm too far out along the stick, 4.48
+// mm from the truth (the Q-tip 81 mm long). The head ends at the inner step, where the Q-tip
+// has its known length. (Within 2.5 mm: the rest is the figures' height, taken as 20 mm.)
+TEST(QtipScenesTest, RaisedBlackHeadEndsBeforeItsShadowOnTheMat) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 3);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseNapoleonicScene(s);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5)
+      << InchesToMm(Distance(a.projectile->point, s.projectile->point));
+}
+
 }  // namespace
 }  // namespace referee
