@@ -467,9 +467,12 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
           ShellRestHeight(f.silhouette_px, f.outline, view, top_before, stands,
                           ShellSupportOptionsOf(opt), flat_terrain);
       if (support.what == "unknown") {
-        return Refusal{
-            "shell rests on something that is neither the mat nor a stand found (a base not "
-            "detected? terrain?): its height, and so its place, is unknown: not adjudicated"};
+        return Refusal{"shell rests on " +
+                       (support.why.empty()
+                            ? std::string("something that is neither the mat nor a stand found "
+                                          "(a base not detected? terrain?)")
+                            : "what cannot be told (" + support.why + ")") +
+                       ": its height, and so its place, is unknown: not adjudicated"};
       }
       obs.kind = "shell";
       obs.point_px = f.centre_px;
@@ -567,14 +570,17 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
         // yellow), so the change shows only where the shell covers other colours and its
         // centroid leans that way (4 mm on a `hard` scene); its dot is blurred away.
         if (support.what != "mat") {
-          faint_refusal = "a faint shell matched on " +
-                          (support.what == "unknown"
-                               ? std::string("something that is neither the mat nor a stand "
-                                             "found: its height is unknown")
-                               : support.stand_id +
-                                     ": where it covers figures of its own colour is not seen, "
-                                     "so neither is its centre") +
-                          ": not adjudicated";
+          faint_refusal =
+              "a faint shell matched on " +
+              (support.what == "unknown"
+                   ? (support.why.empty() ? std::string("something that is neither the mat nor a "
+                                                        "stand found")
+                                          : "what cannot be told (" + support.why + ")") +
+                         ": its height is unknown"
+                   : support.stand_id +
+                         ": where it covers figures of its own colour is not seen, "
+                         "so neither is its centre") +
+              ": not adjudicated";
           continue;
         }
         ProjectileObservation o;

@@ -12,6 +12,15 @@ namespace referee {
 
 namespace {
 
+// Least brightness, as a share of the mat's around it, of the `before` pixels under a shell that
+// count as the mat where the shell could also rest on a stand's figures: a grey or dark figure's
+// top is the mat's colour in shadow. 0.9: the mat's own noise and uneven light stay within a
+// tenth of its median over a ring two shell sides wide.
+constexpr double kLitMatShare = 0.9;
+// Share of a painted-alike interior (its bare top of the border's colour) not of the border's
+// colour above which something other than a bare top is seen there: figures of the side colour
+// may cover the rest, so a shell on it cannot be put on the bare top. Below it, sensor noise.
+constexpr double kSomeFigureCover = 0.02;
 // Share of a ring's pixels on flat terrain that a colour of that terrain must cover to count as
 // the floor: a road or a river crossing the ring covers a third of it or more; the bare top of a
 // base the stand search missed, at most a sixth (so a shell on it is still not put on the mat).
@@ -28,7 +37,7 @@ constexpr int kFlatArtMinPixels = 20;
 // read in the ring there, and blends of them with the mat, are the floor too.
 double MatShare(const std::vector<cv::Point>& outline, const TopView& view, const cv::Mat& before,
                 const std::vector<DetectedStand>& stands, double ring_px,
-                const cv::Mat& flat_terrain = cv::Mat()) {
+                const cv::Mat& flat_terrain = cv::Mat(), double min_light = 0.0) {
   const cv::Rect all({0, 0}, before.size());
   const cv::Rect hull = cv::boundingRect(outline);
   const int r = static_cast<int>(std::ceil(ring_px));
@@ -82,6 +91,8 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
       if (!under.at<uchar>(y, x)) continue;
       ++n;
       const cv::Vec3b& v = before.at<cv::Vec3b>(y + box.y, x + box.x);
+      if (min_light > 0 && cv::Vec3d(v[0], v[1], v[2]).dot(mat) < min_light * mat.dot(mat))
+        continue;
       like += LikeColour(v, mat, 1.0, 0.15, 25.0) ||
                       (!floor.empty() && flat.at<uchar>(y, x) && LikeFloor(v, floor))
                   ? 1
@@ -89,6 +100,15 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
     }
   }
   return n ? static_cast<double>(like) / n : -1;
+}
+
+ShellSupport UnsureBareTop(const std::string& stand_id) {
+  ShellSupport out;
+  out.what = "unknown";
+  out.why = "it lies on " + stand_id +
+            ", whose bare top is of its border's colour with something else seen on it: figures "
+            "of the side colour there cannot be told from the bare top";
+  return out;
 }
 
 }  // namespace
@@ -115,6 +135,12 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   int figure_holders = 0;
   const DetectedStand* edge_of = nullptr;  // else the base whose edge it straddles
   double edge_gap_in = 1e9;
+  // The stand whose figures could hold it up where the mat's colour under it could also be a
+  // figure's top in shadow; empty when none.
+  std::string mat_or_dark_figures;
+  // The stands whose bare top is of the border's colour with something else seen on it: figures
+  // of the side colour may stand anywhere on them (see kSomeFigureCover).
+  std::vector<std::string> unsure_bare;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
     // On the figures when the `before` view showed figures (not the bare top) where the shell
@@ -125,6 +151,9 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
             ? FigureShare(surface, top_before, outline_px, opt.min_figure_cover)
             : 0.0;
     const bool figures = figure_share >= opt.min_figure_share;
+    if (surface.valid && !surface.interior_distinct && surface.figure_cover > kSomeFigureCover &&
+        surface.figure_cover < opt.min_figure_cover)
+      unsure_bare.push_back(s.stand.id);
     // Outside this base when it would lie on the mat: the mat cannot hold it (that is the
     // shell's half side less a tenth, so a shell beside a base at any turn is not taken for it).
     const bool overlaps_on_mat = DistanceToRect(on_mat, fp) <= MmToInches(0.4 * opt.side_mm);
@@ -152,7 +181,14 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     const bool mat_possible = DistanceToRect(on_mat, fp) > MmToInches(0.4 * opt.side_mm);
     if (mat_possible) {
       const double share = MatShare(outline_px, view, top_before, stands, ring_px);
-      if (share >= opt.min_mat_share) continue;
+      if (share >= opt.min_mat_share) {
+        // The mat's colour under it, where its figures could hold it up: only the mat in full
+        // light tells the mat from a grey or dark figure's top (or the mat in its shadow).
+        if (figures && MatShare(outline_px, view, top_before, stands, ring_px, cv::Mat(),
+                                kLitMatShare) < opt.min_mat_share)
+          mat_or_dark_figures = s.stand.id;
+        continue;
+      }
     }
     const double rank = figures ? 1.0 + figure_share : 0.0;
     if (rank <= best_share) continue;
@@ -161,7 +197,15 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.stand_id = s.stand.id;
     out.what = figures ? "figures" : "base";
   }
-  if (!out.stand_id.empty()) return out;
+  // On a bare top of the border's colour where figures of that colour may stand: unknown.
+  const auto unsure = [&](const ShellSupport& o) {
+    return o.what == "base" &&
+           std::find(unsure_bare.begin(), unsure_bare.end(), o.stand_id) != unsure_bare.end();
+  };
+  if (!out.stand_id.empty()) {
+    if (unsure(out)) out = UnsureBareTop(out.stand_id);
+    return out;
+  }
   // It would overlap a base on the mat and its centre is off every bare base top it could lie
   // on: figures hold it up where it is seen (one stand's), else it lies across the edge of the
   // nearest base, its centre overhanging (a ~1 mm question between the mat and the base top).
@@ -174,6 +218,14 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.bottom_in = figure_holders == 1 ? figures_in : base_in;
     out.stand_id = on->stand.id;
     out.what = figure_holders == 1 ? "figures" : "base";
+    if (unsure(out)) out = UnsureBareTop(out.stand_id);
+    return out;
+  }
+  if (!mat_or_dark_figures.empty()) {  // the mat, or a stand's figures of the mat's colour
+    out.what = "unknown";
+    out.why = "it could lie on the mat or on " + mat_or_dark_figures +
+              "'s figures: what shows under it is the mat's colour in shadow or a figure's top "
+              "of that colour";
     return out;
   }
   // On no stand that was found: it must lie on the mat, and the mat must show under it (a

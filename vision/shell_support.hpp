@@ -8,7 +8,11 @@
 //  - on no stand found, the mat's colour, or where the board lays flat terrain (a road, water)
 //    that terrain's colour, must show under it: else it rests on something of unknown height;
 //  - on a stand, figures seen under its silhouette before the shot put it on the figures, the
-//    bare base top (flock, paint) on the base.
+//    bare base top (flock, paint) on the base;
+//  - its height is unknown where what is seen cannot decide: the mat's colour under it only in
+//    shadow (a grey figure's top looks the same) where a stand's figures could hold it up, or a
+//    bare top of the border's colour with something else on it (figures of the side colour
+//    cannot be told from that top).
 #pragma once
 
 #include <string>
@@ -52,7 +56,10 @@ struct ShellSupportOptions {
 struct ShellSupport {
   double bottom_in = 0;  // height of the shell's bottom above the mat
   std::string stand_id;  // the stand it rests on, empty on the mat
-  std::string what;      // "mat", "base" or "figures"
+  std::string what;      // "mat", "base", "figures" or "unknown"
+  // With "unknown": why its height is not known; empty when it lies on nothing found (a base the
+  // stand search missed, terrain).
+  std::string why;
 };
 
 // `silhouette_px`: the centroid of the shell's silhouette in the top view (seen at half its
