@@ -67,16 +67,26 @@ bool NothingBeyondBorder(const LineCoverage& lc, double max_line_extension) {
          });
 }
 
+// Every border line shows in at least this fraction of the median line's coverage.
+bool BorderLinesShow(const LineCoverage& lc, double min_of_typical) {
+  if (lc.col_line.empty() || lc.row_line.empty()) return false;
+  const double typical = 2 * HalfTypicalLine(lc);
+  const double border[4] = {lc.col_line.front(), lc.col_line.back(), lc.row_line.front(),
+                            lc.row_line.back()};
+  return std::all_of(std::begin(border), std::end(border),
+                     [&](double b) { return b >= min_of_typical * typical; });
+}
+
 // ... and the board's lines show where the camera puts them, its border lines included.
 bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
   if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
-  const double half_typical = HalfTypicalLine(lc);
-  const double border[4] = {lc.col_line.front(), lc.col_line.back(), lc.row_line.front(),
-                            lc.row_line.back()};
-  return NothingBeyondBorder(lc, max_line_extension) &&
-         std::all_of(std::begin(border), std::end(border),
-                     [&](double b) { return b >= half_typical; });
+  return NothingBeyondBorder(lc, max_line_extension) && BorderLinesShow(lc, 0.5);
 }
+
+// The window of the board's lines among the detected ones needs each border line to show in at
+// least this fraction of a typical line's evidence (a border line under terrain along most of
+// its length still shows as much).
+constexpr double kMinBorderOfTypical = 0.15;
 
 std::string NowUtc() {
   const std::time_t t = std::time(nullptr);
@@ -92,6 +102,47 @@ struct Labelling {
   int na = 0, nb = 0, a0 = 0, b0 = 0;
   double score = -1;
 };
+
+// Label extents of the found lattice and how far the window search looks around them.
+struct WindowBounds {
+  int imin = 0, imax = 0, jmin = 0, jmax = 0, ilo = 0, ihi = 0, jlo = 0, jhi = 0;
+};
+
+// The one window of the board's size (either way round) holding the whole lattice whose lines,
+// sampled to sub-pixel where `lattice_cam` (in lattice inches) puts them, show the board: border
+// lines seen, none beyond (see LinesShowBoard). nullopt when no window or several do.
+std::optional<Labelling> WindowShownByLines(const cv::Mat& grayf, const CameraModel& lattice_cam,
+                                            double square_in,
+                                            const std::vector<std::pair<int, int>>& sizes,
+                                            const WindowBounds& w,
+                                            const CalibrateOptions& options) {
+  std::optional<Labelling> shown;
+  cv::Matx33d rot;
+  cv::Rodrigues(lattice_cam.rvec_cam_from_table, rot);
+  for (auto [na, nb] : sizes) {
+    for (int a0 = std::max(w.ilo, w.imax - na); a0 <= std::min(w.imin, w.ihi - na); ++a0) {
+      for (int b0 = std::max(w.jlo, w.jmax - nb); b0 <= std::min(w.jmin, w.jhi - nb); ++b0) {
+        // The same camera with the window's first crossing as the table origin.
+        CameraModel cam = lattice_cam;
+        cam.tvec_cam_from_table += rot * cv::Vec3d(a0 * square_in, b0 * square_in, 0.0);
+        Grid window;
+        window.cols = na;
+        window.rows = nb;
+        window.square_size_in = square_in;
+        const LineCoverage lc =
+            MeasureLineCoverage(grayf, window, cam, options.line_fit.samples_per_square,
+                                options.line_fit.max_offset_px, options.refine);
+        if (!BorderLinesShow(lc, kMinBorderOfTypical) ||
+            !NothingBeyondBorder(lc, options.max_line_extension)) {
+          continue;
+        }
+        if (shown) return std::nullopt;  // two windows fit: the lines cannot tell
+        shown = Labelling{na, nb, a0, b0, lc.board};
+      }
+    }
+  }
+  return shown;
+}
 
 // First guess of the camera from the grid lines alone, in table inches, with the crossings'
 // labels resolved (window of cols x rows, origin per TABLE_KIT). Returns a refusal on failure.
@@ -184,8 +235,14 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
     }
     const cv::Rect bounds(imin - nmax - 1, jmin - nmax - 1, imax - imin + 2 * nmax + 3,
                           jmax - jmin + 2 * nmax + 3);
-    if (auto grown = GrowLattice(grayf, lattice, s, bounds, gray8.size(), lens, options.fit,
-                                 options.refine, options.growth)) {
+    auto grown = GrowLattice(grayf, lattice, s, bounds, gray8.size(), lens, options.fit,
+                             options.refine, options.growth);
+    // Lines indexed at a fraction of their spacing: grown again with consecutive labels.
+    if (grown && CloseSkippedLines(grown->crossings)) {
+      grown = GrowLattice(grayf, grown->crossings, s, bounds, gray8.size(), lens, options.fit,
+                          options.refine, options.growth);
+    }
+    if (grown) {
       rel2.clear();
       px2.clear();
       for (const auto& c : grown->crossings) {
@@ -304,14 +361,32 @@ std::variant<CameraModel, CalibrationRefusal> InitialFromLines(const cv::Mat& gr
   std::string size_text = std::to_string(board.cols);
   size_text += " x " + std::to_string(board.rows) + " squares";
   size_text += found_text;
-  for (int k = 0; k < 4; ++k) {
-    if (border[k] < 0.15 * typical) {
-      return refuse_found("wrong_size",
-                          "the grid found has fewer lines than the board's " + size_text);
-    }
-    if (beyond[k] > 0.85 * typical) {
-      return refuse_found("wrong_size",
-                          "the grid found has more lines than the board's " + size_text);
+  // The coarse evidence loses a blurred border line under terrain along much of its length (no
+  // crossing measured on it), or shows one beyond it: in the growing attempt the lines' own
+  // profiles, sampled where the camera puts each window's lines, then pick the window whose
+  // border lines all show and nothing beyond them; with none or several such, it is refused.
+  const bool coarse_fits =
+      std::all_of(std::begin(border), std::end(border),
+                  [&](double b) { return b >= kMinBorderOfTypical * typical; }) &&
+      std::all_of(std::begin(beyond), std::end(beyond),
+                  [&](double b) { return b <= 0.85 * typical; });
+  std::optional<Labelling> by_lines;
+  if (!coarse_fits && options.grow_lattice && options.min_line_coverage > 0) {
+    by_lines = WindowShownByLines(grayf, rel_cam, s, sizes,
+                                  {imin, imax, jmin, jmax, ilo, ihi, jlo, jhi}, options);
+  }
+  if (by_lines) {
+    best = *by_lines;
+  } else {
+    for (int k = 0; k < 4; ++k) {
+      if (border[k] < kMinBorderOfTypical * typical) {
+        return refuse_found("wrong_size",
+                            "the grid found has fewer lines than the board's " + size_text);
+      }
+      if (beyond[k] > 0.85 * typical) {
+        return refuse_found("wrong_size",
+                            "the grid found has more lines than the board's " + size_text);
+      }
     }
   }
 

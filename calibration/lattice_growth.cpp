@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <opencv2/calib3d.hpp>
+#include <set>
 
 #include "calibration/predicted_crossing.hpp"
 
@@ -107,6 +109,29 @@ std::optional<GrownLattice> GrowLattice(const cv::Mat& gray,
   out.camera = fit->camera;
   for (const auto& [ij, px] : found) out.crossings.push_back({ij.first, ij.second, px});
   return out;
+}
+
+bool CloseSkippedLines(std::vector<LatticeCrossing>& crossings) {
+  std::set<int> is, js;
+  for (const auto& c : crossings) {
+    is.insert(c.i);
+    js.insert(c.j);
+  }
+  // The common step of a direction's labels; a direction seen on two lines only says nothing
+  // about the lines between them.
+  auto step = [](const std::set<int>& labels) {
+    if (labels.size() < 3) return 1;
+    int g = 0;
+    for (int l : labels) g = std::gcd(g, l - *labels.begin());
+    return std::max(g, 1);
+  };
+  const int gi = step(is), gj = step(js);
+  if (gi == 1 && gj == 1) return false;
+  for (auto& c : crossings) {
+    c.i = *is.begin() + (c.i - *is.begin()) / gi;
+    c.j = *js.begin() + (c.j - *js.begin()) / gj;
+  }
+  return true;
 }
 
 }  // namespace referee

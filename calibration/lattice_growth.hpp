@@ -48,4 +48,13 @@ std::optional<GrownLattice> GrowLattice(const cv::Mat& gray,
                                         const RefineOptions& refine_options,
                                         const LatticeGrowthOptions& options = {});
 
+// Labels counted one grid line per g lines: the lines' progression was indexed at a fraction of
+// the true spacing (its steps of 2 fit a tilted, distorted grid as well), so every crossing of
+// one direction sits on every g-th label, and the growth, which tried the labels between, found
+// nothing there. Divides each direction's labels by the common step of all of them (about the
+// smallest) and returns true when it changed any. A grid seen so sparsely that its crossings
+// miss every other line all across cannot be told from this one, but the growth tries those
+// crossings first, one square from the measured ones.
+bool CloseSkippedLines(std::vector<LatticeCrossing>& crossings);
+
 }  // namespace referee
