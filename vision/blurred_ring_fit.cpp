@@ -699,6 +699,9 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
   return out;
 }
 
+// Border widths (narrowest first) searched at the seed's other gradient directions.
+constexpr size_t kExtraAngleWidths = 1;
+
 std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<PxRect>& bases,
                                     const cv::Mat& excluded, double mm_per_px,
                                     const std::vector<BaseSize>& sizes, double blur_mm,
@@ -802,12 +805,14 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
       }
       // Nothing fits at the gradients' mean direction: the other directions they peak at are
       // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
-      // of degrees off a base's own), each hypothesis keeping its best pose over all of them.
+      // of degrees off a base's own), each hypothesis keeping its best pose over all of them;
+      // at the nominal border width only (most seeds fit nothing: every width would cost the
+      // search half as much again).
       const std::vector<double> extra =
           r ? std::vector<double>{}
             : OtherRectAngles(smooth, box, theta, options.min_angle_peak_fraction,
                               DegToRad(options.min_angle_peak_apart_deg), options.max_extra_angles);
-      for (size_t k = 0; k < widths.size() && !r && !extra.empty(); ++k) {
+      for (size_t k = 0; k < kExtraAngleWidths && k < widths.size() && !r && !extra.empty(); ++k) {
         std::vector<Pose> more = CoarsePoses(dep, box, sizes, extra, widths[k], mat.sigma, size_of);
         for (size_t h = 0; h < more.size(); ++h) {
           if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
