@@ -266,6 +266,64 @@ double DominantAngle(const cv::Mat& smooth, const cv::Rect& box) {
   return 0.25 * std::atan2(sy, sx);
 }
 
+// Other rectangle directions (mod 90 degrees) the box's gradients support, more than
+// min_apart_rad from theta and from each other: a box holding a base and part of a neighbour,
+// figures or a terrain edge may pull the mean direction (DominantAngle) tens of degrees off
+// the base's own, while its sides still give a peak of their own in the directions'
+// histogram (2 degree bins, weighted by the squared gradient). Peaks of at least
+// min_peak_fraction of the highest, highest first, at most max_extra.
+std::vector<double> OtherRectAngles(const cv::Mat& smooth, const cv::Rect& box, double theta,
+                                    double min_peak_fraction, double min_apart_rad,
+                                    size_t max_extra) {
+  constexpr int kBins = 45;  // 2 degrees each over 90
+  cv::Mat gx, gy;
+  cv::Sobel(smooth(box), gx, CV_32F, 1, 0);
+  cv::Sobel(smooth(box), gy, CV_32F, 0, 1);
+  std::array<double, kBins> hist{};
+  for (int y = 1; y + 1 < box.height; ++y) {
+    for (int x = 1; x + 1 < box.width; ++x) {
+      const double dx = gx.at<float>(y, x), dy = gy.at<float>(y, x);
+      double phi = std::fmod(std::atan2(dy, dx), 0.5 * kPi);
+      if (phi < 0) phi += 0.5 * kPi;
+      const int bin = std::min(kBins - 1, static_cast<int>(phi / (0.5 * kPi) * kBins));
+      hist[static_cast<size_t>(bin)] += dx * dx + dy * dy;
+    }
+  }
+  // Circular smoothing over +-2 bins (the side of a blurred ring spreads over a few degrees).
+  std::array<double, kBins> smooth_hist{};
+  for (int i = 0; i < kBins; ++i) {
+    for (int k = -2; k <= 2; ++k) {
+      smooth_hist[static_cast<size_t>(i)] +=
+          (3 - std::abs(k)) * hist[static_cast<size_t>((i + k + kBins) % kBins)];
+    }
+  }
+  const double top = *std::max_element(smooth_hist.begin(), smooth_hist.end());
+  std::vector<std::pair<double, double>> peaks;  // (height, angle)
+  for (int i = 0; i < kBins; ++i) {
+    const double h = smooth_hist[static_cast<size_t>(i)];
+    if (h < min_peak_fraction * top || h <= 0) continue;
+    if (h < smooth_hist[static_cast<size_t>((i + 1) % kBins)] ||
+        h < smooth_hist[static_cast<size_t>((i + kBins - 1) % kBins)]) {
+      continue;
+    }
+    peaks.emplace_back(h, (i + 0.5) * (0.5 * kPi) / kBins);
+  }
+  std::sort(peaks.begin(), peaks.end(), [](const auto& x, const auto& y) { return x > y; });
+  const auto apart = [&](double a, double b) {
+    const double d = std::fmod(std::abs(a - b), 0.5 * kPi);
+    return std::min(d, 0.5 * kPi - d) > min_apart_rad;
+  };
+  std::vector<double> out;
+  for (const auto& peak : peaks) {
+    if (out.size() >= max_extra) break;
+    const double angle = peak.second;
+    if (!apart(angle, theta)) continue;
+    if (std::all_of(out.begin(), out.end(), [&](double o) { return apart(angle, o); }))
+      out.push_back(angle);
+  }
+  return out;
+}
+
 // The best pose of one hypothesis (a size, one way round) over the box: centres on a 1.5 mm
 // grid, angles 2 degrees apart around theta, every third profile.
 struct Pose {
@@ -490,24 +548,35 @@ bool BandOnEverySide(const Pose& p, const std::array<double, 4>& past_px, const 
   return true;
 }
 
-// The base a seed's box holds, if one size and angle clearly explain it (see the header).
-// nulls: per size, the scores on bare mat; mat_sigma: the smoothed departure's noise.
-std::optional<PxRect> FitSeed(const cv::Mat& dep, const cv::Mat& smooth, const cv::Rect& box,
-                              const std::vector<BaseSize>& sizes, const std::vector<Null>& nulls,
-                              const Geometry& g, double mat_sigma,
-                              const BlurredRingOptions& options) {
-  const double theta = DominantAngle(smooth, box);
-  // Every hypothesis' best pose: each size, both ways round.
+// Every hypothesis' best coarse pose over the box (each size, both ways round), at angles
+// around each of thetas; size_of gets each pose's size.
+std::vector<Pose> CoarsePoses(const cv::Mat& dep, const cv::Rect& box,
+                              const std::vector<BaseSize>& sizes, const std::vector<double>& thetas,
+                              const Geometry& g, double mat_sigma, std::vector<size_t>& size_of) {
   std::vector<Pose> poses;
-  std::vector<size_t> size_of;
+  size_of.clear();
   for (size_t i = 0; i < sizes.size(); ++i) {
     const double la = sizes[i].width_mm / g.mm_per_px, lb = sizes[i].depth_mm / g.mm_per_px;
     const bool square = std::abs(la - lb) < 1.0;
     for (int turn = 0; turn < (square ? 1 : 2); ++turn) {
-      poses.push_back(CoarsePose(dep, box, la, lb, theta + turn * 0.5 * kPi, g, 2.0 * mat_sigma));
+      Pose best;
+      for (const double t : thetas) {
+        Pose p = CoarsePose(dep, box, la, lb, t + turn * 0.5 * kPi, g, 2.0 * mat_sigma);
+        if (p.fit.rho > best.fit.rho) best = std::move(p);
+      }
+      poses.push_back(std::move(best));
       size_of.push_back(i);
     }
   }
+  return poses;
+}
+
+// The base a seed's box holds, if one size and angle clearly explain it (see the header).
+// poses: every hypothesis' coarse pose (CoarsePoses), size_of their sizes; nulls: per size,
+// the scores on bare mat.
+std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
+                              const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
+                              const Geometry& g, const BlurredRingOptions& options) {
   // Fine poses for the hypotheses near the best: one far behind on the coarse grid stays
   // behind (a finer step gains a few hundredths of correlation).
   double coarse_best = -2;
@@ -630,6 +699,9 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
   return out;
 }
 
+// Border widths (narrowest first) searched at the seed's other gradient directions.
+constexpr size_t kExtraAngleWidths = 1;
+
 std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<PxRect>& bases,
                                     const cv::Mat& excluded, double mm_per_px,
                                     const std::vector<BaseSize>& sizes, double blur_mm,
@@ -724,8 +796,29 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
       // A wider border only where the narrower ones explain nothing: every base a narrower
       // ring fits is kept as it was.
       std::optional<PxRect> r;
-      for (size_t k = 0; k < widths.size() && !r; ++k)
-        r = FitSeed(dep, smooth, box, sizes, nulls[k], widths[k], mat.sigma, options);
+      const double theta = DominantAngle(smooth, box);
+      std::vector<std::vector<Pose>> poses(widths.size());
+      std::vector<size_t> size_of;
+      for (size_t k = 0; k < widths.size() && !r; ++k) {
+        poses[k] = CoarsePoses(dep, box, sizes, {theta}, widths[k], mat.sigma, size_of);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options);
+      }
+      // Nothing fits at the gradients' mean direction: the other directions they peak at are
+      // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
+      // of degrees off a base's own), each hypothesis keeping its best pose over all of them;
+      // at the nominal border width only (most seeds fit nothing: every width would cost the
+      // search half as much again).
+      const std::vector<double> extra =
+          r ? std::vector<double>{}
+            : OtherRectAngles(smooth, box, theta, options.min_angle_peak_fraction,
+                              DegToRad(options.min_angle_peak_apart_deg), options.max_extra_angles);
+      for (size_t k = 0; k < kExtraAngleWidths && k < widths.size() && !r && !extra.empty(); ++k) {
+        std::vector<Pose> more = CoarsePoses(dep, box, sizes, extra, widths[k], mat.sigma, size_of);
+        for (size_t h = 0; h < more.size(); ++h) {
+          if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
+        }
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options);
+      }
       if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
       if (!core.contains(cv::Point(cvRound(r->center.x), cvRound(r->center.y)))) continue;
       found.push_back(*r);

@@ -50,6 +50,16 @@ struct BlurredRingOptions {
   // 3: the angle search steps by 2 degrees, so a larger turn says the fit and the edges
   // disagree.
   double max_refined_turn_deg = 3.0;
+  // The search tries angles within a few degrees of the seed's mean gradient direction; where
+  // no base fits there, also around each other direction its gradients peak at with at least
+  // this fraction of the highest peak (a neighbour, figures or a terrain edge in the seed's box
+  // can pull the mean tens of degrees off a base's own). Default 0.5.
+  double min_angle_peak_fraction = 0.5;
+  // ... at least this far (degrees, mod 90) from the mean direction and each other: the search
+  // already covers +-5 degrees around each. Default 8.
+  double min_angle_peak_apart_deg = 8.0;
+  // ... and at most this many of them. Default 2; 0 searches only the mean direction.
+  size_t max_extra_angles = 2;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;
   // Borders are painted by hand, from the nominal width up to this wide, mm. A seed no ring
