@@ -13,16 +13,11 @@
 namespace referee {
 namespace {
 
-using test::TableMaxErrorMm;
-
 // `hard` seed 7 scene 9: a dark brown mat in dim light, 3-6 mm of blur; the lines' black-hat
 // is 3-6 grey levels, so the usual 6 found 7 lines and 5 crossings and the table was refused.
 TEST(FaintGrid, DimDarkMatCalibratesAndIsPlacedRight) {
   const SynthScene s = test::GeneratedTable("hard.json", 7, 9);
-  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&res);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
-  EXPECT_LT(TableMaxErrorMm(s, *cal), 0.6);
+  test::ExpectCalibratesWithinMm(s, 0.6);
 }
 
 // `hard` seed 7 scene 6: a small, turned board with faint, blurred lines on a mat of about 80
@@ -31,10 +26,7 @@ TEST(FaintGrid, DimDarkMatCalibratesAndIsPlacedRight) {
 // off until the lines were sampled again through the lines' own camera.
 TEST(FaintGrid, FaintBlurredGridOnABrighterMatCalibratesWithinHalfAMillimetre) {
   const SynthScene s = test::GeneratedTable("hard.json", 7, 6);
-  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&res);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
-  EXPECT_LT(TableMaxErrorMm(s, *cal), 0.5);
+  test::ExpectCalibratesWithinMm(s, 0.5);
 }
 
 TEST(FaintGrid, NoiseOnADarkPictureIsNoGrid) {

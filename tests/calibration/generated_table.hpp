@@ -40,6 +40,15 @@ inline double TableMaxErrorMm(const SynthScene& s, const TableCalibration& cal) 
   return std::min(worst[0], worst[1]);
 }
 
+// The scene's empty table, offered with its own board, calibrates and is placed within
+// `max_error_mm` everywhere on the table.
+inline void ExpectCalibratesWithinMm(const SynthScene& s, double max_error_mm) {
+  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
+  const auto* cal = std::get_if<TableCalibration>(&res);
+  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
+  EXPECT_LT(TableMaxErrorMm(s, *cal), max_error_mm);
+}
+
 // The scene's table offered as a board one square narrower or one shorter: refused, since
 // whatever window of its lines were taken, the labels would be a square off.
 inline void ExpectOneSquareSmallerRefused(const SynthScene& s) {

@@ -12,17 +12,12 @@
 namespace referee {
 namespace {
 
-using test::TableMaxErrorMm;
-
 // `hard` seed 29 scene 11: the lines of one direction were indexed at half their spacing (every
 // crossing on an even label), so the grid looked 15 lines long and the table was refused as
 // wrong_size ("spans more lines than the board's").
 TEST(GridLineLabels, LinesIndexedAtHalfTheirSpacingAreCountedOneByOne) {
   const SynthScene s = test::GeneratedTable("hard.json", 29, 11);
-  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&res);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
-  EXPECT_LT(TableMaxErrorMm(s, *cal), 0.5);
+  test::ExpectCalibratesWithinMm(s, 0.5);
 }
 
 // `hard` seed 29 scene 7: no crossing is measured on column line 12 (under sticks and cards,
@@ -31,10 +26,7 @@ TEST(GridLineLabels, LinesIndexedAtHalfTheirSpacingAreCountedOneByOne) {
 // the other side. It was refused as wrong_size ("fewer lines than the board's").
 TEST(GridLineLabels, BorderLineWithoutCrossingsIsFoundByItsProfiles) {
   const SynthScene s = test::GeneratedTable("hard.json", 29, 7);
-  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&res);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
-  EXPECT_LT(TableMaxErrorMm(s, *cal), 0.5);
+  test::ExpectCalibratesWithinMm(s, 0.5);
   // ... and a board one square smaller is still refused there.
   test::ExpectOneSquareSmallerRefused(s);
 }

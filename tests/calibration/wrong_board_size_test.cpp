@@ -30,18 +30,12 @@ TEST(WrongBoardSize, BoardWhoseBeyondLineIsHiddenIsRefusedByTheLinesRunningOn) {
   const auto* ref = std::get_if<CalibrationRefusal>(&res);
   ASSERT_NE(ref, nullptr) << "11 x 8 board accepted";
   EXPECT_EQ(ref->code, "wrong_size") << ref->message;
-  const CalibrationResult right = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&right);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(right).message;
-  EXPECT_LT(test::TableMaxErrorMm(s, *cal), 0.5);
+  test::ExpectCalibratesWithinMm(s, 0.5);
 }
 
 TEST(WrongBoardSize, TheRightBoardStillCalibrates) {
   const SynthScene s = test::GeneratedTable("hard.json", 7, 0);
-  const CalibrationResult res = CalibrateTable(s.empty, s.board.grid, std::nullopt);
-  const auto* cal = std::get_if<TableCalibration>(&res);
-  ASSERT_NE(cal, nullptr) << std::get<CalibrationRefusal>(res).message;
-  EXPECT_LT(test::TableMaxErrorMm(s, *cal), 0.5);
+  test::ExpectCalibratesWithinMm(s, 0.5);
 }
 
 }  // namespace

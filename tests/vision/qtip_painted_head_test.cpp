@@ -5,12 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "analysed_scene.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
-#include "engine/stand_kind_catalog_loader.hpp"
-#include "rendered_scene.hpp"
-#include "scenario_side_colors.hpp"
-#include "vision/shot_analysis.hpp"
 
 namespace referee {
 namespace {
@@ -29,9 +26,7 @@ TEST(QtipPaintedHeadTest, PlainHeadOverAnotherBackgroundIsNotTakenForPaint) {
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 13, .size = {1920, 1080}}, 9);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a =
-      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   if (!a.projectile) {
     EXPECT_NE(a.refusal.find("painted head"), std::string::npos) << a.refusal;
     return;
@@ -53,9 +48,7 @@ TEST(QtipPaintedHeadTest, TipOfAMatchedQtipToldByWidthIsAHeadPastItsWhite) {
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 9);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a =
-      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   const double off_mm = InchesToMm(Distance(a.projectile->point, s.projectile->point));
   EXPECT_LT(off_mm, 2.5) << "tip placed " << off_mm << " mm from the truth";

@@ -5,12 +5,9 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "analysed_scene.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
-#include "engine/stand_kind_catalog_loader.hpp"
-#include "rendered_scene.hpp"
-#include "scenario_side_colors.hpp"
-#include "vision/shot_analysis.hpp"
 
 namespace referee {
 namespace {
@@ -18,8 +15,7 @@ namespace {
 // The whole shot analysis on scene `index` of the napoleonic `seed` set, camera from the truth.
 ShotAnalysis AnalyseNapoleonicScene(const SynthScene& s) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  return AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                     ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  return AnalyseRenderedScene(sc, s);
 }
 
 // Scene `index` of the napoleonic seed 5 set at 1080p, as `referee synth` renders it.

@@ -7,12 +7,9 @@
 
 #include <string>
 
+#include "analysed_scene.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
-#include "engine/stand_kind_catalog_loader.hpp"
-#include "rendered_scene.hpp"
-#include "scenario_side_colors.hpp"
-#include "vision/shot_analysis.hpp"
 
 namespace referee {
 namespace {
@@ -20,8 +17,7 @@ namespace {
 ShotAnalysis AnalyseHardScene(uint64_t seed, int index, SynthScene& s) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   s = GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
-  return AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                     ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  return AnalyseRenderedScene(sc, s);
 }
 
 // Seed 41, scene 0: seen past its stand's far edge over a grey figure's top, which is the mat's
