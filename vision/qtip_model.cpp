@@ -239,10 +239,12 @@ constexpr double kWhiteLeastChannelShare = 0.25;
 // stops with the stick. The white material summed across the axis keeps that ratio under any
 // blur. Where the end taken for the painted head carries the widest white within a head's
 // length of its end, at least this many times the stick's in the middle and the other end's,
-// the heads contradict the colour. Default 1.5 (between a stick's 1 and a head's 2): the
-// colour of a blurred end is mostly what lies under it, and a plain head over another ground
-// than the stick's middle differs from the stick as paint does.
-constexpr double kContradictingHeadRatio = 1.5;
+// the heads contradict the colour. Default 1.75 (most of the way from a stick's 1 to a head's
+// 2): the colour of a blurred end is mostly what lies under it, and a plain head over another
+// ground than the stick's middle differs from the stick as paint does. At 1.5 a dark-dipped
+// head lying along a grid line at 720p, re-exposed by a tenth, read 1.5 times the plain end's
+// white (the line gains less than the mat) and its strongly painted Q-tip was refused.
+constexpr double kContradictingHeadRatio = 1.75;
 // ... and at most this many times: further apart, the stick's middle or the other end is not
 // seen (white cotton over a ground as bright as itself changes nothing), so the widths say
 // nothing against the colour. Default 4 (twice a head's 2).

@@ -44,5 +44,15 @@ TEST(Webcam720pTest, AQtipEndingAtABaseIsReadThroughAnExposureChange) {
                    {{.gain = 1.10, .active = true}, {.ramp = 0.3, .active = true}}, 1.5);
 }
 
+// Bug (s20): scene 1's Q-tip lies along a grid line with its black-dipped head over the line.
+// Re-exposed by a tenth either way, the line gains less than the mat, and the white measured at
+// the dipped head read 1.5 times the plain end's: the s19 check for a plain head taken for the
+// painted one (its white as wide as a plain head's, 1.5 times the other end's) refused a
+// Q-tip whose paint shows plainly ("the painted head cannot be told").
+TEST(Webcam720pTest, ADippedHeadOverAGridLineIsNotTakenForAPlainOneUnderAnExposureChange) {
+  ExpectReadAt720p("napoleonic", 1,
+                   {{.gain = 1.10, .active = true}, {.gain = 0.90, .active = true}}, 1.5);
+}
+
 }  // namespace
 }  // namespace referee
