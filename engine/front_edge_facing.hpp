@@ -8,6 +8,7 @@
 
 #include "engine/geometry.hpp"
 #include "engine/grid.hpp"
+#include "engine/stand.hpp"
 
 namespace referee {
 
@@ -17,12 +18,10 @@ struct FrontEdgeOption {
   double distance_in = 0.0;    // from the point to this front edge
 };
 
-// The base as seen and the same base turned half round; a square base (width and depth within
-// `square_tolerance_in`) may also face either side. The seen footprint's own facing comes first.
-std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const OrientedRect& footprint,
-                                              bool square_base);
-
-// Whether a base of this size may face any of its four sides.
-bool IsSquareBase(double width_in, double depth_in, double tolerance_in = 0.05);
+// The base as seen and the same base turned half round; a square base may also face either
+// side. Square by its kind's catalogue base when `kind` is known (within 0.5 mm), else by the
+// footprint as seen (within 0.05"). The seen footprint's own facing comes first.
+std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const Stand& stand,
+                                              const StandKind* kind);
 
 }  // namespace referee

@@ -197,10 +197,7 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     // Measured from a front edge nobody has seen: every edge the base may present counts.
     std::vector<FrontEdgeOption> facings;
     if (!equipment && !s.facing_known && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
-      const StandKind* k = catalog.Find(s.kind);
-      const bool square = k ? IsSquareBase(k->width_mm, k->depth_mm, 0.5)
-                            : IsSquareBase(s.footprint.width_in, s.footprint.depth_in);
-      facings = FrontEdgeOptions(shot.point, s.footprint, square);
+      facings = FrontEdgeOptions(shot.point, s, catalog.Find(s.kind));
     }
     double nearest_in = d;
     for (const auto& f : facings) nearest_in = std::min(nearest_in, f.distance_in);

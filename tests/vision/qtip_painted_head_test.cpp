@@ -1,6 +1,7 @@
 // Which head of a Q-tip is painted, in rendered `hard` scenes (1080p, the generator's camera,
 // blur and light), with the `after` frame compressed as a webcam sends it (JPEG) and `before`
 // lossless, as `referee synth` writes them. A wrong head moves the impact by a whole Q-tip.
+#include <cstdint>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -12,6 +13,13 @@
 namespace referee {
 namespace {
 
+Scenario HardScenario() { return LoadScenario(DatasetsDir() / "scenarios" / "hard.json"); }
+
+// Scene `index` of the `hard` set of generator seed `seed`, at 1080p as `referee synth` renders it.
+SynthScene HardScene(uint64_t seed, int index) {
+  return GenerateScene(HardScenario(), SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
+}
+
 // Bug (session 19, `hard` seed 13 scene 9): a Q-tip lying across a supply wagon (red-1) that the
 // stand search missed. Its black head hangs over the dark green mat past the wagon and changes
 // the view hardly at all; its stick lies over the wagon's blue and red figures and its plain
@@ -22,11 +30,10 @@ namespace {
 // wide white head. Right end (within the parallax of the missed wagon's height) or refused
 // because the painted head cannot be told.
 TEST(QtipPaintedHeadTest, PlainHeadOverAnotherBackgroundIsNotTakenForPaint) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 13, .size = {1920, 1080}}, 9);
+  const SynthScene s = HardScene(13, 9);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  const ShotAnalysis a = AnalyseRenderedScene(HardScenario(), s);
   if (!a.projectile) {
     EXPECT_NE(a.refusal.find("painted head"), std::string::npos) << a.refusal;
     return;
@@ -44,11 +51,10 @@ TEST(QtipPaintedHeadTest, PlainHeadOverAnotherBackgroundIsNotTakenForPaint) {
 // whole object's end, head included: the tip was put a head length too far, 16.7 mm off. The
 // white's own end is found walking in from the model's.
 TEST(QtipPaintedHeadTest, TipOfAMatchedQtipToldByWidthIsAHeadPastItsWhite) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 9);
+  const SynthScene s = HardScene(41, 9);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  const ShotAnalysis a = AnalyseRenderedScene(HardScenario(), s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   const double off_mm = InchesToMm(Distance(a.projectile->point, s.projectile->point));
   EXPECT_LT(off_mm, 2.5) << "tip placed " << off_mm << " mm from the truth";

@@ -332,13 +332,9 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
                 // No front stripe: the referee asks the player which way the stand faces
                 // (counted when the answer changes the verdict).
                 // The edges the engine offers the players (all four for a square base).
-                const bool square =
-                    kind ? IsSquareBase(kind->width_mm, kind->depth_mm, 0.5)
-                         : IsSquareBase(found.footprint.width_in, found.footprint.depth_in);
                 const double truth_deg = ts[i].at("angle_deg").get<double>();
                 OrientedRect best = found.footprint;
-                for (const auto& option :
-                     FrontEdgeOptions(*impact_point, found.footprint, square)) {
+                for (const auto& option : FrontEdgeOptions(*impact_point, found, kind)) {
                   if (AngleErrorDeg(option.footprint.angle_deg, truth_deg, 360.0) <
                       AngleErrorDeg(best.angle_deg, truth_deg, 360.0))
                     best = option.footprint;
