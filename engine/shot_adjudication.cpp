@@ -58,6 +58,68 @@ std::vector<StandCategory> ParseCategories(const nlohmann::json& arr, const std:
   return out;
 }
 
+// Is the stand, taken at this outline and kind, hit: equipment touched, a target inside the
+// circle (measured as the rules measure it: its footprint or its front edge as seen)?
+double MeasuredDistance(Vec2 p, const Stand& s, const StandKindCatalog& catalog,
+                        const ShotOptions& o) {
+  const StandCategory cat = CategoryOf(s, catalog);
+  return Contains(o.touch_only, cat) ? DistanceToRect(p, s.footprint)
+                                     : TargetDistance(p, s, cat, o);
+}
+
+bool HitUnder(Vec2 p, const Stand& s, const StandKindCatalog& catalog, const ShotOptions& o) {
+  const bool equipment = Contains(o.touch_only, CategoryOf(s, catalog));
+  const double limit_in = equipment ? MmToInches(o.equipment_touch_tolerance_mm) : o.hit_radius_in;
+  return MeasuredDistance(p, s, catalog, o) <= limit_in + kWithinSlackIn;
+}
+
+// The stand at each outline the camera allows: the one reported first.
+std::vector<Stand> OutlinesOf(const Stand& s) {
+  std::vector<Stand> out{s};
+  for (const OtherOutline& other : s.other_outlines) {
+    Stand t = s;
+    t.kind = other.kind;
+    t.footprint = other.footprint;
+    out.push_back(std::move(t));
+  }
+  for (Stand& t : out) t.other_outlines.clear();
+  return out;
+}
+
+std::string OutlineName(const Stand& s) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s %.0f x %.0f mm", s.kind.c_str(),
+                InchesToMm(s.footprint.width_in), InchesToMm(s.footprint.depth_in));
+  return buf;
+}
+
+// A base whose size the camera could not tell: measured at every size it allows; when they
+// disagree the verdict keeps the size reported and names the stand for the players to confirm.
+void AskSizeIfItDecides(Vec2 p, const Stand& s, StandNearShot& n, const StandKindCatalog& catalog,
+                        const ShotOptions& o, Verdict& v) {
+  std::string hit, miss;
+  size_t outlines = 0;
+  for (const Stand& t : OutlinesOf(s)) {
+    ++outlines;
+    const bool is_hit = HitUnder(p, t, catalog, o);
+    if (is_hit) n.hit_if_outline.push_back(OutlineName(t));
+    std::string& to = is_hit ? hit : miss;
+    to += (to.empty() ? "" : ", ") + OutlineName(t);
+  }
+  n.size_decides = !n.hit_if_outline.empty() && n.hit_if_outline.size() < outlines;
+  if (!n.size_decides) return;
+  v.size_to_confirm.push_back(n.id);
+  std::string line = o.clause_circle + ": the camera could not tell " + n.id + "'s base size: ";
+  line += "hit if it is ";
+  line += hit;
+  line += "; not hit if it is ";
+  line += miss;
+  line += ": the players say which (taken as ";
+  line += OutlineName(OutlinesOf(s).front());
+  line += " here)";
+  v.explanation.push_back(std::move(line));
+}
+
 }  // namespace
 
 ShotOptions LoadShotOptions(const std::string& ruleset, const std::filesystem::path& path) {
@@ -201,6 +263,11 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
     }
     double nearest_in = d;
     for (const auto& f : facings) nearest_in = std::min(nearest_in, f.distance_in);
+    // A size the camera could not rule out may reach nearer.
+    if (!s.other_outlines.empty()) {
+      for (const Stand& t : OutlinesOf(s))
+        nearest_in = std::min(nearest_in, MeasuredDistance(shot.point, t, catalog, o));
+    }
     if (nearest_in > o.report_radius_in) continue;
     StandNearShot n;
     n.id = s.id;
@@ -239,6 +306,7 @@ Verdict AdjudicateShot(const Board& board, const std::vector<Stand>& stands, con
       line += " here)";
       why.push_back(std::move(line));
     }
+    if (!s.other_outlines.empty()) AskSizeIfItDecides(shot.point, s, n, catalog, o, v);
     if (!equipment && ReferenceFor(cat, o) == TargetReference::kFrontEdge) {
       const double base_in = DistanceToRect(shot.point, s.footprint);
       n.note = o.clause_circle +

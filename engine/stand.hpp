@@ -47,12 +47,22 @@ struct StandKindCatalog {
   const StandKind* Find(const std::string& name) const;
 };
 
+// Another base the camera could not tell this stand's from: a catalogue size (with its kind)
+// whose outline the image explains as well as the one reported.
+struct OtherOutline {
+  std::string kind;
+  OrientedRect footprint;
+};
+
 struct Stand {
   std::string id;
   std::string side;  // "red", "blue", or any configured side name
   std::string kind;  // a StandKindCatalog key
   OrientedRect footprint;
   bool facing_known = true;  // false when no front stripe was seen (facing up to 180 degrees)
+  // Sizes the camera could not rule out (a blurred border whose band fits several): the
+  // verdict measures every one and asks the players when they disagree. Usually empty.
+  std::vector<OtherOutline> other_outlines;
 };
 
 }  // namespace referee

@@ -60,6 +60,7 @@ nlohmann::json VerdictToJson(const Verdict& v) {
   j["touch_tolerance_mm"] = v.touch_tolerance_mm;
   j["candidates"] = v.candidates;
   j["facing_to_confirm"] = v.facing_to_confirm;
+  j["size_to_confirm"] = v.size_to_confirm;
   j["casualty_reading"] = CasualtyReadingName(v.reading);
   j["casualties_required"] = v.casualties_required;
   j["destroyed_equipment"] = v.destroyed_equipment;
@@ -92,7 +93,9 @@ nlohmann::json VerdictToJson(const Verdict& v) {
                     {"destroyed", n.destroyed},
                     {"note", n.note},
                     {"facing_decides", n.facing_decides},
-                    {"hit_if_facing", n.hit_if_facing}});
+                    {"hit_if_facing", n.hit_if_facing},
+                    {"size_decides", n.size_decides},
+                    {"hit_if_outline", n.hit_if_outline}});
   }
   j["distances"] = distances;
   j["stands_near"] = near;
@@ -135,6 +138,9 @@ std::string VerdictToText(const Verdict& v) {
   if (!v.facing_to_confirm.empty())
     out << "CONFIRM FACING: " << Join(v.facing_to_confirm)
         << " (no front stripe seen; which way each faces decides whether it is hit)\n";
+  if (!v.size_to_confirm.empty())
+    out << "CONFIRM SIZE: " << Join(v.size_to_confirm)
+        << " (the camera could not tell the base's size; which it is decides whether it is hit)\n";
   out << "destroyed equipment: " << Join(v.destroyed_equipment)
       << "; crew lost with it: " << Join(v.destroyed_crew) << "\n";
   out << "over water: " << (v.over_water ? "yes" : "no")

@@ -55,6 +55,11 @@ struct StandNearShot {
   // the stand is inside the circle, and whether the answer depends on which way it faces.
   std::vector<std::string> hit_if_facing;
   bool facing_decides = false;
+  // The camera could not tell this base's size (Stand::other_outlines): the outlines ("kind
+  // W x D mm") under which it is inside the circle, and whether the answer depends on which
+  // size it truly is.
+  std::vector<std::string> hit_if_outline;
+  bool size_decides = false;
 };
 
 struct Verdict {
@@ -73,6 +78,9 @@ struct Verdict {
   // Stands whose facing was not seen and decides whether they are hit: the verdict above takes
   // each as seen; the players confirm which way it faces.
   std::vector<std::string> facing_to_confirm;
+  // Stands whose base size the camera could not tell, where the size decides whether they are
+  // hit: the verdict takes each at the size reported; the players confirm which it is.
+  std::vector<std::string> size_to_confirm;
   CasualtyReading reading = CasualtyReading::kOneStandFirersChoice;
   int casualties_required = 0;  // how many candidates die: min(1, n) or n
 

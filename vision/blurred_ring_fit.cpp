@@ -571,12 +571,69 @@ std::vector<Pose> CoarsePoses(const cv::Mat& dep, const cv::Rect& box,
   return poses;
 }
 
+bool OutOfNull(const Pose& p, const Null& null, const BlurredRingOptions& options) {
+  return p.fit.rho >= null.rho.centre + options.min_sigma * null.rho.sigma &&
+         p.fit.gain >= null.gain.centre + options.min_sigma * null.gain.sigma;
+}
+
+PxRect RectOf(const Pose& p) {
+  PxRect r;
+  r.center = p.c;
+  r.axis_a = {std::cos(p.ring.angle), std::sin(p.ring.angle)};
+  r.len_a = p.ring.len_a;
+  r.len_b = p.ring.len_b;
+  return r;
+}
+
+// Where no hypothesis wins: the leader (the best-scoring one out of the bare mat's scores) when
+// every hypothesis it does not beat by the margin is a rival over the same base (another size,
+// or the same turned, its centre near the leader's; scored on the same pixels as the leader it
+// is as good, whether or not it stands out of the null alone); tied gets those rivals. A rival
+// elsewhere, or more of them than options allow, is no base the band can size.
+std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>& poses,
+                                    const std::vector<size_t>& order,
+                                    const std::vector<size_t>& size_of,
+                                    const std::vector<Null>& nulls, const Geometry& g,
+                                    const BlurredRingOptions& options, std::vector<size_t>& tied) {
+  tied.clear();
+  std::optional<size_t> leader;
+  for (const size_t cand : order) {
+    if (OutOfNull(poses[cand], nulls[size_of[cand]], options)) {
+      leader = cand;
+      break;
+    }
+  }
+  if (!leader) return std::nullopt;
+  const Pose& p = poses[*leader];
+  const double margin = options.winner_margin_sigma * nulls[size_of[*leader]].rho.sigma;
+  const double max_shift_px = options.max_tie_centre_shift_mm / g.mm_per_px;
+  for (size_t k = 0; k < poses.size(); ++k) {
+    if (k == *leader || poses[k].fit.rho < -1) continue;
+    const auto [mine, theirs] = JointRho(dep, p, poses[k], g);
+    if (mine - theirs >= margin) continue;
+    const cv::Point d = poses[k].c - p.c;
+    if (std::hypot(d.x, d.y) > max_shift_px) {
+      return std::nullopt;
+    }
+    tied.push_back(k);
+  }
+  if (tied.empty() || tied.size() > options.max_size_ties) return std::nullopt;
+  return leader;
+}
+
+std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, size_t winner,
+                                const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
+                                const Geometry& g, const BlurredRingOptions& options);
+
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // poses: every hypothesis' coarse pose (CoarsePoses), size_of their sizes; nulls: per size,
-// the scores on bare mat.
+// the scores on bare mat. tie_out (may be null): where no size wins but the leader ties only
+// with other sizes of the same base (SizeTieLeader), that base with its rivals, if none was
+// kept there before.
 std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
                               const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
-                              const Geometry& g, const BlurredRingOptions& options) {
+                              const Geometry& g, const BlurredRingOptions& options,
+                              std::optional<PxRect>* tie_out) {
   // Fine poses for the hypotheses near the best: one far behind on the coarse grid stays
   // behind (a finer step gains a few hundredths of correlation).
   double coarse_best = -2;
@@ -612,8 +669,37 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       break;
     }
   }
-  if (!winner) return std::nullopt;
-  Pose& win = poses[*winner];
+  if (winner) return FitWinner(dep, poses, *winner, size_of, nulls, g, options);
+  // No clear winner: a tie between sizes of the same base, kept aside with its rivals for when
+  // no other attempt at this seed finds a clear one.
+  std::vector<size_t> tied;
+  if (tie_out != nullptr && !*tie_out && options.report_size_ties) {
+    if (const auto leader = SizeTieLeader(dep, poses, order, size_of, nulls, g, options, tied)) {
+      // Reported at the first of them (best score first) whose band, inside and edges bear it
+      // out; the others are the sizes it could also be.
+      std::vector<size_t> members{*leader};
+      members.insert(members.end(), tied.begin(), tied.end());
+      std::stable_sort(members.begin() + 1, members.end(),
+                       [&](size_t x, size_t y) { return poses[x].fit.rho > poses[y].fit.rho; });
+      for (const size_t m : members) {
+        std::vector<Pose> trial = poses;
+        *tie_out = FitWinner(dep, trial, m, size_of, nulls, g, options);
+        if (!*tie_out) continue;
+        for (const size_t k : members) {
+          if (k != m) (*tie_out)->other_sizes.push_back(RectOf(poses[k]));
+        }
+        break;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// The winning hypothesis' base, if its band, inside, surroundings and edges bear it out.
+std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, size_t winner,
+                                const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
+                                const Geometry& g, const BlurredRingOptions& options) {
+  Pose& win = poses[winner];
   win.ring = MakeRing(win.ring.len_a, win.ring.len_b, win.ring.angle, g, win.ring.stride,
                       win.ring.depth_step, true);
   // A band along every side (the far side may be partly hidden by figures, see the options).
@@ -663,7 +749,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
   p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
   p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
   p2.fit = Evaluate(dep, p2.ring, p2.c);
-  const Null& null = nulls[size_of[*winner]];
+  const Null& null = nulls[size_of[winner]];
   if (p2.fit.rho < win.fit.rho ||
       p2.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
       p2.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma ||
@@ -795,13 +881,13 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
     for (const auto& [core, box] : tiles) {
       // A wider border only where the narrower ones explain nothing: every base a narrower
       // ring fits is kept as it was.
-      std::optional<PxRect> r;
+      std::optional<PxRect> r, tie;
       const double theta = DominantAngle(smooth, box);
       std::vector<std::vector<Pose>> poses(widths.size());
       std::vector<size_t> size_of;
       for (size_t k = 0; k < widths.size() && !r; ++k) {
         poses[k] = CoarsePoses(dep, box, sizes, {theta}, widths[k], mat.sigma, size_of);
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
       }
       // Nothing fits at the gradients' mean direction: the other directions they peak at are
       // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
@@ -817,8 +903,10 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
         for (size_t h = 0; h < more.size(); ++h) {
           if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
         }
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
       }
+      // No attempt found a clear winner: a base whose size the band could not tell.
+      if (!r) r = std::move(tie);
       if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
       if (!core.contains(cv::Point(cvRound(r->center.x), cvRound(r->center.y)))) continue;
       found.push_back(*r);

@@ -40,6 +40,18 @@ struct BlurredRingOptions {
   // this many standard deviations of the correlation on bare mat. Default 1: the hypotheses
   // are scored on the same pixels, so their difference varies less than one placement's score.
   double winner_margin_sigma = 1.0;
+  // Where no size wins by that margin but every hypothesis the leader does not beat is another
+  // catalogue size (or the same size turned) over the same base, the leader out of the bare
+  // mat's scores, the base is still reported: at the leader's size, with the others it could be
+  // (PxRect::other_sizes), for the players to confirm when the size decides a ruling. A blurred
+  // 40 x 20 mm band with a weak long side fits 40 x 30 and 40 x 40 nearly as well; dropping the
+  // base hid it from the referee altogether. Default on.
+  bool report_size_ties = true;
+  // ... when the rivals' centres lie within this much of the leader's, mm (catalogue sizes of
+  // one base sharing an edge are 5-15 mm apart). Default 12.
+  double max_tie_centre_shift_mm = 12.0;
+  // ... and at most this many rivals (more is no base the band can size). Default 2.
+  size_t max_size_ties = 2;
   // Each side must show at least this fraction of the whole ring's gain (a band along every
   // side, not a stripe or a corner). Default 0.5.
   double min_side_gain_fraction = 0.5;

@@ -14,6 +14,10 @@ struct PxRect {
   cv::Point2d axis_a;
   double len_a = 0;
   double len_b = 0;
+  // Other catalogue sizes the image explains as well as this one (a blurred ring whose size
+  // the band cannot decide, see BlurredRingOptions::report_size_ties): the players say which.
+  // Empty for every base whose size was told.
+  std::vector<PxRect> other_sizes;
   cv::Point2d AxisB() const { return {-axis_a.y, axis_a.x}; }
 };
 

@@ -1236,6 +1236,37 @@ void DropDuplicates(std::vector<std::vector<PxRect>>& rects) {
   }
 }
 
+// Which side of a found rectangle is the width (frontage)? The catalogue size that fits best.
+bool AIsWidth(double a_mm, double b_mm, const std::vector<BaseSize>& sizes) {
+  bool a_is_width = a_mm >= b_mm;
+  double best_e = 1e9;
+  for (const auto& sz : sizes) {
+    const double e1 = std::abs(a_mm - sz.width_mm) + std::abs(b_mm - sz.depth_mm);
+    const double e2 = std::abs(b_mm - sz.width_mm) + std::abs(a_mm - sz.depth_mm);
+    if (e1 < best_e) best_e = e1, a_is_width = true;
+    if (e2 < best_e) best_e = e2, a_is_width = false;
+  }
+  return a_is_width;
+}
+
+// A base top's outline in the top view as a footprint in table inches, at the base's height:
+// the top is slightly nearer the camera, so it looks a little larger on the mat plane.
+OrientedRect TopFootprint(const TopView& view, double base_h_in, const PxRect& top,
+                          cv::Point2d width_axis, bool w_along_a) {
+  const double width_px = w_along_a ? top.len_a : top.len_b;
+  const double depth_px = w_along_a ? top.len_b : top.len_a;
+  OrientedRect f;
+  const Vec2 on_mat = view.TableFromRectified(top.center);
+  f.center = view.TableAtHeight(on_mat, base_h_in);
+  const Vec2 edge_on_mat = view.TableFromRectified(top.center + 0.5 * width_px * width_axis);
+  const double scale = Distance(view.TableAtHeight(edge_on_mat, base_h_in), f.center) /
+                       std::max(1e-9, Distance(edge_on_mat, on_mat));
+  f.width_in = width_px / view.px_per_inch() * scale;
+  f.depth_in = depth_px / view.px_per_inch() * scale;
+  f.angle_deg = RadToDeg(std::atan2(width_axis.y, width_axis.x));
+  return f;
+}
+
 }  // namespace
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
@@ -1307,7 +1338,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   std::vector<PxRect> blurred_ring_bases;
   {
     const std::vector<std::vector<PxRect>> before = rects;
-    BlurredRingOptions ring;
+    BlurredRingOptions ring = options.blurred_ring;
     ring.figure_top_shift_px = [&view,
                                 h_in = MmToInches(ring.max_figure_height_mm)](cv::Point2d c) {
       return view.RectifiedFromTable(SeenOnMat(view, view.TableFromRectified(c), h_in)) - c;
@@ -1458,15 +1489,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         }
       }
       const double a_mm = r.len_a * mm, b_mm = r.len_b * mm;
-      // Which side is the width (frontage)? The catalogue size that fits best says.
-      bool a_is_width = a_mm >= b_mm;
-      double best_e = 1e9;
-      for (const auto& sz : sizes) {
-        const double e1 = std::abs(a_mm - sz.width_mm) + std::abs(b_mm - sz.depth_mm);
-        const double e2 = std::abs(b_mm - sz.width_mm) + std::abs(a_mm - sz.depth_mm);
-        if (e1 < best_e) best_e = e1, a_is_width = true;
-        if (e2 < best_e) best_e = e2, a_is_width = false;
-      }
+      const bool a_is_width = AIsWidth(a_mm, b_mm, sizes);
       const double w_px = a_is_width ? r.len_a : r.len_b;
       const double d_px = a_is_width ? r.len_b : r.len_a;
       cv::Point2d width_axis = a_is_width ? r.axis_a : r.AxisB();
@@ -1538,8 +1561,6 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       // spread, not to a side face's sub-millimetre span: left as found.
       PxRect top = r;
       if (shadow_pass) CentreInSideFaceSpan(view, base_h_in, placed, top);
-      const double width_px = w_along_a ? top.len_a : top.len_b;
-      const double depth_px = w_along_a ? top.len_b : top.len_a;
 
       if (InTerrain(terrain, r) &&
           LooksLikeTerrain(toward(s), chroma, valid, r, options.min_border_mm / mm, options)) {
@@ -1548,19 +1569,23 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       DetectedStand ds;
       ds.stand.side = out.colors.sides()[s].name;
       ds.stand.id = ds.stand.side + "-" + std::to_string(++n);
-      const Vec2 on_mat = view.TableFromRectified(top.center);
-      ds.stand.footprint.center = view.TableAtHeight(on_mat, base_h_in);
-      // The top is slightly nearer the camera, so it looks a little larger on the mat plane.
-      const Vec2 edge_on_mat = view.TableFromRectified(top.center + 0.5 * width_px * width_axis);
-      const double scale =
-          Distance(view.TableAtHeight(edge_on_mat, base_h_in), ds.stand.footprint.center) /
-          std::max(1e-9, Distance(edge_on_mat, on_mat));
-      ds.stand.footprint.width_in = width_px / view.px_per_inch() * scale;
-      ds.stand.footprint.depth_in = depth_px / view.px_per_inch() * scale;
-      ds.stand.footprint.angle_deg = RadToDeg(std::atan2(width_axis.y, width_axis.x));
+      ds.stand.footprint = TopFootprint(view, base_h_in, top, width_axis, w_along_a);
       ds.stand.facing_known = facing_known;
       ds.stand.kind = GuessKind(InchesToMm(ds.stand.footprint.width_in),
                                 InchesToMm(ds.stand.footprint.depth_in), catalog, options);
+      // Sizes the blurred band could not tell from this one, each as a base of its kind; its
+      // width axis turned the reported one's way where they are parallel (the same front).
+      for (const PxRect& other : found.other_sizes) {
+        const bool other_a_width = AIsWidth(other.len_a * mm, other.len_b * mm, sizes);
+        cv::Point2d other_axis = other_a_width ? other.axis_a : other.AxisB();
+        if (other_axis.dot(width_axis) < 0) other_axis = -other_axis;
+        OtherOutline o;
+        o.footprint = TopFootprint(view, base_h_in, other, other_axis,
+                                   std::abs(other_axis.dot(other.axis_a)) > 0.5);
+        o.kind = GuessKind(InchesToMm(o.footprint.width_in), InchesToMm(o.footprint.depth_in),
+                           catalog, options);
+        ds.stand.other_outlines.push_back(std::move(o));
+      }
       ds.square = grid.SquareOf(ds.stand.footprint.center);
       ds.border_coverage = BorderCoverage(out.side_masks[s], r, 0.8 * options.min_border_mm / mm);
       ds.white_stripe = best_white;

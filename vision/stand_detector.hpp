@@ -19,6 +19,7 @@
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 #include "vision/base_ring_fit.hpp"
+#include "vision/blurred_ring_fit.hpp"
 #include "vision/blurred_stripe_fit.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
@@ -74,6 +75,9 @@ struct StandDetectorOptions {
   // ... grown by this much for canopies and eaves spreading past the outline. Default 10 mm.
   double tall_terrain_margin_mm = 10.0;
   RingFitOptions ring_fit;
+  // Fourth look, under a blur wider than the border: the blurred ring fit (see
+  // vision/blurred_ring_fit.hpp); its figure_top_shift_px is set from the view.
+  BlurredRingOptions blurred_ring;
   // Bases running on under such terrain (see vision/tall_terrain_extent.hpp).
   // size_tolerance_mm is taken from above.
   TallTerrainExtentOptions tall_terrain_extent;

@@ -34,7 +34,7 @@ class KindResolutionTest : public ::testing::Test {
     const StandKind* k = catalog_.Find(kind);
     ASSERT_NE(k, nullptr) << kind;
     stands_.push_back(
-        {id, side, kind, {{x, y}, k->width_mm / kMmPerIn, k->depth_mm / kMmPerIn, 0}});
+        {id, side, kind, {{x, y}, k->width_mm / kMmPerIn, k->depth_mm / kMmPerIn, 0}, true, {}});
     sources_.push_back(source);
   }
   KindResolution Resolve(const std::string& ruleset_name,

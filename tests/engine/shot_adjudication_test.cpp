@@ -26,7 +26,7 @@ class ShotRules : public ::testing::Test {
             double y, double angle_deg = 0.0) {
     const StandKind* k = catalog_.Find(kind);
     EXPECT_NE(k, nullptr) << kind;
-    Stand s{id, side, kind, {{x, y}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle_deg}};
+    Stand s{id, side, kind, {{x, y}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle_deg}, true, {}};
     stands_.push_back(s);
     return s;
   }
@@ -325,6 +325,58 @@ TEST_F(ShotRules, UnseenFacingThatDecidesAHitIsConfirmedByThePlayers) {
   const Verdict any = Fire(ShotKind::kCatapult, el.footprint.center);
   EXPECT_TRUE(any.facing_to_confirm.empty());
   EXPECT_TRUE(Has(any.candidates, "el"));
+}
+
+// A base whose blurred border the camera could not size (Stand::other_outlines): measured at
+// every size it allows; when they disagree, the verdict keeps the size reported and names the
+// stand for the players, instead of ruling silently on the reported size.
+TEST_F(ShotRules, UncertainSizeThatDecidesAHitIsConfirmedByThePlayers) {
+  // Reported as 40 x 20 mm infantry at (20, 10) facing -y; the band also fits 40 x 30 mm
+  // cavalry and a 40 x 40 mm gun sharing its front edge (their centres 5 and 10 mm behind).
+  Add("inf", "red", "line_infantry", 20.0, 10.0);
+  const auto other = [](const std::string& kind, double depth_mm) {
+    OtherOutline o;
+    o.kind = kind;
+    o.footprint = {{20.0, 10.0 - MmToInches(10.0) + MmToInches(0.5 * depth_mm)},
+                   MmToInches(40.0),
+                   MmToInches(depth_mm),
+                   0.0};
+    return o;
+  };
+  stands_.back().other_outlines = {other("line_cavalry", 30.0)};
+  const double back_in = 10.0 + MmToInches(10.0);
+  // 1.2" behind the infantry's back edge: 0.81" behind the cavalry's.
+  const Vec2 p{20.0, back_in + 1.2};
+  const Verdict v = Fire(ShotKind::kField, p);
+  ASSERT_EQ(v.stands_near.size(), 1u);
+  EXPECT_FALSE(v.stands_near[0].inside_circle);
+  EXPECT_TRUE(v.stands_near[0].size_decides);
+  EXPECT_EQ(v.stands_near[0].hit_if_outline, std::vector<std::string>{"line_cavalry 40 x 30 mm"});
+  EXPECT_EQ(v.size_to_confirm, std::vector<std::string>{"inf"});
+  EXPECT_FALSE(Has(v.candidates, "inf"));  // taken at the size reported
+  EXPECT_NE(VerdictToText(v).find("CONFIRM SIZE: inf"), std::string::npos);
+  EXPECT_EQ(VerdictToJson(v).at("size_to_confirm"), nlohmann::json::array({"inf"}));
+  EXPECT_TRUE(Cites(v, "could not tell inf's base size"));
+  // A gun's outline 1.55" from the reported base (past the 1.5" report radius) is still
+  // measured: 0.76" from the gun's back edge, but a gun dies only when touched.
+  stands_.back().other_outlines = {other("line_cavalry", 30.0), other("field_gun", 40.0)};
+  const Verdict far = Fire(ShotKind::kField, {20.0, back_in + 1.55});
+  ASSERT_EQ(far.stands_near.size(), 1u);
+  EXPECT_TRUE(far.size_to_confirm.empty());
+  // 0.1" (2.5 mm) behind the gun's back edge: infantry or cavalry are hit, a gun (touched
+  // only within 1 mm) is not, so the size decides.
+  const Verdict near_gun = Fire(ShotKind::kField, {20.0, back_in + MmToInches(20.0) + 0.1});
+  ASSERT_EQ(near_gun.stands_near.size(), 1u);
+  EXPECT_TRUE(Has(near_gun.candidates, "inf"));
+  EXPECT_EQ(near_gun.stands_near[0].hit_if_outline.size(), 2u);
+  EXPECT_EQ(near_gun.size_to_confirm, std::vector<std::string>{"inf"});
+  // Inside every outline: a hit whatever its size, nothing asked.
+  const Verdict all = Fire(ShotKind::kField, {20.0, 10.0});
+  EXPECT_TRUE(all.size_to_confirm.empty());
+  EXPECT_TRUE(Has(all.candidates, "inf"));
+  // Without other outlines nothing is asked and nothing changes.
+  stands_.back().other_outlines.clear();
+  EXPECT_TRUE(Fire(ShotKind::kField, p).size_to_confirm.empty());
 }
 
 // Ancient catapult 4: "If the target is in a Protected Square, the center of the shell must

@@ -19,7 +19,7 @@ class Grouping : public ::testing::Test {
  protected:
   void Add(const std::string& id, const std::string& side, const std::string& kind, double x,
            double y) {
-    stands_.push_back({id, side, kind, {{x, y}, 1.5, 0.7, 0.0}});
+    stands_.push_back({id, side, kind, {{x, y}, 1.5, 0.7, 0.0}, true, {}});
   }
   UnitGrouping Group() { return GroupStandsIntoUnits(grid_, stands_, catalog_); }
 

@@ -536,7 +536,7 @@ TEST(RingDepartureTest, MeasuresHowFarABorderAndItsInsideLieTowardASide) {
         std::exp(0.75 * std::log(mat[c] + 8.0) + 0.25 * std::log(blue[c] + 8.0)) - 8.0);
   }
   cv::Mat img(200, 200, CV_8UC3, cv::Scalar(mat));
-  const PxRect r{{100, 100}, {1, 0}, 80, 50};
+  const PxRect r{{100, 100}, {1, 0}, 80, 50, {}};
   cv::fillConvexPoly(img, GrownCorners(r, 0), cv::Scalar(mix));
   cv::fillConvexPoly(img, GrownCorners(r, -8), cv::Scalar(mat));
   cv::Mat chroma, valid;

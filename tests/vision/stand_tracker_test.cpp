@@ -74,7 +74,7 @@ class Tracker : public ::testing::Test {
     const double w = MmToInches(40), d = MmToInches(20);
     for (int i = 0; i < n; ++i) {
       const Vec2 off = Rotate({(i - 0.5 * (n - 1)) * w, 0.0}, DegToRad(angle_deg));
-      out.push_back({"", side, kind, {c + off, w, d, angle_deg}, true});
+      out.push_back({"", side, kind, {c + off, w, d, angle_deg}, true, {}});
     }
     return out;
   }

@@ -80,6 +80,19 @@ nlohmann::json StandJson(const DetectedStand& d) {
                       {"partly_hidden", d.partly_hidden},
                       {"completed_under_terrain", d.completed_under_terrain}};
   j["square"] = d.square ? nlohmann::json::array({d.square->col, d.square->row}) : nlohmann::json();
+  // Other base sizes the camera could not rule out (the verdict asks when they decide a hit).
+  j["size_uncertain"] = !s.other_outlines.empty();
+  nlohmann::json others = nlohmann::json::array();
+  for (const OtherOutline& o : s.other_outlines) {
+    nlohmann::json oc = nlohmann::json::array();
+    for (const Vec2& c : o.footprint.Corners()) oc.push_back(Pt(c));
+    others.push_back({{"kind", o.kind},
+                      {"center", Pt(o.footprint.center)},
+                      {"size", nlohmann::json::array({o.footprint.width_in, o.footprint.depth_in})},
+                      {"angle_deg", o.footprint.angle_deg},
+                      {"corners", oc}});
+  }
+  j["other_outlines"] = others;
   return j;
 }
 

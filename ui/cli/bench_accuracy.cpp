@@ -64,6 +64,32 @@ double AngleErrorDeg(double a, double b, double period) {
   return std::min(d, period - d);
 }
 
+// Inside the circle as the truth's verdict measures it (the footprint, or the front edge).
+bool HitAsRulesMeasure(Vec2 p, const Stand& s, const StandKindCatalog& catalog,
+                       const ShotOptions& rules, double radius_in) {
+  const StandKind* kind = catalog.Find(s.kind);
+  return TargetDistance(p, s, kind ? kind->category : StandCategory::kInfantry, rules) <= radius_in;
+}
+
+// A base reported with sizes the camera could not tell apart, at the one the players would
+// name: the outline nearest the truth's (centre, then width and depth).
+Stand TrueSizeAmong(const Stand& reported, const Json& truth) {
+  const Vec2 c{truth.at("center").at(0).get<double>(), truth.at("center").at(1).get<double>()};
+  const double w = truth.at("size").at(0).get<double>(), d = truth.at("size").at(1).get<double>();
+  const auto off = [&](const OrientedRect& f) {
+    return Distance(f.center, c) + std::abs(f.width_in - w) + std::abs(f.depth_in - d);
+  };
+  Stand best = reported;
+  for (const OtherOutline& o : reported.other_outlines) {
+    if (off(o.footprint) < off(best.footprint)) {
+      best.kind = o.kind;
+      best.footprint = o.footprint;
+    }
+  }
+  best.other_outlines.clear();
+  return best;
+}
+
 // The same scene photographed again with nothing added: a slightly different exposure and
 // white balance, fresh sensor noise and another JPEG pass. A referee must find no projectile.
 cv::Mat Rephotographed(const cv::Mat& frame, uint64_t seed) {
@@ -143,7 +169,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   BenchSeries impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
-  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0;
+  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0, sized_asked = 0;
   // Checks for a base the stand search missed (vision/unfound_base_check): on decisive shots
   // whose verdict differs (flagged) or agrees, and on any adjudicated shot where no true stand
   // the search missed reaches the circle (a false alarm).
@@ -325,6 +351,16 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             bool our_hit = false;
             if (match[i] >= 0) {
               Stand found = scored[static_cast<size_t>(match[i])];
+              if (!found.other_outlines.empty()) {
+                // Its size not told: the players say which of the sizes offered it is (the
+                // nearest the truth's), counted when the answer changes the verdict.
+                const Stand reported = found;
+                found = TrueSizeAmong(reported, ts[i]);
+                sized_asked += HitAsRulesMeasure(*impact_point, reported, catalog, rules, r) !=
+                                       HitAsRulesMeasure(*impact_point, found, catalog, rules, r)
+                                   ? 1
+                                   : 0;
+              }
               const StandKind* kind = catalog.Find(found.kind);
               const StandCategory category = kind ? kind->category : StandCategory::kInfantry;
               our_hit = TargetDistance(*impact_point, found, category, rules) <= r;
@@ -441,6 +477,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "verdict agreement on decisive adjudicated shots: %d/%d (%d needed a facing the player "
       "confirms: a front-edge target without a front stripe)\n",
       agree, decisive, facing_asked);
+  std::printf(
+      "decisive shots whose verdict needed a base size the players confirm (the camera could "
+      "not tell it): %d\n",
+      sized_asked);
   std::printf(
       "decisive verdicts that differ: %d silent, %d flagged for check (a side's colour in the "
       "circle no found stand explains)\n",

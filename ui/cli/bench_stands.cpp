@@ -173,6 +173,8 @@ int RunBenchStands(const std::vector<std::string>& args) {
   BenchSeries centre_mm, width_mm, depth_mm, angle_deg, detect_ms, detect_wall_ms, rectify_ms;
   int tp = 0, fp = 0, fn = 0, kind_ok = 0, facing_tp = 0, facing_truth = 0, facing_claimed = 0;
   int facing_wrong = 0, top_w = 0, top_h = 0, facing_crops = 0, visible_n = 0, hidden_fn = 0;
+  // Bases reported with other sizes the camera could not rule out (Stand::other_outlines).
+  int uncertain_tp = 0, uncertain_fp = 0, uncertain_size_among = 0, uncertain_size_first = 0;
   for (const fs::path& sd : scenes) {
     const std::string truth_file = (sd / "truth.json").string();
     std::ifstream f(truth_file);
@@ -298,10 +300,26 @@ int RunBenchStands(const std::vector<std::string>& args) {
       }
       const StandKind* tk = catalog.Find(truth.at("kind").get<std::string>());
       const StandKind* dk = catalog.Find(s.kind);
-      kind_ok += (tk && dk && std::abs(tk->width_mm - dk->width_mm) < 0.5 &&
-                  std::abs(tk->depth_mm - dk->depth_mm) < 0.5)
-                     ? 1
-                     : 0;
+      const auto same_size = [](const StandKind* a, const StandKind* b) {
+        return a && b && std::abs(a->width_mm - b->width_mm) < 0.5 &&
+               std::abs(a->depth_mm - b->depth_mm) < 0.5;
+      };
+      kind_ok += same_size(tk, dk) ? 1 : 0;
+      if (!s.other_outlines.empty()) {
+        ++uncertain_tp;
+        bool among = same_size(tk, dk);
+        uncertain_size_first += among ? 1 : 0;
+        for (const OtherOutline& o : s.other_outlines)
+          among = among || same_size(tk, catalog.Find(o.kind));
+        uncertain_size_among += among ? 1 : 0;
+        if (verbose) {
+          std::fprintf(stderr,
+                       "%s: SIZE UNCERTAIN %s (truth %s) reported %s, %zu other size(s)%s\n",
+                       sd.filename().string().c_str(), s.id.c_str(),
+                       truth.at("kind").get<std::string>().c_str(), s.kind.c_str(),
+                       s.other_outlines.size(), among ? "" : ", true size not among them");
+        }
+      }
       if (side_errors) PrintSideErrors(sd, truth, s, view);
       if (!crops.empty() && (InchesToMm(best_d) > 2.0 || ae > 2.0) && truth.contains("center_px")) {
         // A base found but placed off: the top view shows the truth (green) and the found
@@ -338,6 +356,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
     for (size_t k = 0; k < d.stands.size(); ++k) {
       if (used[k]) continue;
       ++fp;
+      uncertain_fp += d.stands[k].stand.other_outlines.empty() ? 0 : 1;
       if (verbose) {
         const Stand& s = d.stands[k].stand;
         std::fprintf(stderr, "%s: FALSE %s %s at (%.2f, %.2f) %.1fx%.1f mm\n",
@@ -353,6 +372,12 @@ int RunBenchStands(const std::vector<std::string>& args) {
       }
     }
   }
+  std::printf(
+      "size uncertain (reported with other sizes, the players asked where it decides): %d on true "
+      "bases (true size the one reported %d, among the outlines %d), %d on no base; recall "
+      "counting only sized bases %.2f%%\n",
+      uncertain_tp, uncertain_size_first, uncertain_size_among, uncertain_fp,
+      tp + fn > 0 ? 100.0 * (tp - uncertain_tp) / (tp + fn) : NAN);
   const double precision = tp + fp > 0 ? 100.0 * tp / (tp + fp) : NAN;
   const double recall = tp + fn > 0 ? 100.0 * tp / (tp + fn) : NAN;
   std::printf("scenes %zu (%s camera)\n", scenes.size(), calibrate ? "calibrated" : "truth");

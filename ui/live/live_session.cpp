@@ -56,7 +56,7 @@ LiveSession::LiveSession(SessionConfig config)
       // first detection matches them by position like any earlier snapshot.
       for (const FoldedStand& r : FoldStands(resumed.log.events)) {
         const SnapshotStand& s = r.stand;
-        tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known}, r.kind_source);
+        tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known, {}}, r.kind_source);
       }
       resumed_events_ = std::move(resumed.log.events);
     } else {
@@ -501,6 +501,13 @@ VerdictView LiveSession::MakeView(const Verdict& v) const {
     std::string facings;
     for (const auto& f : s.hit_if_facing) facings += (facings.empty() ? "" : " or ") + f;
     view.ruling += "; CONFIRM FACING: " + s.id + " is hit only if it faces " + facings;
+  }
+  // The camera could not tell a base's size and the size decides: the players say which.
+  for (const auto& s : v.stands_near) {
+    if (!s.size_decides) continue;
+    std::string sizes;
+    for (const auto& o : s.hit_if_outline) sizes += (sizes.empty() ? "" : " or ") + o;
+    view.ruling += "; CONFIRM SIZE: " + s.id + " is hit only if it is " + sizes;
   }
   return view;
 }

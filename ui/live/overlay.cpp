@@ -120,6 +120,13 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
     // Black under the side colour keeps the outline visible on a mat of the same hue.
     dl->AddPolyline(pts.data(), 4, IM_COL32(0, 0, 0, 200), ImDrawFlags_Closed, thick + 2.0f);
     dl->AddPolyline(pts.data(), 4, Colour(rgb), ImDrawFlags_Closed, thick);
+    // Other sizes the camera could not rule out: faint, for the players to check.
+    for (const OtherOutline& other : s.stand.other_outlines) {
+      std::array<ImVec2, 4> opts;
+      const auto oc = other.footprint.Corners();
+      for (int i = 0; i < 4; ++i) opts[i] = ToIm(map.ScreenFromTable(oc[i]));
+      dl->AddPolyline(opts.data(), 4, Colour(rgb, 110), ImDrawFlags_Closed, style.line_px * 0.7f);
+    }
     // Facing arrow from the centre out of the front edge (dashed look when facing is a guess).
     const Vec2 tip = fp.center + (fp.depth_in * 0.5 + 0.35) * fp.FacingDir();
     const ImVec2 a = ToIm(map.ScreenFromTable(fp.center));
@@ -134,6 +141,7 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
     std::string label = s.unit;
     if (s.corrected) label += " *";
     if (s.partly_hidden) label += " (check: partly hidden)";
+    if (!s.stand.other_outlines.empty()) label += " (check: size)";
     const auto lp = map.ScreenFromTable(fp.center + (fp.depth_in * 0.5 + 0.25) * fp.AxisY());
     OutlinedText(dl, style.font_px * 0.75f, ToIm(lp), Colour(rgb), label);
     if (cand) {

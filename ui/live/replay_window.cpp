@@ -273,7 +273,7 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
   std::vector<ShownStand> shown;
   for (const auto& [id, st] : s.state.stands) {
     ShownStand shown_stand;
-    shown_stand.stand = {id, st.side, st.kind, st.footprint, st.facing_known};
+    shown_stand.stand = {id, st.side, st.kind, st.footprint, st.facing_known, {}};
     shown_stand.unit = st.unit;
     shown.push_back(shown_stand);
   }
