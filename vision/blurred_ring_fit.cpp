@@ -653,10 +653,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
   for (const size_t cand : order) {
     const Pose& p = poses[cand];
     const Null& null = nulls[size_of[cand]];
-    if (p.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
-        p.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma) {
-      continue;
-    }
+    if (!OutOfNull(p, null, options)) continue;
     const double margin = options.winner_margin_sigma * null.rho.sigma;
     bool beats_all = true;
     for (size_t k = 0; k < poses.size() && beats_all; ++k) {
@@ -713,11 +710,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, si
       MedianAt(dep, win.ring.outside, win.c) > band / 3.0) {
     return std::nullopt;
   }
-  PxRect r;
-  r.center = win.c;
-  r.axis_a = {std::cos(win.ring.angle), std::sin(win.ring.angle)};
-  r.len_a = win.ring.len_a;
-  r.len_b = win.ring.len_b;
+  PxRect r = RectOf(win);
   // The edges, each moved to where it fits best, must leave the fit where it is.
   Refined ref;
   std::array<bool, 4> seen_past{};
@@ -750,9 +743,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, si
   p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
   p2.fit = Evaluate(dep, p2.ring, p2.c);
   const Null& null = nulls[size_of[winner]];
-  if (p2.fit.rho < win.fit.rho ||
-      p2.fit.rho < null.rho.centre + options.min_sigma * null.rho.sigma ||
-      p2.fit.gain < null.gain.centre + options.min_sigma * null.gain.sigma ||
+  if (p2.fit.rho < win.fit.rho || !OutOfNull(p2, null, options) ||
       !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
     return std::nullopt;
   }
