@@ -49,9 +49,22 @@ bool StandTracker::SameBase(const std::string& kind_a, const std::string& kind_b
   return a != nullptr && b != nullptr && SameBaseSize(*a, *b);
 }
 
+bool StandTracker::AdoptOutlineOf(Stand& stand, const std::string& kind) const {
+  for (const OtherOutline& o : stand.other_outlines) {
+    if (!SameBase(kind, o.kind)) continue;
+    stand.footprint = o.footprint;
+    stand.kind = kind;
+    stand.other_outlines.clear();
+    return true;
+  }
+  return false;
+}
+
 bool StandTracker::SetKind(const std::string& id, const std::string& kind, KindSource source) {
   for (auto& t : tracks_) {
     if (t.id != id) continue;
+    // The players' answer to a size the camera could not tell: the base takes that outline.
+    if (!SameBase(kind, t.stand.kind)) AdoptOutlineOf(t.stand, kind);
     t.stand.kind = kind;
     t.kind_source = source;
     return true;
@@ -144,6 +157,12 @@ TrackingUpdate StandTracker::Update(const std::vector<Stand>& observed) {
     const std::string kept_kind = t.stand.kind;
     t.stand = observed[static_cast<size_t>(j)];
     t.stand.id = t.id;
+    // A size the camera could not tell, named by the players before: that outline again.
+    if (t.kind_source == KindSource::kUser && !SameBase(kept_kind, t.stand.kind) &&
+        AdoptOutlineOf(t.stand, kept_kind)) {
+      u.stands[static_cast<size_t>(j)].footprint = t.stand.footprint;
+      u.stands[static_cast<size_t>(j)].other_outlines.clear();
+    }
     // Same base size: the kind given before (army file, organisation, user) beats the
     // size-based guess; a base of another size is a new guess.
     if (SameBase(kept_kind, t.stand.kind)) {

@@ -84,9 +84,14 @@ class StandTracker {
 
   // Correction of a kind (e.g. "that 40 x 20 base is light infantry"), by the players (kUser)
   // or from the organisations (kOrganisation). The track keeps it while the camera sees a base
-  // of the same size; a re-detection never changes it. False when id is unknown.
+  // of the same size; a re-detection never changes it. A kind of another size that one of the
+  // base's other outlines has (a size the camera could not tell) puts the base at that outline,
+  // now and at every re-detection that offers it again. False when id is unknown.
   bool SetKind(const std::string& id, const std::string& kind,
                KindSource source = KindSource::kUser);
+  // A base reported with sizes the camera could not tell (Stand::other_outlines) put at the
+  // outline of `kind`'s base size, if it offers one; false (unchanged) otherwise.
+  bool AdoptOutlineOf(Stand& stand, const std::string& kind) const;
   // The source of the track's kind (kSize when id is unknown).
   KindSource KindSourceOf(const std::string& id) const;
 

@@ -99,6 +99,27 @@ TEST(LiveState, FullShotWithFirersChoice) {
   for (size_t i = 1; i < events.size(); ++i) EXPECT_EQ(events[i].seq, events[i - 1].seq + 1);
 }
 
+// A base size named by the players under a ruling on screen: the engine rules again on the same
+// point (nothing new logged by the state: the kind correction is), and only while a ruling is
+// on screen.
+TEST(LiveState, AStandCorrectedUnderARulingIsRuledAgainOnTheSamePoint) {
+  RefereeState s = ReadyState();
+  EXPECT_FALSE(s.RuleAgain());  // nothing ruled yet
+  ASSERT_TRUE(s.Apply(Command::kArm));
+  ASSERT_TRUE(s.OnRest({10.0, 12.0}));
+  EXPECT_FALSE(s.RuleAgain());  // not ruled yet
+  ASSERT_TRUE(s.OnVerdict(TwoHitsFirerPicksOne()));
+  s.TakeEvents();
+  ASSERT_TRUE(s.RuleAgain());
+  EXPECT_TRUE(s.needs_ruling());
+  EXPECT_EQ(s.phase(), Phase::kWaitingForRest);
+  ASSERT_TRUE(s.impact().has_value());
+  EXPECT_DOUBLE_EQ(s.impact()->x, 10.0);
+  EXPECT_TRUE(s.TakeEvents().empty());
+  ASSERT_TRUE(s.OnVerdict(TwoHitsFirerPicksOne()));
+  EXPECT_EQ(s.phase(), Phase::kVerdict);
+}
+
 TEST(LiveState, MissGoesStraightBackToReady) {
   RefereeState s = ReadyState();
   ASSERT_TRUE(s.Arm());

@@ -200,6 +200,40 @@ TEST_F(Tracker, AKindGivenByTheUserSurvivesTheSizeGuess) {
   EXPECT_FALSE(tracker.SetKind("red-404", "light_infantry"));
 }
 
+// A base whose size the camera could not tell (reported 40 x 20 mm infantry, perhaps 40 x 30
+// mm cavalry sharing its front edge): the players name it cavalry, and it takes the cavalry
+// outline at once and at every re-detection that offers it again; a kind no outline fits
+// leaves the base as seen.
+TEST_F(Tracker, APlayersAnswerToAnUntoldSizePutsTheBaseAtThatOutline) {
+  StandTracker tracker(grid_, catalog_, MoveAllowanceFromRuleset(ruleset_, catalog_));
+  Stand s = Line("red", "line_infantry", {6.0, 6.0}, 1, 0.0)[0];
+  OtherOutline cavalry;
+  cavalry.kind = "line_cavalry";
+  cavalry.footprint = {{6.0, 6.0 + MmToInches(5.0)}, MmToInches(40), MmToInches(30), 0.0};
+  s.other_outlines = {cavalry};
+  const std::string id = tracker.Update({s}).stands[0].id;
+  const auto tracked = [&]() -> const Stand& {
+    return std::find_if(tracker.tracks().begin(), tracker.tracks().end(),
+                        [&](const auto& t) { return t.id == id; })
+        ->stand;
+  };
+  ASSERT_TRUE(tracker.SetKind(id, "field_gun"));  // 40 x 40: no outline of that size
+  EXPECT_DOUBLE_EQ(tracked().footprint.depth_in, MmToInches(20));
+  EXPECT_EQ(tracked().other_outlines.size(), 1u);
+  ASSERT_TRUE(tracker.SetKind(id, "line_cavalry"));
+  EXPECT_DOUBLE_EQ(tracked().footprint.depth_in, MmToInches(30));
+  EXPECT_DOUBLE_EQ(tracked().footprint.center.y, 6.0 + MmToInches(5.0));
+  EXPECT_TRUE(tracked().other_outlines.empty());
+  // Seen again with the same doubt: the answer holds.
+  const TrackingUpdate u = tracker.Update({s});
+  ASSERT_EQ(u.stands.size(), 1u);
+  EXPECT_EQ(u.stands[0].id, id);
+  EXPECT_EQ(u.stands[0].kind, "line_cavalry");
+  EXPECT_DOUBLE_EQ(u.stands[0].footprint.depth_in, MmToInches(30));
+  EXPECT_TRUE(u.stands[0].other_outlines.empty());
+  EXPECT_EQ(tracker.KindSourceOf(id), KindSource::kUser);
+}
+
 TEST_F(Tracker, AKindsSourceStaysWithItsKindUntilTheBaseSizeChanges) {
   StandTracker tracker(grid_, catalog_, MoveAllowanceFromRuleset(ruleset_, catalog_));
   Stand s = Line("red", "line_infantry", {6.0, 6.0}, 1, 0.0)[0];

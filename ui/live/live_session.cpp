@@ -198,13 +198,25 @@ void LiveSession::ResolveKinds() {
 std::vector<std::string> LiveSession::KindsFor(const std::string& id) const {
   const ShownStand* s = FindStand(id);
   if (!s) return {};
-  if (turn_) return KindsOfSameBase(s->stand.kind, config_.catalog, turn_->ruleset().data());
+  // Its own base size, then each other size the camera could not rule out.
+  std::vector<std::string> sizes{s->stand.kind};
+  for (const OtherOutline& o : s->stand.other_outlines) sizes.push_back(o.kind);
   std::vector<std::string> out;
-  const StandKind* k = config_.catalog.Find(s->stand.kind);
-  for (const auto& [name, other] : config_.catalog.kinds) {
-    if (k && std::abs(other.width_mm - k->width_mm) < 0.5 &&
-        std::abs(other.depth_mm - k->depth_mm) < 0.5) {
-      out.push_back(name);
+  for (const std::string& of : sizes) {
+    std::vector<std::string> same;
+    if (turn_) {
+      same = KindsOfSameBase(of, config_.catalog, turn_->ruleset().data());
+    } else {
+      const StandKind* k = config_.catalog.Find(of);
+      for (const auto& [name, other] : config_.catalog.kinds) {
+        if (k && std::abs(other.width_mm - k->width_mm) < 0.5 &&
+            std::abs(other.depth_mm - k->depth_mm) < 0.5) {
+          same.push_back(name);
+        }
+      }
+    }
+    for (auto& k : same) {
+      if (std::ranges::find(out, k) == out.end()) out.push_back(std::move(k));
     }
   }
   return out;
@@ -227,10 +239,20 @@ bool LiveSession::SetStandKind(const std::string& id, const std::string& kind) {
     return state_.RefuseKind(turn_->notice());
   }
   tracker_.SetKind(id, kind, KindSource::kUser);
+  bool outline_named = false;
   for (auto& d : detected_) {
-    if (d.stand.id == id) d.stand.kind = kind;
+    if (d.stand.id != id) continue;
+    // A size the camera could not tell: the base takes the outline of the kind named.
+    const StandKind* to = config_.catalog.Find(kind);
+    const StandKind* seen = config_.catalog.Find(d.stand.kind);
+    if (!to || !seen || !SameBaseSize(*to, *seen)) {
+      outline_named = tracker_.AdoptOutlineOf(d.stand, kind) || outline_named;
+    }
+    d.stand.kind = kind;
   }
   state_.SetStandKind(id, from, kind);
+  // The ruling on screen measured the size reported: ruled again at the size named.
+  if (outline_named) state_.RuleAgain();
   ResolveKinds();  // the other bases of its square follow (those not in a started game)
   RebuildShown();
   RefreshBatteries();

@@ -448,6 +448,19 @@ bool RefereeState::SetStandKind(const std::string& stand_id, const std::string& 
   return true;
 }
 
+bool RefereeState::RuleAgain() {
+  const bool ruled = phase_ == Phase::kVerdict || phase_ == Phase::kChooseCasualty ||
+                     phase_ == Phase::kConfirmRemoval;
+  if (!ruled || !impact_) return false;
+  verdict_.reset();
+  chosen_.clear();
+  selected_candidate_.clear();
+  needs_ruling_ = true;
+  phase_ = Phase::kWaitingForRest;
+  overrule_mode_ = OverruleMode::kNone;
+  return true;
+}
+
 bool RefereeState::ChangeImpactPoint(Vec2 impact_in) {
   const bool has_shot = phase_ == Phase::kVerdict || phase_ == Phase::kChooseCasualty ||
                         phase_ == Phase::kConfirmRemoval ||

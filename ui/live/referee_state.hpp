@@ -168,6 +168,10 @@ class RefereeState {
   bool ReassignUnit(const std::string& stand_id, const std::string& from_unit,
                     const std::string& to_unit);
   bool ChangeImpactPoint(Vec2 impact_in);
+  // The stands under the ruling on screen were corrected (a base size the camera could not
+  // tell, named by the players): the engine rules again on the same point. Logs nothing (the
+  // correction is logged); false when no ruling is on screen.
+  bool RuleAgain();
   // The stand tracked as `current_id` is really `true_id` (ids swap when both exist): the
   // overrules kept per stand follow the stand to its new id.
   bool RenameStand(const std::string& current_id, const std::string& true_id);
