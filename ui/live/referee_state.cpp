@@ -448,16 +448,20 @@ bool RefereeState::SetStandKind(const std::string& stand_id, const std::string& 
   return true;
 }
 
-bool RefereeState::RuleAgain() {
-  const bool ruled = phase_ == Phase::kVerdict || phase_ == Phase::kChooseCasualty ||
-                     phase_ == Phase::kConfirmRemoval;
-  if (!ruled || !impact_) return false;
+void RefereeState::ClearRulingForAnother() {
   verdict_.reset();
   chosen_.clear();
   selected_candidate_.clear();
   needs_ruling_ = true;
   phase_ = Phase::kWaitingForRest;
   overrule_mode_ = OverruleMode::kNone;
+}
+
+bool RefereeState::RuleAgain() {
+  const bool ruled = phase_ == Phase::kVerdict || phase_ == Phase::kChooseCasualty ||
+                     phase_ == Phase::kConfirmRemoval;
+  if (!ruled || !impact_) return false;
+  ClearRulingForAnother();
   return true;
 }
 
@@ -473,12 +477,7 @@ bool RefereeState::ChangeImpactPoint(Vec2 impact_in) {
        true);
   // The old ruling no longer applies: the engine rules again on the corrected point.
   impact_ = impact_in;
-  verdict_.reset();
-  chosen_.clear();
-  selected_candidate_.clear();
-  needs_ruling_ = true;
-  phase_ = Phase::kWaitingForRest;
-  overrule_mode_ = OverruleMode::kNone;
+  ClearRulingForAnother();
   Accept();
   return true;
 }

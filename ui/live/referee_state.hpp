@@ -194,6 +194,8 @@ class RefereeState {
   void MarkLogSaved() { unsaved_ = false; }
 
  private:
+  // The ruling on screen dropped: the engine rules again on impact_ at the next step.
+  void ClearRulingForAnother();
   bool Refuse(std::string why);
   void Accept() { notice_.clear(); }
   int Emit(std::string type, nlohmann::json data, bool correction = false);
