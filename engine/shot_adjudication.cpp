@@ -97,16 +97,16 @@ std::string OutlineName(const Stand& s) {
 // disagree the verdict keeps the size reported and names the stand for the players to confirm.
 void AskSizeIfItDecides(Vec2 p, const Stand& s, StandNearShot& n, const StandKindCatalog& catalog,
                         const ShotOptions& o, Verdict& v) {
+  const std::vector<Stand> outlines = OutlinesOf(s);
   std::string hit, miss;
-  size_t outlines = 0;
-  for (const Stand& t : OutlinesOf(s)) {
-    ++outlines;
+  for (const Stand& t : outlines) {
+    const std::string name = OutlineName(t);
     const bool is_hit = HitUnder(p, t, catalog, o);
-    if (is_hit) n.hit_if_outline.push_back(OutlineName(t));
+    if (is_hit) n.hit_if_outline.push_back(name);
     std::string& to = is_hit ? hit : miss;
-    to += (to.empty() ? "" : ", ") + OutlineName(t);
+    to += (to.empty() ? "" : ", ") + name;
   }
-  n.size_decides = !n.hit_if_outline.empty() && n.hit_if_outline.size() < outlines;
+  n.size_decides = !n.hit_if_outline.empty() && n.hit_if_outline.size() < outlines.size();
   if (!n.size_decides) return;
   v.size_to_confirm.push_back(n.id);
   std::string line = o.clause_circle + ": the camera could not tell " + n.id + "'s base size: ";
@@ -115,7 +115,7 @@ void AskSizeIfItDecides(Vec2 p, const Stand& s, StandNearShot& n, const StandKin
   line += "; not hit if it is ";
   line += miss;
   line += ": the players say which (taken as ";
-  line += OutlineName(OutlinesOf(s).front());
+  line += OutlineName(outlines.front());
   line += " here)";
   v.explanation.push_back(std::move(line));
 }

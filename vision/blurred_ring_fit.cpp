@@ -621,9 +621,8 @@ std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>&
   return leader;
 }
 
-std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, size_t winner,
-                                const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
-                                const Geometry& g, const BlurredRingOptions& options);
+std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
+                                const BlurredRingOptions& options);
 
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // poses: every hypothesis' coarse pose (CoarsePoses), size_of their sizes; nulls: per size,
@@ -666,7 +665,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       break;
     }
   }
-  if (winner) return FitWinner(dep, poses, *winner, size_of, nulls, g, options);
+  if (winner) return FitWinner(dep, poses[*winner], nulls[size_of[*winner]], g, options);
   // No clear winner: a tie between sizes of the same base, kept aside with its rivals for when
   // no other attempt at this seed finds a clear one.
   std::vector<size_t> tied;
@@ -679,8 +678,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       std::stable_sort(members.begin() + 1, members.end(),
                        [&](size_t x, size_t y) { return poses[x].fit.rho > poses[y].fit.rho; });
       for (const size_t m : members) {
-        std::vector<Pose> trial = poses;
-        *tie_out = FitWinner(dep, trial, m, size_of, nulls, g, options);
+        *tie_out = FitWinner(dep, poses[m], nulls[size_of[m]], g, options);
         if (!*tie_out) continue;
         for (const size_t k : members) {
           if (k != m) (*tie_out)->other_sizes.push_back(RectOf(poses[k]));
@@ -692,11 +690,10 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
   return std::nullopt;
 }
 
-// The winning hypothesis' base, if its band, inside, surroundings and edges bear it out.
-std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, size_t winner,
-                                const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
-                                const Geometry& g, const BlurredRingOptions& options) {
-  Pose& win = poses[winner];
+// The winning hypothesis' base, if its band, inside, surroundings and edges bear it out; null:
+// the bare mat's scores on its template.
+std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
+                                const BlurredRingOptions& options) {
   win.ring = MakeRing(win.ring.len_a, win.ring.len_b, win.ring.angle, g, win.ring.stride,
                       win.ring.depth_step, true);
   // A band along every side (the far side may be partly hidden by figures, see the options).
@@ -742,7 +739,6 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, std::vector<Pose>& poses, si
   p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
   p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
   p2.fit = Evaluate(dep, p2.ring, p2.c);
-  const Null& null = nulls[size_of[winner]];
   if (p2.fit.rho < win.fit.rho || !OutOfNull(p2, null, options) ||
       !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
     return std::nullopt;

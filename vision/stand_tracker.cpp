@@ -50,6 +50,7 @@ bool StandTracker::SameBase(const std::string& kind_a, const std::string& kind_b
 }
 
 bool StandTracker::AdoptOutlineOf(Stand& stand, const std::string& kind) const {
+  if (SameBase(kind, stand.kind)) return false;  // the size reported: nothing to adopt
   for (const OtherOutline& o : stand.other_outlines) {
     if (!SameBase(kind, o.kind)) continue;
     stand.footprint = o.footprint;
@@ -64,7 +65,7 @@ bool StandTracker::SetKind(const std::string& id, const std::string& kind, KindS
   for (auto& t : tracks_) {
     if (t.id != id) continue;
     // The players' answer to a size the camera could not tell: the base takes that outline.
-    if (!SameBase(kind, t.stand.kind)) AdoptOutlineOf(t.stand, kind);
+    AdoptOutlineOf(t.stand, kind);
     t.stand.kind = kind;
     t.kind_source = source;
     return true;
@@ -158,8 +159,7 @@ TrackingUpdate StandTracker::Update(const std::vector<Stand>& observed) {
     t.stand = observed[static_cast<size_t>(j)];
     t.stand.id = t.id;
     // A size the camera could not tell, named by the players before: that outline again.
-    if (t.kind_source == KindSource::kUser && !SameBase(kept_kind, t.stand.kind) &&
-        AdoptOutlineOf(t.stand, kept_kind)) {
+    if (t.kind_source == KindSource::kUser && AdoptOutlineOf(t.stand, kept_kind)) {
       u.stands[static_cast<size_t>(j)].footprint = t.stand.footprint;
       u.stands[static_cast<size_t>(j)].other_outlines.clear();
     }

@@ -90,7 +90,8 @@ class StandTracker {
   bool SetKind(const std::string& id, const std::string& kind,
                KindSource source = KindSource::kUser);
   // A base reported with sizes the camera could not tell (Stand::other_outlines) put at the
-  // outline of `kind`'s base size, if it offers one; false (unchanged) otherwise.
+  // outline of `kind`'s base size, if it offers one; false (unchanged) otherwise, and when
+  // `kind` is of the size reported.
   bool AdoptOutlineOf(Stand& stand, const std::string& kind) const;
   // The source of the track's kind (kSize when id is unknown).
   KindSource KindSourceOf(const std::string& id) const;

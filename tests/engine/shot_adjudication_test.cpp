@@ -26,7 +26,8 @@ class ShotRules : public ::testing::Test {
             double y, double angle_deg = 0.0) {
     const StandKind* k = catalog_.Find(kind);
     EXPECT_NE(k, nullptr) << kind;
-    Stand s{id, side, kind, {{x, y}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle_deg}, true, {}};
+    Stand s{id,   side, kind, {{x, y}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle_deg},
+            true, {}};
     stands_.push_back(s);
     return s;
   }

@@ -45,7 +45,8 @@ std::vector<DetectedStand> Detection(const Grid& grid, double nudge_in) {
         side,
         kind,
         {c + Vec2{nudge_in, -nudge_in}, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle},
-        true, {}};
+        true,
+        {}};
     d.square = grid.SquareOf(d.stand.footprint.center);
     out.push_back(d);
   };

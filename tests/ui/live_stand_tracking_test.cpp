@@ -31,7 +31,8 @@ std::vector<DetectedStand> Line(const std::string& side, Vec2 c, int n, double a
     const Vec2 off = Rotate({(i - 0.5 * (n - 1)) * w, 0.0}, DegToRad(angle_deg));
     DetectedStand s;
     // The detector numbers stands afresh in every detection; these ids must not survive.
-    s.stand = {"det-" + std::to_string(i), side, "line_infantry", {c + off, w, d, angle_deg}, true, {}};
+    s.stand = {"det-" + std::to_string(i), side, "line_infantry",
+               {c + off, w, d, angle_deg}, true, {}};
     out.push_back(s);
   }
   return out;

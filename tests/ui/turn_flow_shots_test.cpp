@@ -249,7 +249,8 @@ TEST(LiveAncientShots, ACatapultAndItsCrewSeenOnTheTableAreArmedAndRuled) {
                side,
                kind,
                {at, MmToInches(k->width_mm), MmToInches(k->depth_mm), angle},
-               true, {}};
+               true,
+               {}};
     d.square = grid.SquareOf(at);
     seen.push_back(d);
   };

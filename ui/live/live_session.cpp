@@ -243,11 +243,7 @@ bool LiveSession::SetStandKind(const std::string& id, const std::string& kind) {
   for (auto& d : detected_) {
     if (d.stand.id != id) continue;
     // A size the camera could not tell: the base takes the outline of the kind named.
-    const StandKind* to = config_.catalog.Find(kind);
-    const StandKind* seen = config_.catalog.Find(d.stand.kind);
-    if (!to || !seen || !SameBaseSize(*to, *seen)) {
-      outline_named = tracker_.AdoptOutlineOf(d.stand, kind) || outline_named;
-    }
+    outline_named = tracker_.AdoptOutlineOf(d.stand, kind) || outline_named;
     d.stand.kind = kind;
   }
   state_.SetStandKind(id, from, kind);
