@@ -1,5 +1,6 @@
 #include "engine/front_edge_facing.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -26,6 +27,38 @@ std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const Stand& stand,
     out.push_back(o);
   }
   return out;
+}
+
+std::vector<Facing> FacingsItMayPresent(const Stand& stand, const StandKind* kind) {
+  std::vector<Facing> out;
+  for (const FrontEdgeOption& o : FrontEdgeOptions(stand.footprint.center, stand, kind)) {
+    if (std::ranges::find(out, o.facing) == out.end()) out.push_back(o.facing);
+  }
+  return out;
+}
+
+std::optional<Stand> TurnedToFace(const Stand& stand, const StandKind* kind, Facing facing) {
+  for (const FrontEdgeOption& o : FrontEdgeOptions(stand.footprint.center, stand, kind)) {
+    if (o.facing != facing) continue;
+    Stand turned = stand;
+    turned.footprint = o.footprint;
+    turned.facing_known = true;
+    return turned;
+  }
+  return std::nullopt;
+}
+
+bool StillWhereTold(const ToldFacing& told, const OrientedRect& seen) {
+  constexpr double kNudgeIn = 0.25;
+  constexpr double kTurnDeg = 10.0;
+  const Vec2 moved = seen.center - told.at.center;
+  if (std::sqrt(Dot(moved, moved)) > kNudgeIn) return false;
+  // The outline's axes repeat every half turn; a square's every quarter turn.
+  const bool square = std::abs(told.at.width_in - told.at.depth_in) <= 0.05 &&
+                      std::abs(seen.width_in - seen.depth_in) <= 0.05;
+  const double period_deg = square ? 90.0 : 180.0;
+  const double diff = std::fmod(std::abs(seen.angle_deg - told.at.angle_deg), period_deg);
+  return std::min(diff, period_deg - diff) <= kTurnDeg;
 }
 
 }  // namespace referee

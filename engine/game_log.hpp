@@ -172,7 +172,9 @@ struct TurnChange {
 // subject "stand": value = SnapshotStand JSON (moved/added); "remove_stand": value = {"id"};
 // "shot": value = {"shot_id", "hit_stand_ids"[, "impact_in"]}; "points": value =
 // {"side", "delta"}; "stand_kind": value = {"stand", "kind", "from"} (the players said what a
-// base is). Other subjects are kept in the log and shown in reports.
+// base is); "stand_facing": value = {"stand", "faces", "from", "footprint"} (the players said
+// which way a base without a seen front stripe faces; footprint = SnapshotStand JSON of the base
+// turned that way). Other subjects are kept in the log and shown in reports.
 struct Correction {
   std::string subject;
   int64_t target_seq = 0;  // event being corrected, 0 if none

@@ -54,4 +54,24 @@ bool SameBaseSize(const StandKind& a, const StandKind& b) {
          (eq(a.width_mm, b.depth_mm) && eq(a.depth_mm, b.width_mm));
 }
 
+bool SameBase(const StandKindCatalog& catalog, const std::string& kind_a,
+              const std::string& kind_b) {
+  if (kind_a == kind_b) return true;
+  const StandKind* a = catalog.Find(kind_a);
+  const StandKind* b = catalog.Find(kind_b);
+  return a != nullptr && b != nullptr && SameBaseSize(*a, *b);
+}
+
+bool AdoptOutlineOf(Stand& stand, const std::string& kind, const StandKindCatalog& catalog) {
+  if (SameBase(catalog, kind, stand.kind)) return false;  // the size reported: nothing to adopt
+  for (const OtherOutline& o : stand.other_outlines) {
+    if (!SameBase(catalog, kind, o.kind)) continue;
+    stand.footprint = o.footprint;
+    stand.kind = kind;
+    stand.other_outlines.clear();
+    return true;
+  }
+  return false;
+}
+
 }  // namespace referee

@@ -65,4 +65,14 @@ struct Stand {
   std::vector<OtherOutline> other_outlines;
 };
 
+// Whether two kinds have one base (the same kind, or catalogue bases of one size either way
+// round): the camera cannot tell them apart.
+bool SameBase(const StandKindCatalog& catalog, const std::string& kind_a,
+              const std::string& kind_b);
+
+// The players' answer to CONFIRM SIZE: `stand` put at the outline of `kind`'s base when that is
+// one of the sizes the camera could not rule out (Stand::other_outlines), its kind `kind` and
+// no doubt left. False (unchanged) when `kind` is of the size reported or no outline has it.
+bool AdoptOutlineOf(Stand& stand, const std::string& kind, const StandKindCatalog& catalog);
+
 }  // namespace referee

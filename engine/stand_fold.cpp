@@ -18,12 +18,14 @@ void StandFold::Apply(const GameEvent& event) {
   if (const auto* snap = event.As<Snapshot>()) {
     std::map<std::string, FoldedStand> next;
     for (const auto& s : snap->stands) {
-      FoldedStand f{s, KindSource::kSize};
-      // A snapshot writes the kind the players gave: it stays theirs while it is that kind.
-      if (auto it = stands_.find(s.id); it != stands_.end() &&
-                                        it->second.kind_source == KindSource::kUser &&
-                                        it->second.stand.kind == s.kind) {
-        f.kind_source = KindSource::kUser;
+      FoldedStand f{s, KindSource::kSize, std::nullopt};
+      if (auto it = stands_.find(s.id); it != stands_.end()) {
+        // A snapshot writes the kind the players gave: it stays theirs while it is that kind.
+        if (it->second.kind_source == KindSource::kUser && it->second.stand.kind == s.kind)
+          f.kind_source = KindSource::kUser;
+        // And the facing they gave, while the base stands where it stood.
+        if (it->second.told_facing && StillWhereTold(*it->second.told_facing, s.footprint))
+          f.told_facing = it->second.told_facing;
       }
       next[s.id] = std::move(f);
     }
@@ -42,6 +44,7 @@ void StandFold::ApplyCorrection(const Correction& c) {
       SnapshotStand s = StandFromJson(v);
       auto& f = stands_[s.id];
       if (f.stand.kind != s.kind) f.kind_source = KindSource::kSize;
+      if (f.told_facing && !StillWhereTold(*f.told_facing, s.footprint)) f.told_facing.reset();
       f.stand = std::move(s);
     } catch (const std::exception&) {
       // A malformed correction value is kept in the log but changes nothing.
@@ -54,6 +57,19 @@ void StandFold::ApplyCorrection(const Correction& c) {
       it->second.stand.kind = kind;
       it->second.kind_source = KindSource::kUser;
     }
+  } else if (c.subject == "stand_facing") {
+    const std::optional<Facing> faces = ParseFacing(StringField(v, "faces"));
+    auto it = stands_.find(StringField(v, "stand"));
+    if (!faces || it == stands_.end()) return;
+    try {
+      // The base as the players turned it; without one the log says only which way it faces.
+      if (v.contains("footprint"))
+        it->second.stand.footprint = StandFromJson(v["footprint"]).footprint;
+    } catch (const std::exception&) {
+      return;  // a malformed value is kept in the log but changes nothing
+    }
+    it->second.stand.facing_known = true;
+    it->second.told_facing = ToldFacing{*faces, it->second.stand.footprint};
   } else if (c.subject == "stand_identity") {
     // The physical bases keep their places and kinds; only their names change.
     const std::string from = StringField(v, "stand"), to = StringField(v, "is");

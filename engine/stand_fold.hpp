@@ -6,10 +6,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "engine/front_edge_facing.hpp"
 #include "engine/game_log.hpp"
 #include "engine/kind_resolution.hpp"
 
@@ -21,11 +23,16 @@ struct FoldedStand {
   // base of another kind under that id); kSize otherwise: the log does not say how other kinds
   // were read.
   KindSource kind_source = KindSource::kSize;
+  // A "stand_facing" correction (the players' answer to CONFIRM FACING), kept while the stand
+  // is logged where it stood then (StillWhereTold).
+  std::optional<ToldFacing> told_facing;
 };
 
 // Folds counted events one at a time (the caller skips undone events and the undos).
 // "snapshot" replaces the table; "casualties_removed" and corrections of subject "stand"
-// (moved or added), "remove_stand", "stand_kind" and "stand_identity" (value {"stand", "is"}:
+// (moved or added), "remove_stand", "stand_kind", "stand_facing" (value {"stand", "faces",
+// "from", "footprint"}: the stand as the players turned it) and "stand_identity" (value
+// {"stand", "is"}:
 // the stand called `stand` is really `is`; the two swap ids when both exist, each keeping its
 // place and kind) change it. Other events change nothing here.
 class StandFold {

@@ -43,22 +43,11 @@ StandTracker::StandTracker(Grid grid, StandKindCatalog catalog, MoveAllowance al
       options_(options) {}
 
 bool StandTracker::SameBase(const std::string& kind_a, const std::string& kind_b) const {
-  if (kind_a == kind_b) return true;
-  const StandKind* a = catalog_.Find(kind_a);
-  const StandKind* b = catalog_.Find(kind_b);
-  return a != nullptr && b != nullptr && SameBaseSize(*a, *b);
+  return referee::SameBase(catalog_, kind_a, kind_b);
 }
 
 bool StandTracker::AdoptOutlineOf(Stand& stand, const std::string& kind) const {
-  if (SameBase(kind, stand.kind)) return false;  // the size reported: nothing to adopt
-  for (const OtherOutline& o : stand.other_outlines) {
-    if (!SameBase(kind, o.kind)) continue;
-    stand.footprint = o.footprint;
-    stand.kind = kind;
-    stand.other_outlines.clear();
-    return true;
-  }
-  return false;
+  return referee::AdoptOutlineOf(stand, kind, catalog_);
 }
 
 bool StandTracker::SetKind(const std::string& id, const std::string& kind, KindSource source) {
@@ -73,6 +62,38 @@ bool StandTracker::SetKind(const std::string& id, const std::string& kind, KindS
   return false;
 }
 
+bool StandTracker::SetFacing(const std::string& id, Facing facing) {
+  for (auto& t : tracks_) {
+    if (t.id != id) continue;
+    const std::optional<Stand> turned = TurnedToFace(t.stand, catalog_.Find(t.stand.kind), facing);
+    if (!turned) return false;
+    t.stand = *turned;
+    t.told_facing = ToldFacing{facing, t.stand.footprint};
+    return true;
+  }
+  return false;
+}
+
+std::optional<Facing> StandTracker::ToldFacingOf(const std::string& id) const {
+  for (const auto& t : tracks_) {
+    if (t.id == id && t.told_facing) return t.told_facing->facing;
+  }
+  return std::nullopt;
+}
+
+bool StandTracker::KeepToldFacing(Track& t) const {
+  if (!t.told_facing) return false;
+  std::optional<Stand> turned;
+  if (StillWhereTold(*t.told_facing, t.stand.footprint))
+    turned = TurnedToFace(t.stand, catalog_.Find(t.stand.kind), t.told_facing->facing);
+  if (!turned) {
+    t.told_facing.reset();
+    return false;
+  }
+  t.stand = *std::move(turned);
+  return true;
+}
+
 KindSource StandTracker::KindSourceOf(const std::string& id) const {
   for (const auto& t : tracks_) {
     if (t.id == id) return t.kind_source;
@@ -80,7 +101,8 @@ KindSource StandTracker::KindSourceOf(const std::string& id) const {
   return KindSource::kSize;
 }
 
-bool StandTracker::Restore(const Stand& stand, KindSource source) {
+bool StandTracker::Restore(const Stand& stand, KindSource source,
+                           std::optional<ToldFacing> told_facing) {
   if (stand.id.empty() || std::any_of(tracks_.begin(), tracks_.end(),
                                       [&](const Track& t) { return t.id == stand.id; })) {
     return false;
@@ -89,6 +111,8 @@ bool StandTracker::Restore(const Stand& stand, KindSource source) {
   t.id = stand.id;
   t.stand = stand;
   t.kind_source = source;
+  t.told_facing = told_facing;
+  KeepToldFacing(t);
   tracks_.push_back(std::move(t));
   SortTracks();
   return true;
@@ -171,6 +195,11 @@ TrackingUpdate StandTracker::Update(const std::vector<Stand>& observed) {
       t.kind_source = KindSource::kSize;
     }
     u.stands[static_cast<size_t>(j)].kind = t.stand.kind;
+    // Which way it faces, as the players said, while it stands where they said it.
+    if (KeepToldFacing(t)) {
+      u.stands[static_cast<size_t>(j)].footprint = t.stand.footprint;
+      u.stands[static_cast<size_t>(j)].facing_known = true;
+    }
     t.missed = 0;
     ++t.seen;
     u.stands[static_cast<size_t>(j)].id = t.id;

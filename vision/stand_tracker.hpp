@@ -11,9 +11,11 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/front_edge_facing.hpp"
 #include "engine/grid.hpp"
 #include "engine/kind_resolution.hpp"
 #include "engine/rules/ruleset_data.hpp"
@@ -58,6 +60,9 @@ struct Track {
   // Where stand.kind came from: the detector's size guess, the ruleset's organisations
   // (ResolveKindsByOrganisation) or the players. Kept with the kind while the base size agrees.
   KindSource kind_source = KindSource::kSize;
+  // The players' answer to CONFIRM FACING (SetFacing): the base is turned to face that way at
+  // every re-detection while it stays where it was when they said it.
+  std::optional<ToldFacing> told_facing;
   int missed = 0;  // snapshots in a row it was not seen
   int seen = 0;    // snapshots it was seen in
 };
@@ -93,13 +98,23 @@ class StandTracker {
   // outline of `kind`'s base size, if it offers one; false (unchanged) otherwise, and when
   // `kind` is of the size reported.
   bool AdoptOutlineOf(Stand& stand, const std::string& kind) const;
+  // The players say which way a base faces (their answer to CONFIRM FACING: one overhead camera
+  // cannot tell the front of a base without a front stripe). The track's stand is turned to
+  // present that front, its facing known, now and at every re-detection while the base stays
+  // where it was (StillWhereTold); moved or wheeled, it is the camera's again. False (nothing
+  // changed) when id is unknown or its base cannot present that front.
+  bool SetFacing(const std::string& id, Facing facing);
+  // The facing the players gave the track, while it holds; nullopt otherwise.
+  std::optional<Facing> ToldFacingOf(const std::string& id) const;
   // The source of the track's kind (kSize when id is unknown).
   KindSource KindSourceOf(const std::string& id) const;
 
   // A stand known from before the tracker started (a resumed game log): kept under its id with
   // its kind and that kind's source, as if seen in the last snapshot; the next Update matches it
-  // like any track. False (nothing changed) when the id is empty or already tracked.
-  bool Restore(const Stand& stand, KindSource source);
+  // like any track, and a facing the players gave it is kept as SetFacing keeps it. False
+  // (nothing changed) when the id is empty or already tracked.
+  bool Restore(const Stand& stand, KindSource source,
+               std::optional<ToldFacing> told_facing = std::nullopt);
 
   // Every kept track, seen or missing, sorted by id.
   const std::vector<Track>& tracks() const { return tracks_; }
@@ -115,6 +130,9 @@ class StandTracker {
   void SortTracks();
 
   bool SameBase(const std::string& kind_a, const std::string& kind_b) const;
+  // The track's stand turned to its told facing when it still stands where it was told; the
+  // told facing forgotten otherwise. True when the stand was turned.
+  bool KeepToldFacing(Track& t) const;
 
   Grid grid_;
   StandKindCatalog catalog_;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/game_log.hpp"
+#include "engine/stand_fold.hpp"
 
 namespace referee {
 namespace {
@@ -156,6 +157,56 @@ TEST(GameLogFold, IdentitySwapRenamesTheBasesWhereTheyStand) {
   EXPECT_FALSE(s.stands.count("r2"));
   // The replay's step right after the swap already sees it.
   EXPECT_DOUBLE_EQ(FoldGameLogUpTo(events, 12).stands.at("r2").footprint.center.x, 14.0);
+}
+
+// The players' answer to CONFIRM FACING ("stand_facing"): the base as they turned it, its
+// facing known, and their word kept through later snapshots of the base where it stood (a
+// resumed game keeps asking nothing); a snapshot of the base moved or wheeled drops the word.
+TEST(GameLogFold, AFacingThePlayersGaveIsKeptWhileTheBaseStaysPut) {
+  SnapshotStand el = StandAt("el", "red", 20, 10);
+  el.kind = "elephant";
+  el.footprint.width_in = el.footprint.depth_in = 1.575;
+  el.footprint.angle_deg = 90.0;  // the outline faces east
+  el.facing_known = false;
+  std::vector<GameEvent> events{Ev(1, Snapshot{{el}, ""})};
+  SnapshotStand turned = el;
+  turned.footprint.angle_deg = 0.0;  // faces north
+  turned.facing_known = true;
+  events.push_back(Ev(
+      2, Correction{
+             "stand_facing",
+             0,
+             {{"stand", "el"}, {"faces", "N"}, {"from", "?"}, {"footprint", StandToJson(turned)}},
+             ""}));
+  auto folded = FoldStands(events);
+  ASSERT_EQ(folded.size(), 1u);
+  EXPECT_TRUE(folded[0].stand.facing_known);
+  EXPECT_DOUBLE_EQ(folded[0].stand.footprint.angle_deg, 0.0);
+  ASSERT_TRUE(folded[0].told_facing.has_value());
+  EXPECT_EQ(folded[0].told_facing->facing, Facing::kN);
+  EXPECT_TRUE(FoldGameLog(events).stands.at("el").facing_known);
+
+  // The next snapshot sees the base nudged, outline east again and no stripe: the word stays.
+  SnapshotStand nudged = el;
+  nudged.footprint.center.x += 0.1;
+  events.push_back(Ev(3, Snapshot{{nudged}, ""}));
+  folded = FoldStands(events);
+  ASSERT_TRUE(folded[0].told_facing.has_value());
+  EXPECT_EQ(folded[0].told_facing->facing, Facing::kN);
+
+  // Moved a square on: the camera's again.
+  SnapshotStand moved = el;
+  moved.footprint.center.y += 3.0;
+  events.push_back(Ev(4, Snapshot{{moved}, ""}));
+  EXPECT_FALSE(FoldStands(events)[0].told_facing.has_value());
+
+  // An undone answer does not count; an answer naming no facing changes nothing.
+  events.resize(2);
+  events.push_back(Ev(3, Undo{2, ""}));
+  EXPECT_FALSE(FoldStands(events)[0].told_facing.has_value());
+  EXPECT_FALSE(FoldStands(events)[0].stand.facing_known);
+  events.push_back(Ev(4, Correction{"stand_facing", 0, {{"stand", "el"}, {"faces", "up"}}, ""}));
+  EXPECT_FALSE(FoldStands(events)[0].told_facing.has_value());
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "engine/front_edge_facing.hpp"
 #include "engine/input_error.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 
@@ -326,6 +328,51 @@ TEST_F(ShotRules, UnseenFacingThatDecidesAHitIsConfirmedByThePlayers) {
   const Verdict any = Fire(ShotKind::kCatapult, el.footprint.center);
   EXPECT_TRUE(any.facing_to_confirm.empty());
   EXPECT_TRUE(Has(any.candidates, "el"));
+}
+
+// The players' answer to CONFIRM FACING: the base turned to the facing they name is measured
+// from that front edge alone, and nothing more is asked. A base cannot be turned to a front it
+// does not have (a 40 x 20 mm base lying east-west faces north or south only).
+TEST_F(ShotRules, ThePlayersAnswerToAnUnseenFacingSettlesTheRuling) {
+  board_.grid = Grid{10, 8, 3.0};
+  const double half_in = 20.0 / 25.4;
+  Stand el = Add("el", "red", "elephant", 20.0, 10.0, 90.0);  // the outline faces east
+  el.facing_known = false;
+  const Vec2 p{20.0, 10.0 - half_in - 0.85};  // within 1" of the north edge only
+  const StandKind* elephant = catalog_.Find("elephant");
+  EXPECT_EQ(FacingsItMayPresent(el, elephant),
+            (std::vector<Facing>{Facing::kE, Facing::kS, Facing::kW, Facing::kN}));
+  for (const auto& [answer, hit] : {std::pair{Facing::kN, true}, std::pair{Facing::kE, false},
+                                    std::pair{Facing::kS, false}, std::pair{Facing::kW, false}}) {
+    SCOPED_TRACE(FacingName(answer));
+    const std::optional<Stand> told = TurnedToFace(el, elephant, answer);
+    ASSERT_TRUE(told.has_value());
+    EXPECT_TRUE(told->facing_known);
+    const Vec2 dir = told->footprint.FacingDir();
+    EXPECT_EQ(NearestFacing(RadToDeg(std::atan2(dir.y, dir.x))), answer);
+    // The same base: a turn about its centre.
+    EXPECT_NEAR(Dot(told->footprint.center - el.footprint.center,
+                    told->footprint.center - el.footprint.center),
+                0.0, 1e-12);
+    stands_.back() = *told;
+    const Verdict v = Fire(ShotKind::kCatapult, p);
+    EXPECT_TRUE(v.facing_to_confirm.empty());
+    EXPECT_EQ(Has(v.candidates, "el"), hit);
+  }
+  const Stand inf = Add("inf", "red", "line_infantry", 5.0, 5.0, 90.0);  // faces east
+  EXPECT_FALSE(TurnedToFace(inf, catalog_.Find("line_infantry"), Facing::kN).has_value());
+  EXPECT_TRUE(TurnedToFace(inf, catalog_.Find("line_infantry"), Facing::kW).has_value());
+
+  // The answer holds while the base stands where it stood: a nudge keeps it; a move of a
+  // quarter inch or more, or a wheel, does not. The outline may come back either way round.
+  const ToldFacing told{Facing::kN, {{20.0, 10.0}, 2 * half_in, 2 * half_in, 0.0}};
+  EXPECT_TRUE(StillWhereTold(told, {{20.1, 10.05}, 2 * half_in, 2 * half_in, 90.0}));
+  EXPECT_TRUE(StillWhereTold(told, {{20.0, 10.0}, 2 * half_in, 2 * half_in, 273.0}));
+  EXPECT_FALSE(StillWhereTold(told, {{20.3, 10.0}, 2 * half_in, 2 * half_in, 0.0}));
+  EXPECT_FALSE(StillWhereTold(told, {{20.0, 10.0}, 2 * half_in, 2 * half_in, 30.0}));
+  const ToldFacing told_inf{Facing::kE, inf.footprint};
+  EXPECT_TRUE(StillWhereTold(told_inf, {{5.0, 5.0}, 40 / 25.4, 20 / 25.4, 270.0}));
+  EXPECT_FALSE(StillWhereTold(told_inf, {{5.0, 5.0}, 40 / 25.4, 20 / 25.4, 0.0}));
 }
 
 // A base whose blurred border the camera could not size (Stand::other_outlines): measured at

@@ -20,6 +20,8 @@
 #include "calibration/calibration_file.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "engine/geometry.hpp"
+#include "engine/grid.hpp"
 
 namespace referee {
 namespace {
@@ -163,6 +165,58 @@ TEST_F(AdjudicateCommandTest, ImpossibleFigureHeightIsOneLineAndExitTwo) {
       Referee(Args("cal.yml", "before.png", "after.jpg") + " --figure-height-mm -5");
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find("--figure-height-mm"), std::string::npos) << r.err;
+}
+
+// The players' answer to CONFIRM FACING without the overlay: the same frames again with
+// --stand-facing ID=DIR. The base is turned about its centre to face that way and said to be
+// the players' (`facing_source`); a front its base does not have, an id the run did not report
+// and a malformed answer are one line and exit 2.
+TEST_F(AdjudicateCommandTest, ThePlayersFacingTurnsTheBaseAndBadAnswersAreOneLine) {
+  fs::remove(Dir() / "out.json");
+  Referee(Args("cal.yml", "before.png", "after.jpg"));
+  const json first = ReadJson(Dir() / "out.json");
+  // A 40 x 20 mm base: it may face two ways only.
+  const auto rect = std::ranges::find_if(first.at("stands"), [](const json& t) {
+    return t.at("size").at(0).get<double>() - t.at("size").at(1).get<double>() > 0.5;
+  });
+  ASSERT_NE(rect, first.at("stands").end());
+  const json& s = *rect;
+  const std::string id = s.at("id");
+  EXPECT_EQ(s.at("facing_source"), s.at("facing_known").get<bool>() ? "front stripe" : "unseen");
+  OrientedRect seen{{s.at("center").at(0), s.at("center").at(1)},
+                    s.at("size").at(0),
+                    s.at("size").at(1),
+                    s.at("angle_deg")};
+  const auto facing_of = [](const OrientedRect& r) {
+    return NearestFacing(RadToDeg(std::atan2(r.FacingDir().y, r.FacingDir().x)));
+  };
+  const Facing back = Opposite(facing_of(seen));
+  Referee(Args("cal.yml", "before.png", "after.jpg") + " --stand-facing " + id + "=" +
+          FacingName(back));
+  const json told = ReadJson(Dir() / "out.json");
+  const auto it =
+      std::ranges::find_if(told.at("stands"), [&](const json& t) { return t.at("id") == id; });
+  ASSERT_NE(it, told.at("stands").end());
+  EXPECT_EQ(it->at("facing_source"), "players");
+  EXPECT_TRUE(it->at("facing_known").get<bool>());
+  const OrientedRect turned{{it->at("center").at(0), it->at("center").at(1)},
+                            it->at("size").at(0),
+                            it->at("size").at(1),
+                            it->at("angle_deg")};
+  EXPECT_EQ(facing_of(turned), back);
+  EXPECT_NEAR(Distance(turned.center, seen.center), 0.0, 1e-9);
+  EXPECT_EQ(told.at("projectile"), first.at("projectile"));
+
+  for (const std::string& bad :
+       {"--stand-facing " + id + "=" + FacingName(Turn(back, 2)),
+        std::string("--stand-facing nobody=N"), "--stand-facing " + id + "=up",
+        "--stand-kind " + id + "=field_gun"}) {
+    SCOPED_TRACE(bad);
+    const ProcessResult r = Referee(Args("cal.yml", "before.png", "after.jpg") + " " + bad);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(bad.substr(0, bad.find(' '))), std::string::npos) << r.err;
+  }
 }
 
 TEST_F(AdjudicateCommandTest, MissingOptionIsOneLineAndExitTwo) {

@@ -366,6 +366,58 @@ screenshot resumed
   EXPECT_EQ(kind_of(resumed.shots["resumed"], kWagon), "supply_wagon (user)");
 }
 
+// One overhead camera cannot tell the front of a base without a seen front stripe: the players
+// say which way a clicked base faces in the Overrule panel ("faces"), the answer to CONFIRM
+// FACING; logged as a stand_facing correction, the base drawn facing that way, and kept by
+// `--resume`.
+TEST_F(LiveWindowClicks, AClickedBasesFacingIsSetFromTheOverrulePanel) {
+  const std::string kWagon = "blue-7";  // see AClickedBasesKindIsCorrectedFromTheOverrulePanel
+  const std::string still_table = DemoFramesHeldFrom("facing_source", 0);
+  const DemoRun r = PlayDemo("facing", R"(wait-grid
+key Enter
+wait-stands
+wait 2
+click-stand blue-7
+wait 1
+click Overrule
+click faces
+click faces W
+wait 2
+screenshot facing
+)",
+                             kScriptCap, still_table);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  int facings = 0;
+  for (const auto& e : r.log.events) {
+    const auto* c = e.As<Correction>();
+    if (!c || c->subject != "stand_facing") continue;
+    ++facings;
+    EXPECT_EQ(c->value["stand"], kWagon);
+    EXPECT_EQ(c->value["faces"], "W");
+    ASSERT_TRUE(c->value.contains("footprint"));
+    EXPECT_TRUE(StandFromJson(c->value["footprint"]).facing_known);
+  }
+  EXPECT_EQ(facings, 1);
+  const auto facing_of = [](const nlohmann::json& notes, const std::string& id) {
+    for (const auto& s : notes["stands"]) {
+      if (s["id"] == id)
+        return s["facing"].get<std::string>() + (s["facing_known"].get<bool>() ? "" : "?");
+    }
+    return std::string("not drawn");
+  };
+  EXPECT_EQ(facing_of(r.shots["facing"], kWagon), "W");
+
+  const DemoRun resumed = PlayDemo("facing", R"(wait-grid
+key Enter
+wait-stands
+wait 2
+screenshot resumed
+)",
+                                   kScriptCap, still_table, "--resume");
+  ASSERT_EQ(resumed.rc, 0) << resumed.output;
+  EXPECT_EQ(facing_of(resumed.shots["resumed"], kWagon), "W");
+}
+
 // "Table is clear" in the status bar (key 0): a hand (or a book left across the board edge) the
 // referee cannot see leave pauses it until the players click it; the shot flow works again.
 TEST_F(LiveWindowClicks, TableIsClearEndsAPauseTheRefereeCannotEnd) {

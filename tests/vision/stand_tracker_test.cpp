@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <random>
 
@@ -232,6 +233,59 @@ TEST_F(Tracker, APlayersAnswerToAnUntoldSizePutsTheBaseAtThatOutline) {
   EXPECT_DOUBLE_EQ(u.stands[0].footprint.depth_in, MmToInches(30));
   EXPECT_TRUE(u.stands[0].other_outlines.empty());
   EXPECT_EQ(tracker.KindSourceOf(id), KindSource::kUser);
+}
+
+// The players' answer to CONFIRM FACING: a square base the camera saw without a front stripe
+// is turned to face the way they say, and stays so at every re-detection that again sees no
+// stripe while it stands where it stood; moved a square on, the camera's outline is back. A
+// front the base does not have (a 40 x 20 mm base lying east-west facing north) is refused.
+TEST_F(Tracker, ThePlayersFacingIsKeptWhileTheBaseStaysWhereItWas) {
+  StandTracker tracker(grid_, catalog_, MoveAllowanceFromRuleset(ruleset_, catalog_));
+  Stand gun = Line("red", "field_gun", {6.0, 6.0}, 1, 90.0)[0];  // the outline faces east
+  gun.footprint.depth_in = gun.footprint.width_in;
+  gun.facing_known = false;
+  Stand inf = Line("red", "line_infantry", {14.0, 6.0}, 1, 90.0)[0];
+  inf.facing_known = false;
+  const TrackingUpdate first = tracker.Update({gun, inf});
+  const std::string id = first.stands[0].id, inf_id = first.stands[1].id;
+  const auto faces = [](const Stand& s) {
+    const Vec2 d = s.footprint.FacingDir();
+    return NearestFacing(RadToDeg(std::atan2(d.y, d.x)));
+  };
+  EXPECT_FALSE(tracker.SetFacing(inf_id, Facing::kN));
+  EXPECT_FALSE(tracker.ToldFacingOf(inf_id).has_value());
+  EXPECT_FALSE(tracker.SetFacing("red-99", Facing::kN));
+  ASSERT_TRUE(tracker.SetFacing(id, Facing::kS));
+  EXPECT_EQ(tracker.ToldFacingOf(id), Facing::kS);
+
+  // Seen again, nudged, the outline facing east and no stripe: it faces south, known.
+  Stand nudged = gun;
+  nudged.footprint.center.x += 0.08;
+  TrackingUpdate u = tracker.Update({nudged, inf});
+  ASSERT_EQ(u.stands[0].id, id);
+  EXPECT_EQ(faces(u.stands[0]), Facing::kS);
+  EXPECT_TRUE(u.stands[0].facing_known);
+  EXPECT_NEAR(u.stands[0].footprint.center.x, 6.08, 1e-12);
+  EXPECT_EQ(faces(u.stands[1]), Facing::kE) << "the other base is not turned";
+  EXPECT_FALSE(u.stands[1].facing_known);
+
+  // Moved a square on: the camera's outline again, and the facing unknown.
+  Stand moved = gun;
+  moved.footprint.center.y += 4.0;
+  u = tracker.Update({moved, inf});
+  ASSERT_EQ(u.stands[0].id, id);
+  EXPECT_EQ(faces(u.stands[0]), Facing::kE);
+  EXPECT_FALSE(u.stands[0].facing_known);
+  EXPECT_FALSE(tracker.ToldFacingOf(id).has_value());
+
+  // A resumed game's answer (Restore) holds the same way.
+  StandTracker resumed(grid_, catalog_, MoveAllowanceFromRuleset(ruleset_, catalog_));
+  Stand kept = gun;
+  kept.id = "red-1";
+  ASSERT_TRUE(resumed.Restore(kept, KindSource::kSize, ToldFacing{Facing::kW, gun.footprint}));
+  u = resumed.Update({gun});
+  ASSERT_EQ(u.stands[0].id, "red-1");
+  EXPECT_EQ(faces(u.stands[0]), Facing::kW);
 }
 
 TEST_F(Tracker, AKindsSourceStaysWithItsKindUntilTheBaseSizeChanges) {

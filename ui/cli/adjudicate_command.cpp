@@ -1,9 +1,11 @@
 // `referee adjudicate --calibration CAL.yml --board BOARD --before B.jpg --after A.jpg
 //  [--ruleset napoleonic|ancient] [--shot field|horse|howitzer|catapult] --out OUT.json
-//  [--evidence OUT.png]`: one shot from two camera frames. Finds the stands in `before` and
+//  [--evidence OUT.png] [--stand-facing ID=N|E|S|W ...] [--stand-kind ID=KIND ...]`: one shot
+// from two camera frames. Finds the stands in `before` and
 // the projectile in the change to `after`, and asks the engine for the ruling. Anything it
 // cannot explain (no projectile, a hand, mismatched inputs) is written as rejected with the
 // reason, never guessed.
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <fstream>
@@ -16,6 +18,7 @@
 
 #include "calibration/calibration_file.hpp"
 #include "engine/board_file.hpp"
+#include "engine/front_edge_facing.hpp"
 #include "engine/input_error.hpp"
 #include "engine/kind_resolution.hpp"
 #include "engine/scene.hpp"
@@ -41,6 +44,10 @@ struct AdjudicateOptions {
   // Height of the figures' tops above their base, mm: where a Q-tip lying across a base rests.
   // Unset: the board file's `figure_height_mm` (default 20).
   double figure_height_mm = ProjectileOptions{}.figure_height_mm;
+  // The players' answers to what the camera could not tell, "ID=VALUE" each (ids as a run
+  // without them reports): CONFIRM FACING (--stand-facing blue-7=N) and CONFIRM SIZE or a kind
+  // of one base size (--stand-kind blue-3=line_cavalry).
+  std::vector<std::string> stand_facing, stand_kind;
 
   void Check() const {
     for (const auto& [value, name] : {std::pair{calibration, "--calibration"},
@@ -60,8 +67,78 @@ struct AdjudicateOptions {
     if (!(figure_height_mm >= 0.0 && figure_height_mm <= 100.0)) {
       throw InputError("command line", "--figure-height-mm", "expected 0 to 100 (mm)");
     }
+    for (const auto& f : stand_facing) {
+      const auto eq = f.find('=');
+      if (eq == std::string::npos || eq == 0 || !ParseFacing(f.substr(eq + 1)))
+        throw InputError("command line", "--stand-facing",
+                         "expected ID=N|NE|E|SE|S|SW|W|NW, got '" + f + "'");
+    }
+    for (const auto& k : stand_kind) {
+      const auto eq = k.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == k.size())
+        throw InputError("command line", "--stand-kind", "expected ID=KIND, got '" + k + "'");
+    }
   }
 };
+
+std::string Joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+DetectedStand& StandNamed(std::vector<DetectedStand>& stands, const std::string& id,
+                          const char* option) {
+  for (auto& d : stands) {
+    if (d.stand.id == id) return d;
+  }
+  std::vector<std::string> ids;
+  for (const auto& d : stands) ids.push_back(d.stand.id);
+  throw InputError("command line", option,
+                   "no stand '" + id + "' in the before frame (found: " + Joined(ids) + ")");
+}
+
+// The players' answers applied to the stands found: a kind of the base's size or of a size the
+// camera could not rule out (the base takes that outline), then a facing its base may present.
+// Returns the ids whose facing the players gave.
+std::vector<std::string> ApplyPlayersAnswers(const AdjudicateOptions& opt,
+                                             std::vector<DetectedStand>& stands,
+                                             std::vector<KindSource>& sources,
+                                             const StandKindCatalog& catalog) {
+  for (const auto& k : opt.stand_kind) {
+    const auto eq = k.find('=');
+    const std::string id = k.substr(0, eq), kind = k.substr(eq + 1);
+    DetectedStand& d = StandNamed(stands, id, "--stand-kind");
+    if (!catalog.Find(kind))
+      throw InputError("command line", "--stand-kind", "unknown stand kind '" + kind + "'");
+    if (!SameBase(catalog, kind, d.stand.kind) && !AdoptOutlineOf(d.stand, kind, catalog)) {
+      std::vector<std::string> sizes{d.stand.kind};
+      for (const auto& o : d.stand.other_outlines) sizes.push_back(o.kind);
+      throw InputError("command line", "--stand-kind",
+                       id + " cannot be a " + kind + ": its base is the size of " + Joined(sizes));
+    }
+    d.stand.kind = kind;
+    sources[static_cast<size_t>(&d - stands.data())] = KindSource::kUser;
+  }
+  std::vector<std::string> told;
+  for (const auto& f : opt.stand_facing) {
+    const auto eq = f.find('=');
+    const std::string id = f.substr(0, eq);
+    DetectedStand& d = StandNamed(stands, id, "--stand-facing");
+    const StandKind* kind = catalog.Find(d.stand.kind);
+    const std::optional<Stand> turned = TurnedToFace(d.stand, kind, *ParseFacing(f.substr(eq + 1)));
+    if (!turned) {
+      std::vector<std::string> may;
+      for (Facing m : FacingsItMayPresent(d.stand, kind)) may.push_back(FacingName(m));
+      throw InputError(
+          "command line", "--stand-facing",
+          id + " cannot face " + f.substr(eq + 1) + ": its base may face " + Joined(may));
+    }
+    d.stand = *turned;
+    told.push_back(id);
+  }
+  return told;
+}
 
 nlohmann::json Pt(Vec2 p) { return nlohmann::json::array({p.x, p.y}); }
 
@@ -138,7 +215,11 @@ int RunAdjudicate(const std::vector<std::string>& args) {
       "height of your figures above their base, mm (default: the board file's figure_height_mm, "
       "else 20): a Q-tip lying across a base rests on them")(
       "out", po::value(&opt.out), "OUT.json")("evidence", po::value(&opt.evidence),
-                                              "OUT.png: the impact region with the hit circle");
+                                              "OUT.png: the impact region with the hit circle")(
+      "stand-facing", po::value(&opt.stand_facing)->composing(),
+      "ID=N|E|S|W: the players' answer to CONFIRM FACING (repeatable)")(
+      "stand-kind", po::value(&opt.stand_kind)->composing(),
+      "ID=KIND: what a base is, the players' answer to CONFIRM SIZE (repeatable)");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
@@ -184,12 +265,21 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   // Kinds one base size cannot tell apart, read as the ruleset's unit organisations.
   const KindResolution kinds = ResolveKindsByOrganisation(g, StandsOf(a.stands), catalog,
                                                           opt.ruleset, stand_opt.kind_preference);
+  std::vector<KindSource> sources = kinds.sources;
+  for (size_t i = 0; i < a.stands.stands.size(); ++i)
+    a.stands.stands[i].stand.kind = kinds.stands[i].kind;
+  const std::vector<std::string> facing_told =
+      ApplyPlayersAnswers(opt, a.stands.stands, sources, catalog);
   nlohmann::json j;
   j["stands"] = nlohmann::json::array();
   for (size_t i = 0; i < a.stands.stands.size(); ++i) {
-    a.stands.stands[i].stand.kind = kinds.stands[i].kind;
     j["stands"].push_back(StandJson(a.stands.stands[i]));
-    j["stands"].back()["kind_source"] = KindSourceName(kinds.sources[i]);
+    j["stands"].back()["kind_source"] = KindSourceName(sources[i]);
+    const bool told =
+        std::ranges::find(facing_told, a.stands.stands[i].stand.id) != facing_told.end();
+    j["stands"].back()["facing_source"] = told                                    ? "players"
+                                          : a.stands.stands[i].stand.facing_known ? "front stripe"
+                                                                                  : "unseen";
   }
   j["candidates"] = nlohmann::json::array();
   j["check"] = nlohmann::json::array();

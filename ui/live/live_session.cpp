@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "engine/front_edge_facing.hpp"
 #include "engine/gun_shot_kind.hpp"
 #include "engine/input_error.hpp"
 #include "engine/stand_fold.hpp"
@@ -56,7 +57,8 @@ LiveSession::LiveSession(SessionConfig config)
       // first detection matches them by position like any earlier snapshot.
       for (const FoldedStand& r : FoldStands(resumed.log.events)) {
         const SnapshotStand& s = r.stand;
-        tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known, {}}, r.kind_source);
+        tracker_.Restore({s.id, s.side, s.kind, s.footprint, s.facing_known, {}}, r.kind_source,
+                         r.told_facing);
       }
       resumed_events_ = std::move(resumed.log.events);
     } else {
@@ -255,6 +257,55 @@ bool LiveSession::SetStandKind(const std::string& id, const std::string& kind) {
   return true;
 }
 
+namespace {
+
+// Which way a base's outline faces, by the nearest table facing.
+Facing FacingOf(const Stand& s) {
+  const Vec2 dir = s.footprint.FacingDir();
+  return NearestFacing(RadToDeg(std::atan2(dir.y, dir.x)));
+}
+
+}  // namespace
+
+std::vector<std::string> LiveSession::FacingsFor(const std::string& id) const {
+  std::vector<std::string> out;
+  const ShownStand* s = FindStand(id);
+  if (!s) return out;
+  for (Facing f : FacingsItMayPresent(s->stand, config_.catalog.Find(s->stand.kind)))
+    out.push_back(FacingName(f));
+  return out;
+}
+
+std::string LiveSession::FacingLabel(const std::string& id) const {
+  const ShownStand* s = FindStand(id);
+  if (!s) return "";
+  const std::string name = FacingName(FacingOf(s->stand));
+  if (tracker_.ToldFacingOf(id)) return name + " (the players)";
+  return s->stand.facing_known ? name + " (front stripe)" : name + "?";
+}
+
+bool LiveSession::SetStandFacing(const std::string& id, const std::string& facing) {
+  const ShownStand* s = FindStand(id);
+  if (!s) return false;
+  const std::string from = s->stand.facing_known ? FacingName(FacingOf(s->stand)) : "?";
+  const std::optional<Facing> f = ParseFacing(facing);
+  if (!f || !tracker_.SetFacing(id, *f)) {
+    std::string may;
+    for (const auto& n : FacingsFor(id)) may += (may.empty() ? "" : ", ") + n;
+    return state_.RefuseKind(id + " cannot face " + facing + ": its base may face " + may);
+  }
+  if (!state_.SetStandFacing(id, from, FacingName(*f))) return false;
+  for (auto& d : detected_) {
+    if (d.stand.id != id) continue;
+    if (auto turned = TurnedToFace(d.stand, config_.catalog.Find(d.stand.kind), *f))
+      d.stand = *std::move(turned);
+  }
+  // The ruling on screen measured from the edge the camera's outline put first: again.
+  state_.RuleAgain();
+  RebuildShown();
+  return true;
+}
+
 bool LiveSession::ReassignStandId(const std::string& current_id, const std::string& true_id) {
   const ShownStand* s = FindStand(current_id);
   if (!s || true_id.empty() || true_id == current_id) return false;
@@ -367,6 +418,11 @@ void LiveSession::RebuildShown() {
     Stand s = d.stand;
     if (auto it = state_.moved_stands().find(s.id); it != state_.moved_stands().end()) {
       s.footprint = it->second;
+    }
+    // A base the players said faces a way, moved by hand since: it still faces that way.
+    if (const auto told = tracker_.ToldFacingOf(s.id)) {
+      if (auto turned = TurnedToFace(s, config_.catalog.Find(s.kind), *told))
+        s = *std::move(turned);
     }
     stands.push_back(std::move(s));
   }
@@ -779,6 +835,13 @@ void LiveSession::Append(const LiveEvent& e) {
                      0,
                      {{"stand", d["stand"]}, {"kind", d["to"]}, {"from", d["from"]}},
                      "stand kind set by hand"});
+  } else if (e.type == "stand_facing_set") {
+    nlohmann::json value = {{"stand", d["stand"]}, {"faces", d["to"]}, {"from", d["from"]}};
+    if (const ShownStand* s = FindStand(d["stand"].get<std::string>()))
+      value["footprint"] = StandToJson(SnapshotStandFrom(s->stand, s->unit));
+    write(Correction{"stand_facing", 0, value,
+                     d["stand"].get<std::string>() + " faces " + d["to"].get<std::string>() +
+                         ": stand facing set by hand"});
   } else if (e.type == "impact_changed") {
     const int verdict_seq = d["verdict_seq"].get<int>();
     write(Correction{"shot",

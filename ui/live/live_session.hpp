@@ -136,6 +136,18 @@ class LiveSession {
   // The kinds a stand's base size fits in the ruleset (the turn flow's; without one, the
   // catalogue's kinds of that size).
   std::vector<std::string> KindsFor(const std::string& id) const;
+  // "<id> faces <N|E|...>": the players' answer to CONFIRM FACING (one overhead camera cannot
+  // tell the front of a base without a seen front stripe). The base is turned to present that
+  // front, the tracker keeps it while the base stays where it is, the ruling on screen is made
+  // again on the same point; logged as a correction of subject "stand_facing". False (with the
+  // reason in state().notice()) when the base cannot face that way.
+  bool SetStandFacing(const std::string& id, const std::string& facing);
+  // The facings a stand's base may present (FacingsItMayPresent), by name, the way the camera
+  // outlined it first.
+  std::vector<std::string> FacingsFor(const std::string& id) const;
+  // Which way a stand faces as shown, with where that came from: "N (front stripe)", "N (the
+  // players)", "N?" (the camera's outline; no front stripe seen).
+  std::string FacingLabel(const std::string& id) const;
   bool SetImpact(Vec2 impact_in) { return state_.ChangeImpactPoint(impact_in); }
   // The verdict on screen says the tip touches something inflammable (6D) and the game has not
   // rolled for it yet: the Shot panel offers the roll.

@@ -244,6 +244,23 @@ void DrawShotPanel(PanelContext& ctx) {
       ImGui::EndTable();
     }
     if (const auto* ev = ctx.session.engine_verdict() ? &*ctx.session.engine_verdict() : nullptr) {
+      // CONFIRM FACING answered where it is asked: a button per front the base may present
+      // (the same answer as Overrule > faces; logged, and the shot ruled again).
+      for (const auto& n : ev->stands_near) {
+        if (!n.facing_decides) continue;
+        const std::string id = n.id;  // a copy: the answer rebuilds the verdict
+        ImGui::TextUnformatted((id + " faces:").c_str());
+        bool answered = false;
+        for (const auto& f : ctx.session.FacingsFor(id)) {
+          const bool hit = std::ranges::find(n.hit_if_facing, f) != n.hit_if_facing.end();
+          const std::string label = f + (hit ? " (hit)" : " (clear)") + "##" + id + f;
+          ImGui::SameLine();
+          const bool picked = ImGui::SmallButton(label.c_str());
+          if (ctx.note_item) ctx.note_item(id + " faces " + f);
+          if (picked) answered = ctx.session.SetStandFacing(id, f);
+        }
+        if (answered) break;
+      }
       // Wrapped: the rule lines are longer than the panel is wide on a laptop or at 1080p.
       for (const auto& line : ev->explanation) {
         ImGui::Bullet();
@@ -333,6 +350,23 @@ void DrawOverrulePanel(PanelContext& ctx) {
       if (ctx.note_item) ctx.note_item("is a " + k);
       if (picked) {
         ctx.session.SetStandKind(id, k);
+        break;
+      }
+    }
+    ImGui::EndCombo();
+  }
+  // Which way it faces, among the fronts its base may present (logged as stand_facing): the
+  // players' answer to CONFIRM FACING when no front stripe was seen.
+  const std::string facing = ctx.session.FacingLabel(id);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  const bool facings_open = ImGui::BeginCombo("faces", facing.c_str());
+  if (!facings_open && ctx.note_item) ctx.note_item("faces");
+  if (facings_open) {
+    for (const auto& f : ctx.session.FacingsFor(id)) {
+      const bool picked = ImGui::Selectable(f.c_str());
+      if (ctx.note_item) ctx.note_item("faces " + f);
+      if (picked) {
+        ctx.session.SetStandFacing(id, f);
         break;
       }
     }

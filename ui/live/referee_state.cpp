@@ -448,6 +448,15 @@ bool RefereeState::SetStandKind(const std::string& stand_id, const std::string& 
   return true;
 }
 
+bool RefereeState::SetStandFacing(const std::string& stand_id, const std::string& from,
+                                  const std::string& to) {
+  if (phase_ == Phase::kCalibrating) return Refuse("accept the calibration first");
+  if (to.empty()) return Refuse("no facing given");
+  Emit("stand_facing_set", {{"stand", stand_id}, {"from", from}, {"to", to}}, true);
+  Accept();
+  return true;
+}
+
 void RefereeState::ClearRulingForAnother() {
   verdict_.reset();
   chosen_.clear();

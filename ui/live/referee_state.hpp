@@ -179,6 +179,9 @@ class RefereeState {
   // base size apart); the controller checks the kind fits the base.
   bool SetStandKind(const std::string& stand_id, const std::string& from_kind,
                     const std::string& to_kind);
+  // The players say which way a base faces (their answer to CONFIRM FACING; `from` is the
+  // facing the camera's outline gave it, "?" when no front stripe was seen).
+  bool SetStandFacing(const std::string& stand_id, const std::string& from, const std::string& to);
   // A correction the controller refused, with why (shown in the status bar).
   bool RefuseKind(std::string why) { return Refuse(std::move(why)); }
   const std::map<std::string, OrientedRect>& moved_stands() const { return moved_; }
