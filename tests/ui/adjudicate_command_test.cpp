@@ -168,9 +168,9 @@ TEST_F(AdjudicateCommandTest, ImpossibleFigureHeightIsOneLineAndExitTwo) {
 }
 
 // The players' answer to CONFIRM FACING without the overlay: the same frames again with
-// --stand-facing ID=DIR. The base is turned about its centre to face that way and said to be
-// the players' (`facing_source`); a front its base does not have, an id the run did not report
-// and a malformed answer are one line and exit 2.
+// --stand-facing ID=DIR (and what it is, --stand-kind ID=KIND). The base is turned about its centre
+// to face that way and said to be the players' (`facing_source`); a front its base does not have,
+// an id the run did not report and a malformed answer are one line and exit 2.
 TEST_F(AdjudicateCommandTest, ThePlayersFacingTurnsTheBaseAndBadAnswersAreOneLine) {
   fs::remove(Dir() / "out.json");
   Referee(Args("cal.yml", "before.png", "after.jpg"));
@@ -192,12 +192,14 @@ TEST_F(AdjudicateCommandTest, ThePlayersFacingTurnsTheBaseAndBadAnswersAreOneLin
   };
   const Facing back = Opposite(facing_of(seen));
   Referee(Args("cal.yml", "before.png", "after.jpg") + " --stand-facing " + id + "=" +
-          FacingName(back));
+          FacingName(back) + " --stand-kind " + id + "=light_infantry");
   const json told = ReadJson(Dir() / "out.json");
   const auto it =
       std::ranges::find_if(told.at("stands"), [&](const json& t) { return t.at("id") == id; });
   ASSERT_NE(it, told.at("stands").end());
   EXPECT_EQ(it->at("facing_source"), "players");
+  EXPECT_EQ(it->at("kind"), "light_infantry");  // a kind of its base size, named by the players
+  EXPECT_EQ(it->at("kind_source"), "user");
   EXPECT_TRUE(it->at("facing_known").get<bool>());
   const OrientedRect turned{{it->at("center").at(0), it->at("center").at(1)},
                             it->at("size").at(0),

@@ -91,6 +91,35 @@ cv::Mat Png(const DemoRun& r, const std::string& name) {
   return cv::imread((r.dir / "shots" / (name + ".png")).string());
 }
 
+// The corrections of one subject the run logged.
+std::vector<Correction> CorrectionsOf(const GameLog& log, const std::string& subject) {
+  std::vector<Correction> out;
+  for (const auto& e : log.events) {
+    if (const auto* c = e.As<Correction>(); c && c->subject == subject) out.push_back(*c);
+  }
+  return out;
+}
+
+// What the screenshot notes say of a drawn stand, through `what`; "not drawn" when it is not.
+template <typename What>
+std::string Noted(const nlohmann::json& notes, const std::string& id, What what) {
+  for (const auto& s : notes["stands"]) {
+    if (s["id"] == id) return what(s);
+  }
+  return "not drawn";
+}
+
+// The run's game log resumed on the same still table, its stands shot as "resumed".
+DemoRun ResumedOnStillTable(const std::string& name, const std::string& still_table) {
+  return PlayDemo(name, R"(wait-grid
+key Enter
+wait-stands
+wait 2
+screenshot resumed
+)",
+                  kScriptCap, still_table, "--resume");
+}
+
 // Grid colour at most crossings the notes say the grid was drawn at.
 double GridDrawnAtCrossings(const cv::Mat& png, const nlohmann::json& notes) {
   const auto& grid = notes["grid"];
@@ -333,35 +362,22 @@ screenshot kind
 )",
                              kScriptCap, still_table);
   ASSERT_EQ(r.rc, 0) << r.output;
-  int kinds = 0;
-  for (const auto& e : r.log.events) {
-    const auto* c = e.As<Correction>();
-    if (!c || c->subject != "stand_kind") continue;
-    ++kinds;
-    EXPECT_EQ(c->value["stand"], kWagon);
-    EXPECT_EQ(c->value["kind"], "supply_wagon");
-    EXPECT_EQ(c->value["from"], "field_gun");
-  }
-  EXPECT_EQ(kinds, 1);
+  const auto kinds = CorrectionsOf(r.log, "stand_kind");
+  ASSERT_EQ(kinds.size(), 1u);
+  EXPECT_EQ(kinds[0].value["stand"], kWagon);
+  EXPECT_EQ(kinds[0].value["kind"], "supply_wagon");
+  EXPECT_EQ(kinds[0].value["from"], "field_gun");
   // The window shows the stand as the players said.
   EXPECT_EQ(r.shots["kind"]["selected"], kWagon);
   const auto kind_of = [](const nlohmann::json& notes, const std::string& id) {
-    for (const auto& s : notes["stands"]) {
-      if (s["id"] == id)
-        return s["kind"].get<std::string>() + " (" + s["kind_source"].get<std::string>() + ")";
-    }
-    return std::string("not drawn");
+    return Noted(notes, id, [](const nlohmann::json& s) {
+      return s["kind"].get<std::string>() + " (" + s["kind_source"].get<std::string>() + ")";
+    });
   };
   EXPECT_EQ(kind_of(r.shots["kind"], kWagon), "supply_wagon (user)");
 
   // Bug: `referee live --resume` showed the size guess again (field_gun) after a restart.
-  const DemoRun resumed = PlayDemo("kind", R"(wait-grid
-key Enter
-wait-stands
-wait 2
-screenshot resumed
-)",
-                                   kScriptCap, still_table, "--resume");
+  const DemoRun resumed = ResumedOnStillTable("kind", still_table);
   ASSERT_EQ(resumed.rc, 0) << resumed.output;
   EXPECT_EQ(kind_of(resumed.shots["resumed"], kWagon), "supply_wagon (user)");
 }
@@ -387,33 +403,20 @@ screenshot facing
 )",
                              kScriptCap, still_table);
   ASSERT_EQ(r.rc, 0) << r.output;
-  int facings = 0;
-  for (const auto& e : r.log.events) {
-    const auto* c = e.As<Correction>();
-    if (!c || c->subject != "stand_facing") continue;
-    ++facings;
-    EXPECT_EQ(c->value["stand"], kWagon);
-    EXPECT_EQ(c->value["faces"], "W");
-    ASSERT_TRUE(c->value.contains("footprint"));
-    EXPECT_TRUE(StandFromJson(c->value["footprint"]).facing_known);
-  }
-  EXPECT_EQ(facings, 1);
+  const auto facings = CorrectionsOf(r.log, "stand_facing");
+  ASSERT_EQ(facings.size(), 1u);
+  EXPECT_EQ(facings[0].value["stand"], kWagon);
+  EXPECT_EQ(facings[0].value["faces"], "W");
+  ASSERT_TRUE(facings[0].value.contains("footprint"));
+  EXPECT_TRUE(StandFromJson(facings[0].value["footprint"]).facing_known);
   const auto facing_of = [](const nlohmann::json& notes, const std::string& id) {
-    for (const auto& s : notes["stands"]) {
-      if (s["id"] == id)
-        return s["facing"].get<std::string>() + (s["facing_known"].get<bool>() ? "" : "?");
-    }
-    return std::string("not drawn");
+    return Noted(notes, id, [](const nlohmann::json& s) {
+      return s["facing"].get<std::string>() + (s["facing_known"].get<bool>() ? "" : "?");
+    });
   };
   EXPECT_EQ(facing_of(r.shots["facing"], kWagon), "W");
 
-  const DemoRun resumed = PlayDemo("facing", R"(wait-grid
-key Enter
-wait-stands
-wait 2
-screenshot resumed
-)",
-                                   kScriptCap, still_table, "--resume");
+  const DemoRun resumed = ResumedOnStillTable("facing", still_table);
   ASSERT_EQ(resumed.rc, 0) << resumed.output;
   EXPECT_EQ(facing_of(resumed.shots["resumed"], kWagon), "W");
 }

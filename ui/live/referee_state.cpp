@@ -441,18 +441,20 @@ bool RefereeState::RenameStand(const std::string& current_id, const std::string&
 
 bool RefereeState::SetStandKind(const std::string& stand_id, const std::string& from_kind,
                                 const std::string& to_kind) {
-  if (phase_ == Phase::kCalibrating) return Refuse("accept the calibration first");
-  if (to_kind.empty()) return Refuse("no kind given");
-  Emit("stand_kind_set", {{"stand", stand_id}, {"from", from_kind}, {"to", to_kind}}, true);
-  Accept();
-  return true;
+  return SetStandAttribute("stand_kind_set", "kind", stand_id, from_kind, to_kind);
 }
 
 bool RefereeState::SetStandFacing(const std::string& stand_id, const std::string& from,
                                   const std::string& to) {
+  return SetStandAttribute("stand_facing_set", "facing", stand_id, from, to);
+}
+
+bool RefereeState::SetStandAttribute(const char* event, const char* what,
+                                     const std::string& stand_id, const std::string& from,
+                                     const std::string& to) {
   if (phase_ == Phase::kCalibrating) return Refuse("accept the calibration first");
-  if (to.empty()) return Refuse("no facing given");
-  Emit("stand_facing_set", {{"stand", stand_id}, {"from", from}, {"to", to}}, true);
+  if (to.empty()) return Refuse(std::string("no ") + what + " given");
+  Emit(event, {{"stand", stand_id}, {"from", from}, {"to", to}}, true);
   Accept();
   return true;
 }

@@ -202,6 +202,9 @@ class RefereeState {
   bool Refuse(std::string why);
   void Accept() { notice_.clear(); }
   int Emit(std::string type, nlohmann::json data, bool correction = false);
+  // The players' word on a stand's `what` (kind, facing), logged as the correction `event`.
+  bool SetStandAttribute(const char* event, const char* what, const std::string& stand_id,
+                         const std::string& from, const std::string& to);
   void ResetShot();
   void AfterVerdictAccepted();
 
