@@ -28,6 +28,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "calibration/calibrate_table.hpp"
+#include "datasets/camera_response.hpp"
 #include "datasets/exposure_drift.hpp"
 #include "engine/board_file.hpp"
 #include "engine/front_edge_facing.hpp"
@@ -35,6 +36,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "ui/cli/bench_board_symmetry.hpp"
+#include "ui/cli/bench_camera_options.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
@@ -140,7 +142,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   std::string white_balance;
   po::options_description desc(
       "usage: referee bench accuracy DIR [--limit N] [--truth-camera] [--verbose] "
-      "[--after-gain G] [--after-white-balance B,G,R] [--after-ramp R]");
+      "[--after-gain G] [--after-white-balance B,G,R] [--after-ramp R] [--camera-...]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir),
                                                  "DIR of scenes from referee synth")(
       "limit", po::value(&limit), "score at most N scenes (default all)")(
@@ -155,6 +157,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "after-ramp", po::value(&drift.ramp),
       "lighting falling across the after and hand frames from 1 at the left to 1-R at the "
       "right (a bystander's shadow; e.g. 0.3)");
+  CameraResponseArgs camera_args;
+  camera_args.AddTo(desc);
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
@@ -162,7 +166,14 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   if (!white_balance.empty()) drift.white_balance = ParseWhiteBalance(white_balance);
   drift.active =
       vm.count("after-gain") + vm.count("after-white-balance") + vm.count("after-ramp") > 0;
+  const CameraResponse camera = camera_args.Parse(vm);
   const std::vector<fs::path> scenes = ListSynthScenes(dir, "", limit);
+  // A scene's frame as the bench's camera sends it (every frame alike; noise seeded per frame).
+  const auto read = [&](const fs::path& file) {
+    const bool jpeg = file.extension() == ".jpg" || file.extension() == ".jpeg";
+    return Reshot(cv::imread(file.string(), cv::IMREAD_COLOR), camera, jpeg,
+                  std::hash<std::string>{}(file.string()));
+  };
 
   const StandKindCatalog catalog = LoadStandKinds();
   const SideColorModel colors = DefaultSideColorModel();
@@ -185,10 +196,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     }
     const CameraModel cam = TruthCamera(t.at("camera"));
     const Board board = TruthBoard(t.at("board"), (sd / "truth.json").string());
-    const cv::Mat before =
-        cv::imread(ImageOf(t, sd, "before", "before.png").string(), cv::IMREAD_COLOR);
-    const cv::Mat after =
-        Drifted(cv::imread(ImageOf(t, sd, "after", "after.jpg").string(), cv::IMREAD_COLOR), drift);
+    const cv::Mat before = read(ImageOf(t, sd, "before", "before.png"));
+    const cv::Mat after = Drifted(read(ImageOf(t, sd, "after", "after.jpg")), drift);
     if (before.empty() || after.empty())
       throw InputError(sd.string(), "images", "before/after unreadable");
     TableCalibration cal;
@@ -199,8 +208,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     BoardSymmetry sym{0, board.grid};
     std::string calibration_note;  // why this scene fell back to the truth camera
     if (!truth_camera) {
-      const cv::Mat empty =
-          cv::imread(ImageOf(t, sd, "empty", "empty.png").string(), cv::IMREAD_COLOR);
+      const cv::Mat empty = read(ImageOf(t, sd, "empty", "empty.png"));
       CalibrationResult r = CalibrationRefusal{};
       try {
         r = CalibrateTable(empty, board.grid, std::nullopt);
@@ -412,7 +420,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         hand_name.is_string() ? sd / hand_name.get<std::string>() : sd / "after_hand.jpg";
     if (fs::exists(hand)) {
       ++hands;
-      const cv::Mat h = Drifted(cv::imread(hand.string(), cv::IMREAD_COLOR), drift);
+      const cv::Mat h = Drifted(read(hand), drift);
       // As `adjudicate` (AnalyseShot) does: the camera-frame hand test, then the top view's.
       std::optional<std::string> reason = HandInPair(view.calibration(), before, h);
       if (!reason) {
@@ -453,6 +461,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   std::fprintf(stderr, "\n");
   const double precision = tp + fp > 0 ? 100.0 * tp / (tp + fp) : NAN;
   const double recall = tp + fn > 0 ? 100.0 * tp / (tp + fn) : NAN;
+  if (camera.active) std::printf("every frame re-shot: %s\n", camera.Describe().c_str());
   if (drift.active) {
     std::printf(
         "after frames drifted: gain %.3f, white balance %.3f,%.3f,%.3f, ramp %.3f, JPEG q%d\n",

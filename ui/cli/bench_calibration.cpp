@@ -20,6 +20,7 @@
 #include "calibration/raised_point_error.hpp"
 #include "engine/input_error.hpp"
 #include "ui/cli/bench_board_symmetry.hpp"
+#include "ui/cli/bench_camera_options.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
@@ -87,22 +88,30 @@ constexpr double kRaisedMm = 25.0;
 
 int RunBenchCalibration(const std::vector<std::string>& args) {
   std::string dir, image_name = "before.png";
-  po::options_description desc("usage: referee bench calibration DIR [--image before.png]");
+  po::options_description desc(
+      "usage: referee bench calibration DIR [--image before.png] [--camera-...]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir), "scenes folder")(
       "image", po::value(&image_name),
       "which image of each scene to calibrate from (empty.png, before.png, after.jpg, "
       "after_hand.jpg)");
+  CameraResponseArgs camera_args;
+  camera_args.AddTo(desc);
   po::positional_options_description pos;
   pos.add("dir", 1);
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, pos, vm)) return 0;  // --help was printed
   const std::vector<fs::path> scenes = ListSynthScenes(dir, image_name, 0);
+  const CameraResponse camera = camera_args.Parse(vm);
+  if (camera.active) std::cout << "every image re-shot: " << camera.Describe() << "\n";
 
   std::vector<SceneResult> results;
   std::cout << std::fixed << std::setprecision(3);
   for (const auto& sdir : scenes) {
     const SceneTruth truth = ReadTruth(sdir / "truth.json");
-    const cv::Mat image = cv::imread((sdir / image_name).string(), cv::IMREAD_COLOR);
+    const fs::path file = sdir / image_name;
+    const cv::Mat image =
+        Reshot(cv::imread(file.string(), cv::IMREAD_COLOR), camera, file.extension() == ".jpg",
+               std::hash<std::string>{}(file.string()));
     if (image.empty()) throw InputError((sdir / image_name).string(), "", "cannot read the image");
     SceneResult r;
     r.name = fs::relative(sdir, dir).string();
