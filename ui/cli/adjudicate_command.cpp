@@ -93,6 +93,7 @@ DetectedStand& StandNamed(std::vector<DetectedStand>& stands, const std::string&
     if (d.stand.id == id) return d;
   }
   std::vector<std::string> ids;
+  ids.reserve(stands.size());
   for (const auto& d : stands) ids.push_back(d.stand.id);
   throw InputError("command line", option,
                    "no stand '" + id + "' in the before frame (found: " + Joined(ids) + ")");
@@ -114,8 +115,12 @@ std::vector<std::string> ApplyPlayersAnswers(const AdjudicateOptions& opt,
     if (!SameBase(catalog, kind, d.stand.kind) && !AdoptOutlineOf(d.stand, kind, catalog)) {
       std::vector<std::string> sizes{d.stand.kind};
       for (const auto& o : d.stand.other_outlines) sizes.push_back(o.kind);
-      throw InputError("command line", "--stand-kind",
-                       id + " cannot be a " + kind + ": its base is the size of " + Joined(sizes));
+      std::string why = id;
+      why += " cannot be a ";
+      why += kind;
+      why += ": its base is the size of ";
+      why += Joined(sizes);
+      throw InputError("command line", "--stand-kind", why);
     }
     d.stand.kind = kind;
     sources[static_cast<size_t>(&d - stands.data())] = KindSource::kUser;

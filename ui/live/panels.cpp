@@ -253,10 +253,16 @@ void DrawShotPanel(PanelContext& ctx) {
         bool answered = false;
         for (const auto& f : ctx.session.FacingsFor(id)) {
           const bool hit = std::ranges::find(n.hit_if_facing, f) != n.hit_if_facing.end();
-          const std::string label = f + (hit ? " (hit)" : " (clear)") + "##" + id + f;
+          std::string label = f;
+          label += hit ? " (hit)##" : " (clear)##";
+          label += id;
+          label += f;
           ImGui::SameLine();
           const bool picked = ImGui::SmallButton(label.c_str());
-          if (ctx.note_item) ctx.note_item(id + " faces " + f);
+          std::string noted = id;
+          noted += " faces ";
+          noted += f;
+          if (ctx.note_item) ctx.note_item(noted);
           if (picked) answered = ctx.session.SetStandFacing(id, f);
         }
         if (answered) break;
