@@ -23,6 +23,9 @@ struct RefineOptions {
   // a stretch of its length rather than one pixel row; its centre stays where it was (the
   // stretch is short enough to be straight under lens distortion).
   double along_line_px = 0;
+  // A profile whose mat is lighter on one side than the other by more than the line is deep is
+  // taken for a step (a mat's blurred edge against a lighter table), not a line.
+  bool reject_steps = false;
 };
 
 struct RefinedCrossing {
