@@ -720,7 +720,20 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
       options.faint_line_darkness_grey / options.lines.min_darkness_grey;
   faint.line_sample_rounds = std::max(options.line_sample_rounds, options.faint_line_sample_rounds);
   CalibrationResult faint_res = CalibrateAttempt(image, board, lens, faint);
-  return std::holds_alternative<TableCalibration>(faint_res) ? faint_res : res;
+  if (std::holds_alternative<TableCalibration>(faint_res)) return faint_res;
+  // Lines found but too few crossings and line samples measured on them: each profile across a
+  // line is then averaged along it, and taken down to the faint lines' darkness.
+  if (std::get<CalibrationRefusal>(faint_res).code != "grid_not_found" ||
+      options.faint_profile_along_line_px <= 0) {
+    return res;
+  }
+  CalibrateOptions faintest = faint;
+  for (RefineOptions* r : {&faintest.refine, &faintest.line_fit.refine}) {
+    r->along_line_px = options.faint_profile_along_line_px * std::max(1.0, image.rows / 1080.0);
+    r->min_contrast = std::min(r->min_contrast, options.faint_line_darkness_grey);
+  }
+  CalibrationResult faintest_res = CalibrateAttempt(image, board, lens, faintest);
+  return std::holds_alternative<TableCalibration>(faintest_res) ? faintest_res : res;
 }
 
 cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {

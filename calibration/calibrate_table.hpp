@@ -46,6 +46,12 @@ struct CalibrateOptions {
   // crossings are measured, and toward a corner with none the crossings' camera misses the
   // lines by more than the samples may lie off, until a round through the lines' camera.
   int faint_line_sample_rounds = 3;
+  // A table the faint attempt still refuses for too few crossings is tried once more measuring
+  // each profile across a line as the mean of the profiles this many px either way along it (at
+  // 1080p, scaled with the image; see RefineOptions::along_line_px), and lines down to
+  // faint_line_darkness_grey deep there too: lines about 5 grey levels under a mat with +-4 of
+  // noise, whose single profiles the crossings and line samples rarely measure. 0 turns it off.
+  double faint_profile_along_line_px = 4.0;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;

@@ -26,14 +26,22 @@ cv::Point2d Unit(cv::Point2d v) {
 
 // Centre of the dark line crossing the profile at `p` along `normal`; nullopt if no clean line.
 std::optional<double> LineCentre(const cv::Mat& img, cv::Point2d p, cv::Point2d normal,
-                                 double half_width, double max_line_px, double min_contrast) {
+                                 double half_width, double max_line_px, double min_contrast,
+                                 double along_line_px, bool reject_steps) {
   const double step = 0.5;
   const int n = static_cast<int>(2 * half_width / step) + 1;
-  std::vector<double> v(n);
+  // Parallel profiles 1 px apart along the line, averaged (see RefineOptions::along_line_px).
+  const int along = static_cast<int>(std::floor(std::max(0.0, along_line_px)));
+  const cv::Point2d t(-normal.y, normal.x);
+  std::vector<double> v(n, 0.0);
   for (int i = 0; i < n; ++i) {
     const double o = -half_width + i * step;
-    v[i] = Sample(img, p.x + o * normal.x, p.y + o * normal.y);
-    if (v[i] < 0) return std::nullopt;
+    for (int a = -along; a <= along; ++a) {
+      const double s = Sample(img, p.x + o * normal.x + a * t.x, p.y + o * normal.y + a * t.y);
+      if (s < 0) return std::nullopt;
+      v[i] += s;
+    }
+    v[i] /= 2 * along + 1;
   }
   // Linear baseline from the outer quarter on each side (uneven light is a ramp).
   const int edge = std::max(2, n / 4);
@@ -59,6 +67,8 @@ std::optional<double> LineCentre(const cv::Mat& img, cv::Point2d p, cv::Point2d 
   const int peak = static_cast<int>(std::max_element(d.begin(), d.end()) - d.begin());
   const double h = d[peak];
   if (h < min_contrast || h < 4 * noise) return std::nullopt;
+  // The mat lighter on one side than the other by more than the line is deep: a step.
+  if (reject_steps && std::abs(slope) * (n - 1) > h) return std::nullopt;
   int lo = peak, hi = peak;
   while (lo > 0 && d[lo - 1] > 0.5 * h) --lo;
   while (hi < n - 1 && d[hi + 1] > 0.5 * h) ++hi;
@@ -129,7 +139,8 @@ std::optional<double> MeasureLineOffset(const cv::Mat& gray, cv::Point2d p, cv::
   if (spacing_px < 8) return std::nullopt;
   const double half_width = std::clamp(0.18 * spacing_px, 5.0, 30.0);
   const double max_line_px = std::max(3.0, 0.12 * spacing_px);
-  return LineCentre(gray, p, Unit(normal), half_width, max_line_px, options.min_contrast);
+  return LineCentre(gray, p, Unit(normal), half_width, max_line_px, options.min_contrast,
+                    options.along_line_px, options.reject_steps);
 }
 
 cv::Mat RefineImage(const cv::Mat& image) {
@@ -168,7 +179,8 @@ std::optional<RefinedCrossing> RefineCrossing(const cv::Mat& gray, cv::Point2d g
         for (int k = 0; k < per_arm; ++k) {
           const double s = side * (s_min + (s_max - s_min) * k / (per_arm - 1));
           const cv::Point2d p = centre + s * d;
-          auto o = LineCentre(gray, p, nrm, half_width, max_line_px, options.min_contrast);
+          auto o = LineCentre(gray, p, nrm, half_width, max_line_px, options.min_contrast,
+                              options.along_line_px, options.reject_steps);
           if (!o) continue;
           pts.push_back(p + *o * nrm);
           ++count;

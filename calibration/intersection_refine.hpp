@@ -18,6 +18,14 @@ struct RefineOptions {
   int min_samples_per_line = 6;
   // Largest RMS distance of the arm samples from their fitted line, px.
   double max_line_rms_px = 0.8;
+  // Each profile across a line is the mean of the profiles this far either way along the line,
+  // px (0: one profile). A faint line a few grey levels under the mat's noise is measured over
+  // a stretch of its length rather than one pixel row; its centre stays where it was (the
+  // stretch is short enough to be straight under lens distortion).
+  double along_line_px = 0;
+  // A profile whose mat is lighter on one side than the other by more than the line is deep is
+  // taken for a step (a mat's blurred edge against a lighter table), not a line.
+  bool reject_steps = false;
 };
 
 struct RefinedCrossing {

@@ -61,9 +61,14 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
                                  const RefineOptions& refine) {
   const double s = board.square_size_in;
   const int per = std::max(2, samples_per_square);
+  // Outside the border a mat whose edge runs about a square past the grid must not pass for a
+  // line there; the board's own lines are measured as the fit measures them.
+  RefineOptions outside = refine;
+  outside.reject_steps = true;
   auto line = [&](bool on_col, int index) {
+    const bool beyond = index < 0 || index > (on_col ? board.cols : board.rows);
     return SampleLine(gray, camera, on_col, index * s, 0, on_col ? board.rows : board.cols, s, per,
-                      max_offset_px, refine);
+                      max_offset_px, beyond ? outside : refine);
   };
   LineCoverage out;
   Count all;
@@ -91,7 +96,7 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
     const int lines = on_col ? board.cols : board.rows;
     for (int index = 0; index <= lines; ++index) {
       const Count c =
-          SampleLine(gray, camera, on_col, index * s, first, 1, s, per, max_offset_px, refine);
+          SampleLine(gray, camera, on_col, index * s, first, 1, s, per, max_offset_px, outside);
       n.planned += c.planned;
       n.found += c.found;
     }

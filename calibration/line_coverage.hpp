@@ -5,7 +5,8 @@
 // show, so the lines say how much of the grid is seen when the crossings cannot. The lines one
 // square beyond the border are sampled the same way, and so are the board's lines over the
 // square past the border: a grid larger than the board, or labels a square off, shows a line
-// there.
+// there. Outside the border a step (the mat's own edge against a lighter table) is not taken for
+// a line.
 #pragma once
 
 #include <vector>
