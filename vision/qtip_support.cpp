@@ -42,7 +42,8 @@ std::optional<cv::Vec3d> StickColour(const cv::Mat& before, const cv::Mat& after
 }
 
 // How many times the largest change of an unseen stick the change it would make must be for a
-// pixel left unchanged to hide it. Default 3: the stick plainly differs from what is there.
+// pixel left unchanged to hide it, and how many times the change left that one is. Default 3:
+// the stick plainly differs from what is there.
 constexpr double kSeenChangeRatio = 3.0;
 
 // Share of the axis pixels `axis_px` where `after` shows what `before` showed, unchanged, though
@@ -65,7 +66,10 @@ double HiddenShare(const cv::Mat& before, const cv::Mat& after,
     // The change the stick would make there if it were seen: the figures' paint against it.
     double expected = 0;
     for (int c = 0; c < 3; ++c) expected = std::max(expected, std::abs(stick[c] - b[c]));
-    hidden += change <= max_unseen_change && expected >= kSeenChangeRatio * max_unseen_change;
+    // Unchanged: by under a third of that (an exposure change the gain correction leaves
+    // scales with the colour's brightness), and by no more than noise where that is small.
+    hidden += change <= std::max(max_unseen_change, expected / kSeenChangeRatio) &&
+              expected >= kSeenChangeRatio * max_unseen_change;
   }
   return n ? static_cast<double>(hidden) / n : -1;
 }
