@@ -405,6 +405,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
         length_mm <= 2.5 * opt.shell_side_mm && width_mm >= (1 - tol) * opt.shell_side_mm;
     ProjectileObservation obs;
     std::string support_what;  // what the Q-tip from qtip_from rests on: mat, base or figures
+    std::string hidden_by;     // the stand whose figures it was seen to lie behind, if any
     obs.change_area_mm2 = blob.area_mm2;
     obs.region_px = blob.box;
     // A Q-tip from the changed pixels of its region (its own, or its matched model's).
@@ -433,11 +434,14 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       support_opt.base_height_mm = opt.base_height_mm;
       support_opt.figure_height_mm = opt.figure_height_mm;
       support_opt.head_radius_mm = 0.5 * opt.qtip_head_diameter_mm;
+      cv::Mat after_lit;  // `after` with the lighting change divided out
+      GainCorrected(top_before, top_after).convertTo(after_lit, CV_8UC3);
       const QtipSupport support =
-          QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt);
+          QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt, after_lit);
       obs.height_in = support.tip_height_in;
       obs.resting_on = support.stand_id;
       support_what = support.what;
+      hidden_by = support.hidden_by;
       obs.point = view.TableAtHeight(on_mat, obs.height_in);
       obs.other_end = view.TableAtHeight(plain_on_mat, support.plain_height_in);
       return obs;
@@ -516,13 +520,16 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       // near the side colour read as a bare top): its height, and so its place, is a guess.
       // Pieces are the exception when the stick breaks where it crosses the figures it rests on
       // (a white stick over white-coated figures changes nothing there): the figures under it
-      // are then seen in `before`, and its break says where.
+      // are then seen in `before`, and its break says where. So is a stick broken where the
+      // stand's figures stand in front of it: they are seen not to hold it up.
       const auto& o = std::get<ProjectileObservation>(r);
       if (const std::string id = StandUnderStick(
               view.TableFromRectified(o.point_px), view.TableFromRectified(o.other_end_px), view,
               stands, MmToInches(0.5 * opt.qtip_head_diameter_mm));
           !id.empty() &&
-          !(pieces && support_what == "figures" && o.resting_on == id &&
+          !(pieces &&
+            ((support_what == "figures" && o.resting_on == id) ||
+             (support_what != "figures" && hidden_by == id)) &&
             BreakOverStand(blob.pts, o.point_px, o.other_end_px, o.height_in, view, stands, id) &&
             std::abs(StickLengthMm(o) - opt.qtip_length_mm) <= kPiecesLengthToleranceMm)) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +

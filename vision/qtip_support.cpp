@@ -1,13 +1,80 @@
 #include "vision/qtip_support.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
 #include "vision/stand_surface.hpp"
 
 namespace referee {
+
+namespace {
+
+// The stick's colour as `after` shows it: the median along its axis between the heads, where it
+// changed the view (over the mat, a base or figures), so its own light and white balance.
+// Empty optional when too little of it changed.
+std::optional<cv::Vec3d> StickColour(const cv::Mat& before, const cv::Mat& after,
+                                     const std::vector<cv::Point2d>& axis_px, double min_change) {
+  std::array<std::vector<int>, 3> ch;
+  const cv::Rect all({0, 0}, before.size());
+  for (const cv::Point2d& q : axis_px) {
+    const cv::Point p(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
+    if (!all.contains(p)) continue;
+    const cv::Vec3b& b = before.at<cv::Vec3b>(p);
+    const cv::Vec3b& a = after.at<cv::Vec3b>(p);
+    int change = 0;
+    for (int c = 0; c < 3; ++c)
+      change = std::max(change, std::abs(static_cast<int>(a[c]) - static_cast<int>(b[c])));
+    if (change <= min_change) continue;
+    for (int c = 0; c < 3; ++c) ch[c].push_back(a[c]);
+  }
+  if (ch[0].size() < 5) return std::nullopt;
+  cv::Vec3d out;
+  for (int c = 0; c < 3; ++c) {
+    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
+    std::nth_element(ch[c].begin(), mid, ch[c].end());
+    out[c] = *mid;
+  }
+  return out;
+}
+
+// How many times the largest change of an unseen stick the change it would make must be for a
+// pixel left unchanged to hide it, and how many times the change left that one is. Default 3:
+// the stick plainly differs from what is there.
+constexpr double kSeenChangeRatio = 3.0;
+
+// Share of the axis pixels `axis_px` where `after` shows what `before` showed, unchanged, though
+// the stick (of colour `stick`) would change it plainly: the stick is hidden there. -1 when no
+// pixel is in the view.
+double HiddenShare(const cv::Mat& before, const cv::Mat& after,
+                   const std::vector<cv::Point2d>& axis_px, const cv::Vec3d& stick,
+                   double max_unseen_change) {
+  const cv::Rect all({0, 0}, before.size());
+  int n = 0, hidden = 0;
+  for (const cv::Point2d& q : axis_px) {
+    const cv::Point p(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
+    if (!all.contains(p)) continue;
+    ++n;
+    const cv::Vec3b& b = before.at<cv::Vec3b>(p);
+    const cv::Vec3b& a = after.at<cv::Vec3b>(p);
+    int change = 0;
+    for (int c = 0; c < 3; ++c)
+      change = std::max(change, std::abs(static_cast<int>(a[c]) - static_cast<int>(b[c])));
+    // The change the stick would make there if it were seen: the figures' paint against it.
+    double expected = 0;
+    for (int c = 0; c < 3; ++c) expected = std::max(expected, std::abs(stick[c] - b[c]));
+    // Unchanged: by under a third of that (an exposure change the gain correction leaves
+    // scales with the colour's brightness), and by no more than noise where that is small.
+    hidden += change <= std::max(max_unseen_change, expected / kSeenChangeRatio) &&
+              expected >= kSeenChangeRatio * max_unseen_change;
+  }
+  return n ? static_cast<double>(hidden) / n : -1;
+}
+
+}  // namespace
 
 double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Mat& top,
                    double border_mm) {
@@ -16,7 +83,7 @@ double FigureCover(const DetectedStand& stand, const TopView& view, const cv::Ma
 
 QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& view,
                             const cv::Mat& top_before, const std::vector<DetectedStand>& stands,
-                            const QtipSupportOptions& opt) {
+                            const QtipSupportOptions& opt, const cv::Mat& top_after_lit) {
   const double base_in = MmToInches(opt.base_height_mm);
   const double figure_top_in = base_in + MmToInches(opt.figure_height_mm);
   const double head_r = MmToInches(opt.head_radius_mm);
@@ -52,6 +119,23 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
   // Figures under the stick: where the `before` view showed figures (not the base's bare top)
   // under the stick as it is seen now. A figure's top is seen where a stick lying on it is.
   const double half_w_px = (opt.stick_radius_mm + 0.5) / view.MmPerPx();
+  // Points on the stick's axis as seen (at the height of whatever it lies on: the axis is seen
+  // where it is, whatever the height), one per pixel, for the stick's colour (between the heads:
+  // one fifth of its length in from each end) and the hidden test.
+  const auto axis_points = [&](double t0, double t1) {
+    std::vector<cv::Point2d> pts;
+    const cv::Point2d a = view.RectifiedFromTable(tip_on_mat + t0 * (plain_on_mat - tip_on_mat));
+    const cv::Point2d b = view.RectifiedFromTable(tip_on_mat + t1 * (plain_on_mat - tip_on_mat));
+    const int n = std::max(1, static_cast<int>(std::ceil(cv::norm(b - a))));
+    for (int k = 0; k <= n; ++k) pts.push_back(a + (static_cast<double>(k) / n) * (b - a));
+    return pts;
+  };
+  std::optional<cv::Vec3d> stick_bgr;
+  if (!top_after_lit.empty() && top_after_lit.size() == top_before.size() &&
+      top_after_lit.type() == CV_8UC3) {
+    stick_bgr =
+        StickColour(top_before, top_after_lit, axis_points(0.2, 0.8), 2 * opt.max_unseen_change);
+  }
   const DetectedStand* on = nullptr;
   double best_run = 0;
   int best_lo = 0, best_hi = 0;
@@ -69,7 +153,7 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
     const OrientedRect top_area = Grown(s.stand.footprint, MmToInches(1.0));
     // The length of stick over figures: each piece counts the share of it that shows figures,
     // as thin figure tops (a head, a musket) cover only part of a piece as wide as the stick.
-    double run_mm = 0;
+    double run_mm = 0, hidden_mm = 0;
     int lo = kSamples + 1, hi = -1;
     for (int i = 0; i <= kSamples; ++i) {
       if (!top_area.Contains(view.TableAtHeight(along(i), on_figures_in))) continue;
@@ -86,9 +170,28 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
       }
       const double share = FigureShare(surface, top_before, piece, opt.min_figure_cover);
       if (share < opt.min_piece_share) continue;
+      // The figures there hide the stick: it lies lower than they stand.
+      if (stick_bgr) {
+        const double t = static_cast<double>(i) / kSamples, dt = 0.5 / kSamples;
+        const double hidden = HiddenShare(top_before, top_after_lit,
+                                          axis_points(std::max(0.0, t - dt), std::min(1.0, t + dt)),
+                                          *stick_bgr, opt.max_unseen_change);
+        if (hidden >= opt.min_hidden_share) {
+          hidden_mm += share * sample_mm;
+          continue;
+        }
+      }
       run_mm += share * sample_mm;
       lo = std::min(lo, i);
       hi = std::max(hi, i);
+    }
+    // Hidden behind this stand's figures along a figure run's worth of its length: it lies well
+    // below their tops (a taller figure beside the one a stick rests on hides a sliver of it
+    // at most), so they do not hold it up; what is left of the run over them is their blurred
+    // edges where it comes out from behind them.
+    if (hidden_mm >= opt.min_figure_run_mm) {
+      out.hidden_by = s.stand.id;
+      continue;
     }
     if (run_mm > best_run) {
       best_run = run_mm;

@@ -50,6 +50,13 @@ struct QtipSupportOptions {
   // still balance level on them; further out it tips over their edge until its other end
   // rests on the mat or a base. Default 0.1 (7.5 mm).
   double balance_margin = 0.1;
+  // Largest change (levels, any channel) between `before` and the lighting-corrected `after`
+  // at a pixel on the stick's axis for the stick not to be seen there. Default 12: sensor
+  // noise and JPEG stay under it; the white stick over a figure's paint changes it by far more.
+  double max_unseen_change = 12.0;
+  // Share of a piece's axis pixels that must show the `before` figures unchanged (where the stick,
+  // if seen, would plainly change them) for that piece to lie behind them, 0..1. Default 0.5.
+  double min_hidden_share = 0.5;
 };
 
 struct QtipSupport {
@@ -57,13 +64,22 @@ struct QtipSupport {
   double plain_height_in = 0;  // axis height at the plain end
   std::string stand_id;        // the stand it rests on, empty on the mat
   std::string what;            // "mat", "base" or "figures"
+  // The stand whose figures were seen standing in front of the stick along a figure run's worth
+  // of it (so it lies lower than they stand), empty when none.
+  std::string hidden_by;
 };
 
 // `tip_on_mat`, `plain_on_mat`: where the two outer ends appear in the top view, table inches
 // on the mat plane. `top_before`: the rectified view before the shot (figures or bare bases).
+// `top_after_lit`: the rectified view after the shot with the lighting change divided out
+// (CV_8UC3), or empty. A stick lying on figures is nearer the camera than they are, so it is
+// seen over them; where `after` still shows the figures unchanged along the stick's axis (and
+// they are unlike the stick), they stand between the camera and the stick: it lies lower,
+// beside or behind them, and those figures do not hold it up.
 QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& view,
                             const cv::Mat& top_before, const std::vector<DetectedStand>& stands,
-                            const QtipSupportOptions& options = {});
+                            const QtipSupportOptions& options = {},
+                            const cv::Mat& top_after_lit = cv::Mat());
 
 // Share of a stand's interior (inside its border) that shows figures: a colour like neither
 // the border's nor the bare interior's (see StandSurface), 0..1. `top`: a rectified view.

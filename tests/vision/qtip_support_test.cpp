@@ -1,6 +1,7 @@
 // What a Q-tip lying across a stand rests on, from a drawn `before` top view under a camera
 // straight above (no parallax): figures whose thin tops (a rank of heads) cover only part of
-// the stick's width still hold it up.
+// the stick's width still hold it up; figures that the `after` view shows in front of the stick
+// (it is hidden where they are) do not.
 #include <gtest/gtest.h>
 
 #include <opencv2/imgproc.hpp>
@@ -78,6 +79,55 @@ TEST(QtipSupportTest, StickOverARankOfHeadsOffItsAxisRestsOnTheFigures) {
 // under the stick's outline do not hold it up.
 TEST(QtipSupportTest, StickBesideARankOfHeadsIsNotOnThem) {
   EXPECT_NE(StickAlongTheBase(4.0).what, "figures");
+}
+
+// A 40 x 20 mm base at the board's centre with one figure (a red disc 12 mm across) in its
+// middle; the stick along its width through the centre, both ends 17.5 mm past the base. In
+// `after` the white stick is drawn whole (lying on the figure, seen over it) or, when
+// `behind_figure`, hidden where the figure is (the figure stands between it and the camera).
+QtipSupport StickPastOneFigure(bool behind_figure) {
+  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
+  const DetectedStand stand = CentreStand();
+  const OrientedRect& fp = stand.stand.footprint;
+  cv::Mat before(view.size(), CV_8UC3, cv::Scalar(50, 95, 70));
+  const auto fill = [&](cv::Mat& img, const OrientedRect& r, const cv::Scalar& bgr) {
+    std::vector<cv::Point> poly;
+    for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
+    cv::fillConvexPoly(img, poly, bgr, cv::LINE_AA);
+  };
+  fill(before, fp, cv::Scalar(200, 70, 40));
+  fill(before, Grown(fp, -MmToInches(3.0)), cv::Scalar(60, 110, 80));
+  const int figure_r_px = static_cast<int>(std::lround(MmToInches(6.0) * kPxPerIn));
+  const auto figure = [&](cv::Mat& img) {
+    cv::circle(img, Px(view, fp.center), figure_r_px, cv::Scalar(40, 60, 170), cv::FILLED,
+               cv::LINE_AA);
+  };
+  figure(before);
+  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
+  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
+  cv::Mat after = before.clone();
+  cv::line(after, Px(view, tip), Px(view, plain), cv::Scalar(236, 240, 242),
+           static_cast<int>(std::lround(MmToInches(2.5) * kPxPerIn)), cv::LINE_AA);
+  if (behind_figure) figure(after);
+  return QtipRestHeights(tip, plain, view, before, {stand}, {}, after);
+}
+
+TEST(QtipSupportTest, StickSeenOverAFigureRestsOnIt) {
+  const QtipSupport s = StickPastOneFigure(false);
+  EXPECT_EQ(s.what, "figures");
+  EXPECT_EQ(s.stand_id, "blue-1");
+  EXPECT_TRUE(s.hidden_by.empty());
+}
+
+// Bug (session 22, napoleonic seed 17 scene 1): a stick lying on a base top beside a figure, which
+// hid part of it from the camera, was taken to lie on that figure (the `before` view shows the
+// figure under the stick's line): 23.8 mm up instead of 3.6, 6.41 mm off.
+TEST(QtipSupportTest, StickHiddenBehindAFigureIsNotOnIt) {
+  const QtipSupport s = StickPastOneFigure(true);
+  EXPECT_NE(s.what, "figures");
+  EXPECT_EQ(s.hidden_by, "blue-1");
+  EXPECT_LT(InchesToMm(s.tip_height_in), 6.0);
+  EXPECT_LT(InchesToMm(s.plain_height_in), 6.0);
 }
 
 }  // namespace
