@@ -32,13 +32,7 @@ std::optional<cv::Vec3d> StickColour(const cv::Mat& before, const cv::Mat& after
     for (int c = 0; c < 3; ++c) ch[c].push_back(a[c]);
   }
   if (ch[0].size() < 5) return std::nullopt;
-  cv::Vec3d out;
-  for (int c = 0; c < 3; ++c) {
-    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
-    std::nth_element(ch[c].begin(), mid, ch[c].end());
-    out[c] = *mid;
-  }
-  return out;
+  return ChannelMedian(ch);
 }
 
 // How many times the largest change of an unseen stick the change it would make must be for a

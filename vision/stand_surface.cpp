@@ -19,16 +19,6 @@ std::vector<cv::Point> PolygonPx(const OrientedRect& rect, const TopView& view) 
   return out;
 }
 
-cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {
-  cv::Vec3d out;
-  for (int c = 0; c < 3; ++c) {
-    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
-    std::nth_element(ch[c].begin(), mid, ch[c].end());
-    out[c] = *mid;
-  }
-  return out;
-}
-
 // Share of a thin ring just inside the border that must be of the border's colour for the
 // border to run on through it. Default 0.5: figures of the side colour standing against the
 // border cover less of a ring than that; the border itself covers nearly all of it.
@@ -202,6 +192,16 @@ double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
     }
   }
   return n ? static_cast<double>(figures) / n : -1;
+}
+
+cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {
+  cv::Vec3d out;
+  for (int c = 0; c < 3; ++c) {
+    auto mid = ch[c].begin() + static_cast<long>(ch[c].size() / 2);
+    std::nth_element(ch[c].begin(), mid, ch[c].end());
+    out[c] = *mid;
+  }
+  return out;
 }
 
 }  // namespace referee

@@ -12,6 +12,7 @@
 // seen too, so the pixels under a projectile's silhouette tell what it rests on.
 #pragma once
 
+#include <array>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -47,5 +48,8 @@ bool LikeColour(const cv::Vec3b& bgr, const cv::Vec3d& reference, double max_gai
 // stand whose bare top is of the border's colour carries figures.
 double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
                    const std::vector<cv::Point>& polygon_px, double min_cover);
+
+// Per channel, the median of the samples (each channel's samples reordered). Non-empty input.
+cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& samples);
 
 }  // namespace referee
