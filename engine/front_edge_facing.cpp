@@ -6,6 +6,11 @@
 
 namespace referee {
 
+Facing FacingOf(const OrientedRect& footprint) {
+  const Vec2 dir = footprint.FacingDir();
+  return NearestFacing(RadToDeg(std::atan2(dir.y, dir.x)));
+}
+
 std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const Stand& stand,
                                               const StandKind* kind) {
   const OrientedRect& footprint = stand.footprint;
@@ -20,8 +25,7 @@ std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const Stand& stand,
     // A quarter turn keeps the outline seen only with width and depth swapped.
     if (static_cast<int>(turn_deg / 90.0) % 2 == 1)
       std::swap(o.footprint.width_in, o.footprint.depth_in);
-    const Vec2 dir = o.footprint.FacingDir();
-    o.facing = NearestFacing(RadToDeg(std::atan2(dir.y, dir.x)));
+    o.facing = FacingOf(o.footprint);
     const auto c = o.footprint.Corners();  // front-left, front-right first
     o.distance_in = DistanceToSegment(point, c[0], c[1]);
     out.push_back(o);

@@ -25,6 +25,9 @@ struct FrontEdgeOption {
 std::vector<FrontEdgeOption> FrontEdgeOptions(Vec2 point, const Stand& stand,
                                               const StandKind* kind);
 
+// The nearest of the eight table facings to the way a footprint's front faces.
+Facing FacingOf(const OrientedRect& footprint);
+
 // The facings the base may present (FrontEdgeOptions' own, the seen one first): what the
 // players choose from when they answer CONFIRM FACING.
 std::vector<Facing> FacingsItMayPresent(const Stand& stand, const StandKind* kind);

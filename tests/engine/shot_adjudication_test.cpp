@@ -348,8 +348,7 @@ TEST_F(ShotRules, ThePlayersAnswerToAnUnseenFacingSettlesTheRuling) {
     const std::optional<Stand> told = TurnedToFace(el, elephant, answer);
     ASSERT_TRUE(told.has_value());
     EXPECT_TRUE(told->facing_known);
-    const Vec2 dir = told->footprint.FacingDir();
-    EXPECT_EQ(NearestFacing(RadToDeg(std::atan2(dir.y, dir.x))), answer);
+    EXPECT_EQ(FacingOf(told->footprint), answer);
     // The same base: a turn about its centre.
     EXPECT_NEAR(Dot(told->footprint.center - el.footprint.center,
                     told->footprint.center - el.footprint.center),

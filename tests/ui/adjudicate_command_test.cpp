@@ -20,6 +20,7 @@
 #include "calibration/calibration_file.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
+#include "engine/front_edge_facing.hpp"
 #include "engine/geometry.hpp"
 #include "engine/grid.hpp"
 
@@ -187,10 +188,7 @@ TEST_F(AdjudicateCommandTest, ThePlayersFacingTurnsTheBaseAndBadAnswersAreOneLin
                     s.at("size").at(0),
                     s.at("size").at(1),
                     s.at("angle_deg")};
-  const auto facing_of = [](const OrientedRect& r) {
-    return NearestFacing(RadToDeg(std::atan2(r.FacingDir().y, r.FacingDir().x)));
-  };
-  const Facing back = Opposite(facing_of(seen));
+  const Facing back = Opposite(FacingOf(seen));
   Referee(Args("cal.yml", "before.png", "after.jpg") + " --stand-facing " + id + "=" +
           FacingName(back) + " --stand-kind " + id + "=light_infantry");
   const json told = ReadJson(Dir() / "out.json");
@@ -205,7 +203,7 @@ TEST_F(AdjudicateCommandTest, ThePlayersFacingTurnsTheBaseAndBadAnswersAreOneLin
                             it->at("size").at(0),
                             it->at("size").at(1),
                             it->at("angle_deg")};
-  EXPECT_EQ(facing_of(turned), back);
+  EXPECT_EQ(FacingOf(turned), back);
   EXPECT_NEAR(Distance(turned.center, seen.center), 0.0, 1e-9);
   EXPECT_EQ(told.at("projectile"), first.at("projectile"));
 

@@ -248,10 +248,7 @@ TEST_F(Tracker, ThePlayersFacingIsKeptWhileTheBaseStaysWhereItWas) {
   inf.facing_known = false;
   const TrackingUpdate first = tracker.Update({gun, inf});
   const std::string id = first.stands[0].id, inf_id = first.stands[1].id;
-  const auto faces = [](const Stand& s) {
-    const Vec2 d = s.footprint.FacingDir();
-    return NearestFacing(RadToDeg(std::atan2(d.y, d.x)));
-  };
+  const auto faces = [](const Stand& s) { return FacingOf(s.footprint); };
   EXPECT_FALSE(tracker.SetFacing(inf_id, Facing::kN));
   EXPECT_FALSE(tracker.ToldFacingOf(inf_id).has_value());
   EXPECT_FALSE(tracker.SetFacing("red-99", Facing::kN));

@@ -257,16 +257,6 @@ bool LiveSession::SetStandKind(const std::string& id, const std::string& kind) {
   return true;
 }
 
-namespace {
-
-// Which way a base's outline faces, by the nearest table facing.
-Facing FacingOf(const Stand& s) {
-  const Vec2 dir = s.footprint.FacingDir();
-  return NearestFacing(RadToDeg(std::atan2(dir.y, dir.x)));
-}
-
-}  // namespace
-
 std::vector<std::string> LiveSession::FacingsFor(const std::string& id) const {
   std::vector<std::string> out;
   const ShownStand* s = FindStand(id);
@@ -279,7 +269,7 @@ std::vector<std::string> LiveSession::FacingsFor(const std::string& id) const {
 std::string LiveSession::FacingLabel(const std::string& id) const {
   const ShownStand* s = FindStand(id);
   if (!s) return "";
-  const std::string name = FacingName(FacingOf(s->stand));
+  const std::string name = FacingName(FacingOf(s->stand.footprint));
   if (tracker_.ToldFacingOf(id)) return name + " (the players)";
   return s->stand.facing_known ? name + " (front stripe)" : name + "?";
 }
@@ -287,7 +277,7 @@ std::string LiveSession::FacingLabel(const std::string& id) const {
 bool LiveSession::SetStandFacing(const std::string& id, const std::string& facing) {
   const ShownStand* s = FindStand(id);
   if (!s) return false;
-  const std::string from = s->stand.facing_known ? FacingName(FacingOf(s->stand)) : "?";
+  const std::string from = s->stand.facing_known ? FacingName(FacingOf(s->stand.footprint)) : "?";
   const std::optional<Facing> f = ParseFacing(facing);
   if (!f || !tracker_.SetFacing(id, *f)) {
     std::string may;
@@ -295,11 +285,6 @@ bool LiveSession::SetStandFacing(const std::string& id, const std::string& facin
     return state_.RefuseKind(id + " cannot face " + facing + ": its base may face " + may);
   }
   if (!state_.SetStandFacing(id, from, FacingName(*f))) return false;
-  for (auto& d : detected_) {
-    if (d.stand.id != id) continue;
-    if (auto turned = TurnedToFace(d.stand, config_.catalog.Find(d.stand.kind), *f))
-      d.stand = *std::move(turned);
-  }
   // The ruling on screen measured from the edge the camera's outline put first: again.
   state_.RuleAgain();
   RebuildShown();
@@ -419,7 +404,7 @@ void LiveSession::RebuildShown() {
     if (auto it = state_.moved_stands().find(s.id); it != state_.moved_stands().end()) {
       s.footprint = it->second;
     }
-    // A base the players said faces a way, moved by hand since: it still faces that way.
+    // A base the players said faces a way (also moved by hand since): it faces that way.
     if (const auto told = tracker_.ToldFacingOf(s.id)) {
       if (auto turned = TurnedToFace(s, config_.catalog.Find(s.kind), *told))
         s = *std::move(turned);

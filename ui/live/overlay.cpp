@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <optional>
 
+#include "engine/front_edge_facing.hpp"
+
 namespace referee::live {
 
 namespace {
@@ -157,8 +159,7 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
                        {"side", s.stand.side},
                        {"kind", s.stand.kind},
                        {"kind_source", KindSourceName(s.kind_source)},
-                       {"facing", FacingName(NearestFacing(
-                                      RadToDeg(std::atan2(fp.FacingDir().y, fp.FacingDir().x))))},
+                       {"facing", FacingName(FacingOf(fp))},
                        {"facing_known", s.stand.facing_known},
                        {"center_px", Px(map.ScreenFromTable(fp.center))},
                        {"side_rgb", rgb},
@@ -173,8 +174,7 @@ void DrawFiringArc(ImDrawList* dl, const ViewMapping& map, const Grid& grid, con
                    const OverlayStyle& style) {
   const auto from = grid.SquareOf(shooter.footprint.center);
   if (!from) return;
-  const Vec2 dir = shooter.footprint.FacingDir();
-  const Facing facing = NearestFacing(RadToDeg(std::atan2(dir.y, dir.x)));
+  const Facing facing = FacingOf(shooter.footprint);
   const ImU32 fill = Colour(style.colours.arc_rgb, 40);
   const ImU32 text = Colour(style.colours.arc_rgb, 230);
   const double s = grid.square_size_in;
