@@ -421,6 +421,120 @@ screenshot facing
   EXPECT_EQ(facing_of(resumed.shots["resumed"], kWagon), "W");
 }
 
+// An Ancient game from the generator: seed 13's scene 6 puts a catapult shell 0.83" north of
+// a blue chariot-sized square base with no front stripe (1.03" from its east edge, 1.27" from
+// its west one). Its shot sequence is rendered, the lead-in held until the script has armed and
+// the rest held to the end (the sequence's hand left out); the board file is written from the
+// generator's truth. Returns the source options for PlayDemo, or "" with the reason in `why`.
+std::string AncientFrontEdgeShot(const std::string& name, std::string& why) {
+  const fs::path dir = RunDir(name) / "synth";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string cmd =
+      std::string(REFEREE_BINARY) +
+      " synth --seed 13 --first-index 6 --count 1 --sequences 1 --scenario " +
+      (fs::path(REFEREE_SOURCE_DIR) / "datasets/scenarios/ancient.json").string() + " --out " +
+      dir.string() + " >" + (RunDir(name) / "synth.txt").string() + " 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    why = ReadAll(RunDir(name) / "synth.txt");
+    return "";
+  }
+  const fs::path seq = dir / "sequence_0006";
+  const auto truth = nlohmann::json::parse(ReadAll(seq / "truth.json"));
+  const auto& b = truth["board"];
+  nlohmann::json board = {
+      {"board", {{"cols", b["cols"]}, {"rows", b["rows"]}, {"square_size", b["square_size"]}}},
+      {"terrain", nlohmann::json::array()},
+      {"markers", b["markers"]}};
+  for (const auto& t : b["terrain"])
+    board["terrain"].push_back({{"square", t["square"]}, {"type", t["type"]}});
+  std::ofstream(RunDir(name) / "board.json") << board.dump();
+
+  int first_rest = -1, last_lead_in = -1;
+  const auto sequence = nlohmann::json::parse(ReadAll(seq / "frames.json"));
+  for (const auto& f : sequence["frames"]) {
+    const std::string phase = f["phase"];
+    if (phase == "before") last_lead_in = f["index"];
+    if (phase == "rest" && first_rest < 0) first_rest = f["index"];
+  }
+  if (last_lead_in < 0 || first_rest < 0) {
+    why = "frames.json has no lead-in or no rest";
+    return "";
+  }
+  const fs::path frames = RunDir(name) / "frames_src";
+  fs::remove_all(frames);
+  fs::create_directories(frames);
+  std::vector<int> order;
+  for (int i = 0; i <= last_lead_in; ++i) order.push_back(i);
+  for (int i = 0; i < 30; ++i) order.push_back(last_lead_in);
+  for (int i = last_lead_in + 1; i <= first_rest + 5; ++i) order.push_back(i);
+  while (order.size() < 300) order.push_back(first_rest + 5);
+  for (size_t i = 0; i < order.size(); ++i) {
+    std::array<char, 32> from{}, to{};
+    std::snprintf(from.data(), from.size(), "frame_%04d.jpg", order[i]);
+    std::snprintf(to.data(), to.size(), "frame_%04d.jpg", static_cast<int>(i));
+    fs::create_hard_link(seq / from.data(), frames / to.data());
+  }
+  return "--images " + frames.string() + " --board " + (RunDir(name) / "board.json").string() +
+         " --ruleset ancient";
+}
+
+// CONFIRM FACING answered where the ruling asks it, from the camera's frames: the referee finds
+// the base without a front stripe, rules the shell from the outline's edge (a miss) and asks;
+// the player clicks "blue-7 faces N (hit)" in the verdict panel; the answer is logged and the
+// same shot is ruled again, a hit, the base now drawn facing north.
+TEST_F(LiveWindowClicks, TheVerdictPanelAsksAFacingAndTheClickedAnswerRulesAgain) {
+  std::string why;
+  const std::string source = AncientFrontEdgeShot("facing_asked", why);
+  ASSERT_FALSE(source.empty()) << why;
+  const DemoRun r = PlayDemo("facing_asked", R"(wait-grid
+key Enter
+wait-stands
+wait 3
+key Space
+wait-phase verdict
+screenshot asked
+click blue-7 faces N
+wait 2
+screenshot answered
+)",
+                             kScriptCap, source);
+  ASSERT_EQ(r.rc, 0) << r.output;
+
+  std::vector<const ShotVerdict*> verdicts;
+  for (const auto& e : r.log.events) {
+    if (const auto* v = e.As<ShotVerdict>()) verdicts.push_back(v);
+  }
+  ASSERT_EQ(verdicts.size(), 2u) << "the answer should rule the same shot once more";
+  // Asked: measured from the outline's edge, a miss, N the one front that hits.
+  const auto& asked = verdicts[0]->verdict;
+  EXPECT_TRUE(verdicts[0]->hit_stand_ids.empty());
+  ASSERT_EQ(asked["facing_to_confirm"], nlohmann::json::array({"blue-7"})) << asked.dump();
+  bool offered_north = false;
+  for (const auto& n : asked["stands_near"]) {
+    if (n["id"] == "blue-7") offered_north = n["hit_if_facing"] == nlohmann::json::array({"N"});
+  }
+  EXPECT_TRUE(offered_north) << asked["stands_near"].dump();
+  // Answered: logged, and the same impact ruled a hit.
+  const auto facings = CorrectionsOf(r.log, "stand_facing");
+  ASSERT_EQ(facings.size(), 1u);
+  EXPECT_EQ(facings[0].value["stand"], "blue-7");
+  EXPECT_EQ(facings[0].value["faces"], "N");
+  EXPECT_EQ(verdicts[1]->hit_stand_ids, std::vector<std::string>{"blue-7"});
+  ASSERT_TRUE(verdicts[0]->impact_in && verdicts[1]->impact_in);
+  EXPECT_EQ(verdicts[1]->impact_in->x, verdicts[0]->impact_in->x);
+  EXPECT_EQ(verdicts[1]->impact_in->y, verdicts[0]->impact_in->y);
+  EXPECT_TRUE(verdicts[1]->verdict["facing_to_confirm"].empty());
+
+  const auto facing_of = [](const nlohmann::json& notes) {
+    return Noted(notes, "blue-7", [](const nlohmann::json& s) {
+      return s["facing"].get<std::string>() + (s["facing_known"].get<bool>() ? "" : "?");
+    });
+  };
+  EXPECT_EQ(facing_of(r.shots["asked"]), "E?");
+  EXPECT_EQ(facing_of(r.shots["answered"]), "N");
+}
+
 // "Table is clear" in the status bar (key 0): a hand (or a book left across the board edge) the
 // referee cannot see leave pauses it until the players click it; the shot flow works again.
 TEST_F(LiveWindowClicks, TableIsClearEndsAPauseTheRefereeCannotEnd) {

@@ -385,7 +385,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
                 }
                 found.footprint = best;
                 const bool hit = TargetDistance(*impact_point, found, category, rules) <= r;
-                confirmed |= hit != our_hit;
+                if (hit != our_hit) {
+                  confirmed = true;
+                  line += "; facing of " + id + " asked";
+                }
                 our_hit = hit;
               }
             }
