@@ -421,25 +421,26 @@ screenshot facing
   EXPECT_EQ(facing_of(resumed.shots["resumed"], kWagon), "W");
 }
 
-// An Ancient game from the generator: seed 13's scene 6 puts a catapult shell 0.83" north of
-// a blue chariot-sized square base with no front stripe (1.03" from its east edge, 1.27" from
-// its west one). Its shot sequence is rendered, the lead-in held until the script has armed and
-// the rest held to the end (the sequence's hand left out); the board file is written from the
-// generator's truth. Returns the source options for PlayDemo, or "" with the reason in `why`.
-std::string AncientFrontEdgeShot(const std::string& name, std::string& why) {
+// An Ancient game from the generator: scene `index` of `seed`, its shot sequence rendered, the
+// lead-in held until the script has armed and the rest held to the end (the sequence's hand left
+// out); the board file is written from the generator's truth. Returns the source options for
+// PlayDemo, or "" with the reason in `why`.
+std::string AncientShotSequence(const std::string& name, int seed, int index, std::string& why) {
   const fs::path dir = RunDir(name) / "synth";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string cmd =
-      std::string(REFEREE_BINARY) +
-      " synth --seed 13 --first-index 6 --count 1 --sequences 1 --scenario " +
+      std::string(REFEREE_BINARY) + " synth --seed " + std::to_string(seed) + " --first-index " +
+      std::to_string(index) + " --count 1 --sequences 1 --scenario " +
       (fs::path(REFEREE_SOURCE_DIR) / "datasets/scenarios/ancient.json").string() + " --out " +
       dir.string() + " >" + (RunDir(name) / "synth.txt").string() + " 2>&1";
   if (std::system(cmd.c_str()) != 0) {
     why = ReadAll(RunDir(name) / "synth.txt");
     return "";
   }
-  const fs::path seq = dir / "sequence_0006";
+  std::array<char, 32> seq_name{};
+  std::snprintf(seq_name.data(), seq_name.size(), "sequence_%04d", index);
+  const fs::path seq = dir / seq_name.data();
   const auto truth = nlohmann::json::parse(ReadAll(seq / "truth.json"));
   const auto& b = truth["board"];
   nlohmann::json board = {
@@ -479,13 +480,15 @@ std::string AncientFrontEdgeShot(const std::string& name, std::string& why) {
          " --ruleset ancient";
 }
 
-// CONFIRM FACING answered where the ruling asks it, from the camera's frames: the referee finds
-// the base without a front stripe, rules the shell from the outline's edge (a miss) and asks;
+// CONFIRM FACING answered where the ruling asks it, from the camera's frames: ancient seed 13's
+// scene 6 puts a catapult shell 0.83" north of a blue chariot-sized square base with no front
+// stripe (1.03" from its east edge, 1.27" from its west one). The referee finds the base without
+// a front stripe, rules the shell from the outline's edge (a miss) and asks;
 // the player clicks "blue-7 faces N (hit)" in the verdict panel; the answer is logged and the
 // same shot is ruled again, a hit, the base now drawn facing north.
 TEST_F(LiveWindowClicks, TheVerdictPanelAsksAFacingAndTheClickedAnswerRulesAgain) {
   std::string why;
-  const std::string source = AncientFrontEdgeShot("facing_asked", why);
+  const std::string source = AncientShotSequence("facing_asked", 13, 6, why);
   ASSERT_FALSE(source.empty()) << why;
   const DemoRun r = PlayDemo("facing_asked", R"(wait-grid
 key Enter
@@ -533,6 +536,55 @@ screenshot answered
   };
   EXPECT_EQ(facing_of(r.shots["asked"]), "E?");
   EXPECT_EQ(facing_of(r.shots["answered"]), "N");
+}
+
+// One camera does not measure how high a shot lying on a stand is: ancient seed 5's scene 2
+// rests a catapult shell on a blue base's figures, measured from that base's front edge, which
+// lies near the circle's edge. The verdict panel and the overlay say at which height the ruling
+// changes, drawn where the shell would be at that height; once the players place the impact by
+// hand, the point is theirs and nothing is asked.
+TEST_F(LiveWindowClicks, AShotOnFiguresSaysWhichHeightDecidesUntilThePlayersPlaceIt) {
+  std::string why;
+  const std::string source = AncientShotSequence("height_check", 5, 2, why);
+  ASSERT_FALSE(source.empty()) << why;
+  const DemoRun r = PlayDemo("height_check", R"(wait-grid
+key Enter
+wait-stands
+wait 3
+key Space
+wait-phase verdict
+screenshot asked
+click Overrule
+click Change impact (click)
+click-stand blue-8
+wait 2
+screenshot placed
+)",
+                             kScriptCap, source);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  std::vector<const ShotVerdict*> verdicts;
+  for (const auto& e : r.log.events) {
+    if (const auto* v = e.As<ShotVerdict>()) verdicts.push_back(v);
+  }
+  ASSERT_GE(verdicts.size(), 2u);
+  // Ruled from the camera: a height check, on no side's colour, where the shell would lie.
+  const auto& first = *verdicts.front();
+  ASSERT_EQ(first.check.size(), 1u);
+  EXPECT_EQ(first.check[0].side, "");
+  EXPECT_NE(first.check[0].reason.find("the height decides: the shell on blue-8"),
+            std::string::npos)
+      << first.check[0].reason;
+  ASSERT_TRUE(first.impact_in.has_value());
+  // Lower than ruled, the point lies farther from the camera's foot along its ray: a few mm.
+  const double moved_mm = InchesToMm(Distance(first.check[0].point_in, *first.impact_in));
+  EXPECT_GT(moved_mm, 0.2);
+  EXPECT_LT(moved_mm, 8.0);
+  const auto& asked = r.shots["asked"]["impact"]["checks"];
+  ASSERT_EQ(asked.size(), 1u) << r.shots["asked"]["impact"].dump();
+  EXPECT_EQ(asked[0]["line"].get<std::string>().rfind("check: the height decides", 0), 0u);
+  // Placed by hand on blue-8: nothing asked.
+  EXPECT_TRUE(verdicts.back()->check.empty());
+  EXPECT_TRUE(r.shots["placed"]["impact"]["checks"].empty());
 }
 
 // "Table is clear" in the status bar (key 0): a hand (or a book left across the board edge) the

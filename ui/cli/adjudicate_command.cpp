@@ -27,6 +27,7 @@
 #include "engine/verdict.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/shot_evidence.hpp"
 
@@ -323,6 +324,21 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"area_mm2", c.area_mm2},
                           {"length_mm", c.length_mm}});
   }
+  // One camera does not measure how high a shot on a stand lies: where a height it could lie at
+  // changes who is hit, say at which height, for the players to measure.
+  const auto height_check =
+      CheckRulingHeight(p, view, board.board, StandsOf(a.stands), shot, catalog,
+                        LoadShotOptions(opt.ruleset), RestHeightCheckOptionsFor(proj_opt));
+  if (height_check) {
+    j["check"].push_back({{"reason", height_check->reason},
+                          {"side", ""},
+                          {"point", Pt(height_check->point_there)},
+                          {"stand", height_check->stand_id},
+                          {"height_mm", height_check->ruled_height_mm},
+                          {"decides_height_mm", height_check->decides_height_mm},
+                          {"decides_within_mm", height_check->decides_within_mm},
+                          {"hit_stand_ids_there", height_check->hit_there}});
+  }
   j["rejected"] = false;
   j["reason"] = "";
   if (!opt.evidence.empty()) {
@@ -337,6 +353,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
     std::cout << "CHECK: " << c.reason << " at " << at
               << ": look there before accepting the ruling\n";
   }
+  if (height_check) std::cout << "CHECK: " << height_check->reason << "\n";
   return Write(opt, j);
 }
 

@@ -42,6 +42,7 @@
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "vision/pair_hand_check.hpp"
+#include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/unfound_base_check.hpp"
 
@@ -181,6 +182,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
   int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0, sized_asked = 0;
+  int height_checks = 0, height_checks_there = 0;
   // Checks for a base the stand search missed (vision/unfound_base_check): on decisive shots
   // whose verdict differs (flagged) or agrees, and on any adjudicated shot where no true stand
   // the search missed reaches the circle (a false alarm).
@@ -344,6 +346,46 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             line += cbuf;
           }
         }
+        // The height a shot on a stand is ruled at, where it decides who is hit (the players
+        // are told the height to measure): is the truth on the ruled side or the other?
+        Shot ours;
+        ours.kind =
+            ParseShotKind(tv.value("shot_kind", std::string()))
+                .value_or(a.projectile->kind == "qtip" ? ShotKind::kField : ShotKind::kHowitzer);
+        ours.point = a.projectile->point;
+        ours.firer_side = tv.value("firer_side", std::string());
+        const std::vector<Stand> our_stands = StandsOf(a.stands);
+        const ShotOptions ruleset_opt =
+            LoadShotOptions(tv.value("ruleset", std::string("napoleonic")));
+        const auto height_check =
+            CheckRulingHeight(*a.projectile, view, our_board, our_stands, ours, catalog,
+                              ruleset_opt, RestHeightCheckOptionsFor(ProjectileOptions{}));
+        if (height_check) {
+          ++height_checks;
+          // The stands whose ruling the height changes, by the truth's ids: hit at the truth?
+          const Verdict ruled_v = AdjudicateShot(our_board, our_stands, ours, catalog, ruleset_opt);
+          const auto hits = tv.at("hit_ids");
+          const auto in = [](const std::vector<std::string>& v, const std::string& id) {
+            return std::ranges::find(v, id) != v.end();
+          };
+          bool truth_there = true;
+          for (size_t i = 0; i < ts.size(); ++i) {
+            if (match[i] < 0) continue;
+            const std::string& our_id = our_stands[static_cast<size_t>(match[i])].id;
+            const bool ruled =
+                in(ruled_v.candidates, our_id) || in(ruled_v.destroyed_equipment, our_id);
+            const bool there = in(height_check->hit_there, our_id);
+            if (ruled == there) continue;
+            const std::string id = ts[i].at("id").get<std::string>();
+            truth_there &= (std::find(hits.begin(), hits.end(), id) != hits.end()) == there;
+          }
+          height_checks_there += truth_there ? 1 : 0;
+          char hb[120];
+          std::snprintf(hb, sizeof hb, "; HEIGHT CHECK (decides at %.1f mm, ruled %.1f; truth %s)",
+                        height_check->decides_height_mm, height_check->ruled_height_mm,
+                        truth_there ? "there" : "as ruled");
+          line += hb;
+        }
         if (tv.value("decisive", false)) {
           ++decisive;
           // The truth's hits are measured the ruleset's way (a chariot, elephant or catapult
@@ -411,7 +453,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           }
           agree += same ? 1 : 0;
           facing_asked += confirmed ? 1 : 0;
-          if (!same) differ_flagged += checks.empty() ? 0 : 1;
+          if (!same) differ_flagged += checks.empty() && !height_check ? 0 : 1;
           if (same) checks_agreed += checks.empty() ? 0 : 1;
           if (!same) line += "; DECISIVE VERDICT DIFFERS:" + differs;
         }
@@ -495,13 +537,17 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       sized_asked);
   std::printf(
       "decisive verdicts that differ: %d silent, %d flagged for check (a side's colour in the "
-      "circle no found stand explains)\n",
+      "circle no found stand explains, or the shot's height decides)\n",
       decisive - agree - differ_flagged, differ_flagged);
   std::printf("checks raised on shots whose verdict agreed: %d\n", checks_agreed);
   std::printf(
       "checks raised on adjudicated shots: %d (%d false alarms: no missed stand within reach of "
       "the circle)\n",
       checks_raised, checks_false);
+  std::printf(
+      "height checks (a shot on a stand whose height decides who is hit): %d (the truth's "
+      "ruling the one at the other height: %d)\n",
+      height_checks, height_checks_there);
   std::printf("hand frames refused: %d/%d (%.1f%%)\n", hands_refused, hands,
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,

@@ -191,6 +191,10 @@ class LiveSession {
   // Once per ruling, on the stand search the ruled stands came from: a side's colour in or
   // beside the circle that none of them explains (vision/unfound_base_check).
   std::vector<VerdictCheck> CheckForUnfoundBases(const Verdict& v) const;
+  // Where the height the camera's projectile is ruled at decides who is hit (a shot on a stand):
+  // the height at which it changes, for the players to measure.
+  std::optional<VerdictCheck> CheckShotHeight(const std::vector<Stand>& stands,
+                                              const Shot& shot) const;
   void WriteEvents();
   void Append(const LiveEvent& e);
 

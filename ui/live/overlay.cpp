@@ -228,6 +228,8 @@ void DrawImpact(ImDrawList* dl, const ViewMapping& map, Vec2 impact_in, double r
 }
 
 std::string CheckLine(const CheckView& check) {
+  // A check with no side is not a colour but what the camera cannot measure (the shot's height).
+  if (check.side.empty()) return "check: " + check.reason;
   return "check: " + check.side +
          " colour in the circle that no found stand explains - look before accepting";
 }
@@ -250,7 +252,8 @@ void DrawChecks(ImDrawList* dl, const ViewMapping& map, const std::vector<CheckV
                     style.line_px * 1.5f + 2.0f);
     dl->AddPolyline(pts.data(), kSamples, col, ImDrawFlags_Closed, style.line_px * 1.5f);
     const auto at = map.ScreenFromTable(c.point_in + Vec2{kRingIn, -kRingIn});
-    OutlinedText(dl, style.font_px * 0.8f, ToIm(at), col, "check: " + c.side);
+    OutlinedText(dl, style.font_px * 0.8f, ToIm(at), col,
+                 "check: " + (c.side.empty() ? std::string("height") : c.side));
     noted.push_back({{"side", c.side},
                      {"point_in", {c.point_in.x, c.point_in.y}},
                      {"point_px", Px(map.ScreenFromTable(c.point_in))},

@@ -1,0 +1,105 @@
+#include "vision/rest_height_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace referee {
+
+namespace {
+
+std::vector<std::string> Sorted(std::vector<std::string> ids) {
+  std::ranges::sort(ids);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+std::string Join(const std::vector<std::string>& ids) {
+  std::string out;
+  for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
+}  // namespace
+
+std::optional<RestHeightCheck> CheckRestHeight(
+    const ProjectileObservation& projectile, const TopView& view,
+    const std::function<std::vector<std::string>(Vec2)>& hits,
+    const RestHeightCheckOptions& options) {
+  if (projectile.resting_on.empty() || options.step_mm <= 0) return std::nullopt;
+  const double lift_mm =
+      projectile.kind == "shell" ? options.shell_thickness_mm : options.qtip_head_radius_mm;
+  const double ruled_mm = InchesToMm(projectile.height_in);
+  // From lying on the bare top to lying on the tallest figures (and the ruled height itself,
+  // whatever it was).
+  const double low_mm = std::min(options.base_height_mm + lift_mm, ruled_mm);
+  const double high_mm =
+      std::max(options.base_height_mm + options.max_figure_height_mm + lift_mm, ruled_mm);
+  const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
+  const std::vector<std::string> ruled = Sorted(hits(projectile.point));
+
+  std::optional<RestHeightCheck> best;
+  const int steps = static_cast<int>(std::ceil((high_mm - low_mm) / options.step_mm));
+  for (int i = 0; i <= steps; ++i) {
+    const double h_mm = std::min(high_mm, low_mm + i * options.step_mm);
+    if (best && std::abs(h_mm - ruled_mm) >= std::abs(best->decides_height_mm - ruled_mm)) {
+      continue;
+    }
+    const Vec2 there = view.TableAtHeight(on_mat, MmToInches(h_mm));
+    std::vector<std::string> hit = Sorted(hits(there));
+    if (hit == ruled) continue;
+    best = RestHeightCheck{projectile.resting_on, ruled_mm, h_mm, 0.0, there, std::move(hit), ""};
+  }
+  if (!best) return std::nullopt;
+  const double moved_mm_per_mm =
+      InchesToMm(Distance(view.TableAtHeight(on_mat, MmToInches(best->decides_height_mm)),
+                          view.TableAtHeight(on_mat, MmToInches(best->decides_height_mm + 1.0))));
+  best->decides_within_mm = options.point_error_mm / std::max(moved_mm_per_mm, 1e-6);
+
+  std::vector<std::string> now_hit, now_clear;
+  std::ranges::set_difference(best->hit_there, ruled, std::back_inserter(now_hit));
+  std::ranges::set_difference(ruled, best->hit_there, std::back_inserter(now_clear));
+  const bool lower = best->decides_height_mm < ruled_mm;
+  char head[200];
+  std::snprintf(head, sizeof head,
+                "the height decides: the %s on %s is ruled %.1f mm above the mat; if it lies "
+                "%.1f mm up (+-%.0f) or %s",
+                projectile.kind == "shell" ? "shell" : "Q-tip", projectile.resting_on.c_str(),
+                ruled_mm, best->decides_height_mm, std::ceil(best->decides_within_mm),
+                lower ? "lower" : "higher");
+  std::string reason = head;
+  if (!now_hit.empty())
+    reason += ", " + Join(now_hit) + (now_hit.size() > 1 ? " are" : " is") + " hit";
+  if (!now_clear.empty()) {
+    reason += (now_hit.empty() ? ", " : " and ") + Join(now_clear) +
+              (now_clear.size() > 1 ? " are" : " is") + " clear";
+  }
+  reason += ": measure how high it lies";
+  best->reason = std::move(reason);
+  return best;
+}
+
+std::optional<RestHeightCheck> CheckRulingHeight(const ProjectileObservation& projectile,
+                                                 const TopView& view, const Board& board,
+                                                 const std::vector<Stand>& stands, Shot shot,
+                                                 const StandKindCatalog& catalog,
+                                                 const ShotOptions& rules,
+                                                 const RestHeightCheckOptions& options) {
+  const auto hits = [&](Vec2 p) {
+    shot.point = p;
+    const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
+    std::vector<std::string> ids = v.candidates;
+    ids.insert(ids.end(), v.destroyed_equipment.begin(), v.destroyed_equipment.end());
+    return ids;
+  };
+  return CheckRestHeight(projectile, view, hits, options);
+}
+
+RestHeightCheckOptions RestHeightCheckOptionsFor(const ProjectileOptions& projectile) {
+  RestHeightCheckOptions o;
+  o.base_height_mm = projectile.base_height_mm;
+  o.max_figure_height_mm = std::max(o.max_figure_height_mm, projectile.figure_height_mm);
+  return o;
+}
+
+}  // namespace referee
