@@ -13,6 +13,7 @@
 #include "engine/board_file.hpp"
 #include "engine/stand.hpp"
 #include "vision/projectile_detector.hpp"
+#include "vision/rest_height_check.hpp"
 #include "vision/side_color_model.hpp"
 #include "vision/stand_detector.hpp"
 #include "vision/top_view.hpp"
@@ -35,6 +36,9 @@ struct ShotAnalysis {
   // search missed?): FindUnfoundBases, run once the verdict gives the circle. The evidence
   // picture marks them.
   std::vector<UnfoundBaseCheck> unfound;
+  // The height a shot on a stand is ruled at, where it decides who is hit (CheckRulingHeight,
+  // run once the verdict is made): the evidence picture marks where it would lie then.
+  std::optional<RestHeightCheck> height_check;
 };
 
 ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,

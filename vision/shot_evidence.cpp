@@ -71,6 +71,19 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
                 cv::LINE_AA);
     cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, magenta, 1, cv::LINE_AA);
   }
+  // Where the shot would lie at the height that changes the ruling (one camera does not measure
+  // how high it rests): the players measure.
+  if (a.height_check) {
+    const cv::Scalar magenta(255, 0, 255);
+    const cv::Point at = to_px(a.height_check->point_there);
+    cv::circle(after, at, cvRound(0.12 * o.px_per_inch * 16), magenta, 2, cv::LINE_AA, kShift);
+    char text[64];
+    std::snprintf(text, sizeof text, "check: height %.0f mm", a.height_check->decides_height_mm);
+    const cv::Point label = at / 16 + cv::Point(-30, 34);
+    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 3,
+                cv::LINE_AA);
+    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, magenta, 1, cv::LINE_AA);
+  }
   cv::putText(before, "before", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255),
               2);
   cv::putText(after, "after", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255), 2);

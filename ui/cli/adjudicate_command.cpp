@@ -326,10 +326,10 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   }
   // One camera does not measure how high a shot on a stand lies: where a height it could lie at
   // changes who is hit, say at which height, for the players to measure.
-  const auto height_check =
+  a.height_check =
       CheckRulingHeight(p, view, board.board, StandsOf(a.stands), shot, catalog,
                         LoadShotOptions(opt.ruleset), RestHeightCheckOptionsFor(proj_opt));
-  if (height_check) {
+  if (const auto& height_check = a.height_check) {
     j["check"].push_back({{"reason", height_check->reason},
                           {"side", ""},
                           {"point", Pt(height_check->point_there)},
@@ -353,7 +353,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
     std::cout << "CHECK: " << c.reason << " at " << at
               << ": look there before accepting the ruling\n";
   }
-  if (height_check) std::cout << "CHECK: " << height_check->reason << "\n";
+  if (a.height_check) std::cout << "CHECK: " << a.height_check->reason << "\n";
   return Write(opt, j);
 }
 
