@@ -676,6 +676,17 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
                           std::lround(options.min_coverage_spanning_board * 100))) +
                       "% with crossings on all four border lines")
         << ")";
+    if (options.grow_lattice && lines) {
+      // What the lines showed instead: the whole board, and each border line (columns 0 and
+      // cols, rows 0 and rows) against the median line.
+      why << "; the lines show " << std::lround(100 * lines->board) << "% of the board (need "
+          << std::lround(100 * options.min_line_coverage) << "%), border lines "
+          << std::lround(100 * lines->col_line.front()) << "/"
+          << std::lround(100 * lines->col_line.back()) << "/"
+          << std::lround(100 * lines->row_line.front()) << "/"
+          << std::lround(100 * lines->row_line.back()) << "% against a median line's "
+          << std::lround(200 * HalfTypicalLine(*lines)) << "%";
+    }
     return refuse("grid_not_found", why.str());
   }
   if (q.rms_px > options.max_rms_px) {
@@ -699,18 +710,31 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   // The tables that calibrate from the lines' own crossings keep exactly that calibration; a
   // refused one is tried again growing the lattice (see CalibrateOptions::grow_lattice), then
   // with fainter lines (CalibrateOptions::faint_line_darkness_grey).
+  std::vector<std::string> attempts;
+  auto note = [&](const char* name, const CalibrationResult& r) {
+    if (const auto* ref = std::get_if<CalibrationRefusal>(&r)) {
+      attempts.push_back(std::string(name) + ": " + ref->code + ": " + ref->message);
+    }
+  };
+  // The first attempt's refusal, with every attempt's reason.
+  auto refused = [&](CalibrationResult r) {
+    std::get<CalibrationRefusal>(r).attempts = attempts;
+    return r;
+  };
   CalibrateOptions first = options;
   first.grow_lattice = false;
   CalibrationResult res = CalibrateAttempt(image, board, lens, first);
   if (!options.grow_lattice || std::holds_alternative<TableCalibration>(res)) return res;
+  note("lines", res);
   CalibrationResult grown = CalibrateAttempt(image, board, lens, options);
   if (std::holds_alternative<TableCalibration>(grown)) return grown;
+  note("growing", grown);
   // Faint lines only where the lines were not found at all: a refusal for a poor fit or a
   // wrong size stands.
   const bool lines_missed = std::get<CalibrationRefusal>(grown).code == "grid_not_found";
   if (!lines_missed || options.faint_line_darkness_grey <= 0 ||
       options.faint_line_darkness_grey >= options.lines.min_darkness_grey) {
-    return res;
+    return refused(res);
   }
   CalibrateOptions faint = options;
   faint.lines.min_darkness_grey = options.faint_line_darkness_grey;
@@ -721,11 +745,12 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   faint.line_sample_rounds = std::max(options.line_sample_rounds, options.faint_line_sample_rounds);
   CalibrationResult faint_res = CalibrateAttempt(image, board, lens, faint);
   if (std::holds_alternative<TableCalibration>(faint_res)) return faint_res;
+  note("faint", faint_res);
   // Lines found but too few crossings and line samples measured on them: each profile across a
   // line is then averaged along it, and taken down to the faint lines' darkness.
   if (std::get<CalibrationRefusal>(faint_res).code != "grid_not_found" ||
       options.faint_profile_along_line_px <= 0) {
-    return res;
+    return refused(res);
   }
   CalibrateOptions faintest = faint;
   for (RefineOptions* r : {&faintest.refine, &faintest.line_fit.refine}) {
@@ -733,7 +758,9 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     r->min_contrast = std::min(r->min_contrast, options.faint_line_darkness_grey);
   }
   CalibrationResult faintest_res = CalibrateAttempt(image, board, lens, faintest);
-  return std::holds_alternative<TableCalibration>(faintest_res) ? faintest_res : res;
+  if (std::holds_alternative<TableCalibration>(faintest_res)) return faintest_res;
+  note("faintest", faintest_res);
+  return refused(res);
 }
 
 cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {
