@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "calibration/border_line_evidence.hpp"
 #include "calibration/lattice_growth.hpp"
 #include "calibration/line_coverage.hpp"
 #include "calibration/marker_detection.hpp"
@@ -77,16 +78,19 @@ bool BorderLinesShow(const LineCoverage& lc, double min_of_typical) {
                      [&](double b) { return b >= min_of_typical * typical; });
 }
 
-// ... and the board's lines show where the camera puts them, its border lines included.
-bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
-  if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
-  return NothingBeyondBorder(lc, max_line_extension) && BorderLinesShow(lc, 0.5);
-}
-
 // The window of the board's lines among the detected ones needs each border line to show in at
 // least this fraction of a typical line's evidence (a border line under terrain along most of
 // its length still shows as much).
 constexpr double kMinBorderOfTypical = 0.15;
+
+// ... and the board's lines show where the camera puts them, its border lines included: each
+// at least half as much as the median line or the lines beside it, whichever show less (see
+// border_line_evidence.hpp).
+bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
+  if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
+  return NothingBeyondBorder(lc, max_line_extension) &&
+         BorderLinesShowBesideNeighbours(lc, 0.5, kMinBorderOfTypical);
+}
 
 std::string NowUtc() {
   const std::time_t t = std::time(nullptr);
