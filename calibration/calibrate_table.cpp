@@ -1,6 +1,7 @@
 #include "calibration/calibrate_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -82,6 +83,15 @@ bool BorderLinesShow(const LineCoverage& lc, double min_of_typical) {
 // least this fraction of a typical line's evidence (a border line under terrain along most of
 // its length still shows as much).
 constexpr double kMinBorderOfTypical = 0.15;
+
+// A border line without crossings shows as a line (not a step) in at least this fraction of
+// what the lines beside it show (see BorderLinesNotBareMat).
+constexpr double kMinBorderNotStepOfNeighbours = 0.25;
+
+// ... and the lines across the square inside it show in at least this fraction of the whole
+// board's coverage (see BorderLinesNotBareMat): on `hard` tables 0.25-1.2 where the border is
+// true, 0.00 on a board taken a square larger.
+constexpr double kMinEdgeStripOfBoard = 0.1;
 
 // ... and the board's lines show where the camera puts them, its border lines included: each
 // at least half as much as the median line or the lines beside it, whichever show less (see
@@ -615,7 +625,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   // Crossings measured on all four border lines fix the labels: the measured lattice spans
   // exactly the board, so it cannot be the board shifted by a square. Such a table may show
   // fewer crossings (much of it under terrain); the line samples then carry the fit between.
-  bool border_seen[4] = {false, false, false, false};
+  std::array<bool, 4> border_seen = {false, false, false, false};
   for (const auto& f : fixes) {
     border_seen[0] = border_seen[0] || f.col == 0;
     border_seen[1] = border_seen[1] || f.col == board.cols;
@@ -664,6 +674,17 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
       return refuse("wrong_size", "grid lines were found beyond the border of the board's " +
                                       std::to_string(board.cols) + " x " +
                                       std::to_string(board.rows) + " squares");
+    }
+    // A board a square larger than the drawn grid: a border line with no crossing on it that
+    // is no line (see BorderLinesNotBareMat). On the `hard` tables a true border line without
+    // crossings (under terrain, or on the blurred far side) showed as a line in 0.35-0.67 of
+    // what its neighbours show, a border line on bare mat or the mat's edge in 0-0.18.
+    if (!BorderLinesNotBareMat(*lines, kMinBorderNotStepOfNeighbours, kMinEdgeStripOfBoard,
+                               border_seen)) {
+      return refuse("wrong_size", "a border line of the board's " + std::to_string(board.cols) +
+                                      " x " + std::to_string(board.rows) +
+                                      " squares shows neither crossings nor a line where the "
+                                      "fitted camera puts it");
     }
   }
   const bool lines_show_board =
