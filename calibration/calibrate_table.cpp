@@ -1,6 +1,7 @@
 #include "calibration/calibrate_table.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -10,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "calibration/border_line_evidence.hpp"
 #include "calibration/lattice_growth.hpp"
 #include "calibration/line_coverage.hpp"
 #include "calibration/marker_detection.hpp"
@@ -77,16 +79,28 @@ bool BorderLinesShow(const LineCoverage& lc, double min_of_typical) {
                      [&](double b) { return b >= min_of_typical * typical; });
 }
 
-// ... and the board's lines show where the camera puts them, its border lines included.
-bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
-  if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
-  return NothingBeyondBorder(lc, max_line_extension) && BorderLinesShow(lc, 0.5);
-}
-
 // The window of the board's lines among the detected ones needs each border line to show in at
 // least this fraction of a typical line's evidence (a border line under terrain along most of
 // its length still shows as much).
 constexpr double kMinBorderOfTypical = 0.15;
+
+// A border line without crossings shows as a line (not a step) in at least this fraction of
+// what the lines beside it show (see BorderLinesNotBareMat).
+constexpr double kMinBorderNotStepOfNeighbours = 0.25;
+
+// ... and the lines across the square inside it show in at least this fraction of the whole
+// board's coverage (see BorderLinesNotBareMat): on `hard` tables 0.25-1.2 where the border is
+// true, 0.00 on a board taken a square larger.
+constexpr double kMinEdgeStripOfBoard = 0.1;
+
+// ... and the board's lines show where the camera puts them, its border lines included: each
+// at least half as much as the median line or the lines beside it, whichever show less (see
+// border_line_evidence.hpp).
+bool LinesShowBoard(const LineCoverage& lc, double min_fraction, double max_line_extension) {
+  if (lc.col_line.empty() || lc.row_line.empty() || lc.board < min_fraction) return false;
+  return NothingBeyondBorder(lc, max_line_extension) &&
+         BorderLinesShowBesideNeighbours(lc, 0.5, kMinBorderOfTypical);
+}
 
 std::string NowUtc() {
   const std::time_t t = std::time(nullptr);
@@ -611,7 +625,7 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
   // Crossings measured on all four border lines fix the labels: the measured lattice spans
   // exactly the board, so it cannot be the board shifted by a square. Such a table may show
   // fewer crossings (much of it under terrain); the line samples then carry the fit between.
-  bool border_seen[4] = {false, false, false, false};
+  std::array<bool, 4> border_seen = {false, false, false, false};
   for (const auto& f : fixes) {
     border_seen[0] = border_seen[0] || f.col == 0;
     border_seen[1] = border_seen[1] || f.col == board.cols;
@@ -661,6 +675,17 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
                                       std::to_string(board.cols) + " x " +
                                       std::to_string(board.rows) + " squares");
     }
+    // A board a square larger than the drawn grid: a border line with no crossing on it that
+    // is no line (see BorderLinesNotBareMat). On the `hard` tables a true border line without
+    // crossings (under terrain, or on the blurred far side) showed as a line in 0.35-0.67 of
+    // what its neighbours show, a border line on bare mat or the mat's edge in 0-0.18.
+    if (!BorderLinesNotBareMat(*lines, kMinBorderNotStepOfNeighbours, kMinEdgeStripOfBoard,
+                               border_seen)) {
+      return refuse("wrong_size", "a border line of the board's " + std::to_string(board.cols) +
+                                      " x " + std::to_string(board.rows) +
+                                      " squares shows neither crossings nor a line where the "
+                                      "fitted camera puts it");
+    }
   }
   const bool lines_show_board =
       options.grow_lattice && q.coverage < options.min_coverage && lines &&
@@ -676,6 +701,17 @@ CalibrationResult CalibrateAttempt(const cv::Mat& image, const Grid& board,
                           std::lround(options.min_coverage_spanning_board * 100))) +
                       "% with crossings on all four border lines")
         << ")";
+    if (options.grow_lattice && lines) {
+      // What the lines showed instead: the whole board, and each border line (columns 0 and
+      // cols, rows 0 and rows) against the median line.
+      why << "; the lines show " << std::lround(100 * lines->board) << "% of the board (need "
+          << std::lround(100 * options.min_line_coverage) << "%), border lines "
+          << std::lround(100 * lines->col_line.front()) << "/"
+          << std::lround(100 * lines->col_line.back()) << "/"
+          << std::lround(100 * lines->row_line.front()) << "/"
+          << std::lround(100 * lines->row_line.back()) << "% against a median line's "
+          << std::lround(200 * HalfTypicalLine(*lines)) << "%";
+    }
     return refuse("grid_not_found", why.str());
   }
   if (q.rms_px > options.max_rms_px) {
@@ -699,18 +735,31 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   // The tables that calibrate from the lines' own crossings keep exactly that calibration; a
   // refused one is tried again growing the lattice (see CalibrateOptions::grow_lattice), then
   // with fainter lines (CalibrateOptions::faint_line_darkness_grey).
+  std::vector<std::string> attempts;
+  auto note = [&](const char* name, const CalibrationResult& r) {
+    if (const auto* ref = std::get_if<CalibrationRefusal>(&r)) {
+      attempts.push_back(std::string(name) + ": " + ref->code + ": " + ref->message);
+    }
+  };
+  // The first attempt's refusal, with every attempt's reason.
+  auto refused = [&](CalibrationResult r) {
+    std::get<CalibrationRefusal>(r).attempts = attempts;
+    return r;
+  };
   CalibrateOptions first = options;
   first.grow_lattice = false;
   CalibrationResult res = CalibrateAttempt(image, board, lens, first);
   if (!options.grow_lattice || std::holds_alternative<TableCalibration>(res)) return res;
+  note("lines", res);
   CalibrationResult grown = CalibrateAttempt(image, board, lens, options);
   if (std::holds_alternative<TableCalibration>(grown)) return grown;
+  note("growing", grown);
   // Faint lines only where the lines were not found at all: a refusal for a poor fit or a
   // wrong size stands.
   const bool lines_missed = std::get<CalibrationRefusal>(grown).code == "grid_not_found";
   if (!lines_missed || options.faint_line_darkness_grey <= 0 ||
       options.faint_line_darkness_grey >= options.lines.min_darkness_grey) {
-    return res;
+    return refused(res);
   }
   CalibrateOptions faint = options;
   faint.lines.min_darkness_grey = options.faint_line_darkness_grey;
@@ -721,11 +770,12 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   faint.line_sample_rounds = std::max(options.line_sample_rounds, options.faint_line_sample_rounds);
   CalibrationResult faint_res = CalibrateAttempt(image, board, lens, faint);
   if (std::holds_alternative<TableCalibration>(faint_res)) return faint_res;
+  note("faint", faint_res);
   // Lines found but too few crossings and line samples measured on them: each profile across a
   // line is then averaged along it, and taken down to the faint lines' darkness.
   if (std::get<CalibrationRefusal>(faint_res).code != "grid_not_found" ||
       options.faint_profile_along_line_px <= 0) {
-    return res;
+    return refused(res);
   }
   CalibrateOptions faintest = faint;
   for (RefineOptions* r : {&faintest.refine, &faintest.line_fit.refine}) {
@@ -733,7 +783,9 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
     r->min_contrast = std::min(r->min_contrast, options.faint_line_darkness_grey);
   }
   CalibrationResult faintest_res = CalibrateAttempt(image, board, lens, faintest);
-  return std::holds_alternative<TableCalibration>(faintest_res) ? faintest_res : res;
+  if (std::holds_alternative<TableCalibration>(faintest_res)) return faintest_res;
+  note("faintest", faintest_res);
+  return refused(res);
 }
 
 cv::Mat DrawCalibrationDebug(const cv::Mat& image, const CalibrationResult& result) {

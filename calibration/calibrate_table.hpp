@@ -88,6 +88,9 @@ struct CalibrationRefusal {
   std::string message;                         // one line for the user
   CalibrationQuality quality;                  // what was measured before refusing (may be partial)
   std::vector<IntersectionFix> intersections;  // crossings found, if any
+  // Every attempt's own refusal ("attempt: code: message"), in the order tried: the refusal
+  // returned is the first attempt's, the later attempts' reasons are kept for diagnosis.
+  std::vector<std::string> attempts;
 };
 
 using CalibrationResult = std::variant<TableCalibration, CalibrationRefusal>;

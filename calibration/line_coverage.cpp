@@ -85,13 +85,21 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
     all.found += n.found;
   }
   out.board = all.Fraction();
+  auto line_not_step = [&](bool on_col, int index) {
+    return SampleLine(gray, camera, on_col, index * s, 0, on_col ? board.rows : board.cols, s, per,
+                      max_offset_px, outside);
+  };
+  out.border_not_step[0] = line_not_step(true, 0).Fraction();
+  out.border_not_step[1] = line_not_step(true, board.cols).Fraction();
+  out.border_not_step[2] = line_not_step(false, 0).Fraction();
+  out.border_not_step[3] = line_not_step(false, board.rows).Fraction();
   out.beyond[0] = line(true, -1).Fraction();
   out.beyond[1] = line(true, board.cols + 1).Fraction();
   out.beyond[2] = line(false, -1).Fraction();
   out.beyond[3] = line(false, board.rows + 1).Fraction();
   // The perpendicular lines over the square past each border: every row line from column -1 to
   // 0, from column cols to cols+1, every column line from row -1 to 0 and from rows to rows+1.
-  auto extension = [&](bool on_col, int first) {
+  auto strip = [&](bool on_col, int first, double out_of_view) {
     Count n;
     const int lines = on_col ? board.cols : board.rows;
     for (int index = 0; index <= lines; ++index) {
@@ -101,8 +109,13 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
       n.found += c.found;
     }
     // A strip mostly out of view says nothing.
-    return n.planned >= per * (lines + 1) / 2 ? n.Fraction() : 0.0;
+    return n.planned >= per * (lines + 1) / 2 ? n.Fraction() : out_of_view;
   };
+  auto extension = [&](bool on_col, int first) { return strip(on_col, first, 0.0); };
+  out.edge_strip[0] = strip(false, 0, -1.0);
+  out.edge_strip[1] = strip(false, board.cols - 1, -1.0);
+  out.edge_strip[2] = strip(true, 0, -1.0);
+  out.edge_strip[3] = strip(true, board.rows - 1, -1.0);
   out.extension[0] = extension(false, -1);
   out.extension[1] = extension(false, board.cols);
   out.extension[2] = extension(true, -1);

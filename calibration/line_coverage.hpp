@@ -34,6 +34,14 @@ struct LineCoverage {
   // taken one square short of the drawn grid shows its lines running on there even where the
   // line past the border is hidden under terrain along most of its length.
   double extension[4] = {0, 0, 0, 0};
+  // The four border lines (column 0, column cols, row 0, row rows) measured as the lines beyond
+  // are, a step (the mat's own edge against the table) not taken for a line.
+  double border_not_step[4] = {0, 0, 0, 0};
+  // The board's lines across the square inside each border (the same four sides: the row lines
+  // from column 0 to 1 and from cols-1 to cols, the column lines from row 0 to 1 and from rows-1
+  // to rows), all their samples in view together; -1 for a strip mostly out of view. A board
+  // taken a square larger than the drawn grid has bare mat there: its lines end a square short.
+  double edge_strip[4] = {-1, -1, -1, -1};
 };
 
 // `gray` as RefineImage. A sample counts when the line centre is measured within

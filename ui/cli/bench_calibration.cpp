@@ -88,12 +88,14 @@ constexpr double kRaisedMm = 25.0;
 
 int RunBenchCalibration(const std::vector<std::string>& args) {
   std::string dir, image_name = "before.png";
+  bool verbose = false;
   po::options_description desc(
-      "usage: referee bench calibration DIR [--image before.png] [--camera-...]");
+      "usage: referee bench calibration DIR [--image before.png] [--verbose] [--camera-...]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir), "scenes folder")(
       "image", po::value(&image_name),
       "which image of each scene to calibrate from (empty.png, before.png, after.jpg, "
-      "after_hand.jpg)");
+      "after_hand.jpg)")("verbose", po::bool_switch(&verbose),
+                         "under a refused table, every attempt's own reason");
   CameraResponseArgs camera_args;
   camera_args.AddTo(desc);
   po::positional_options_description pos;
@@ -122,6 +124,9 @@ int RunBenchCalibration(const std::vector<std::string>& args) {
     if (const auto* ref = std::get_if<CalibrationRefusal>(&res)) {
       r.refusal = ref->code + ": " + ref->message;
       std::cout << r.name << "  REFUSED " << r.refusal << "\n";
+      if (verbose) {
+        for (const auto& a : ref->attempts) std::cout << "    " << a << "\n";
+      }
       results.push_back(r);
       continue;
     }
