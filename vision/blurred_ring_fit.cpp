@@ -424,7 +424,10 @@ Shift SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s
 // seen_past: per side, whether the tallest figures' tops are seen past its whole border (see
 // FigureTopsPastPx). Their colours spread the band outward there, so that side's fit may run
 // off the reach's outward end; it is then placed by its opposite side at the catalogue size,
-// and the turn is the other sides'.
+// and the turn is the other sides'. On any other side one half may run off outward too: a gun's
+// barrel, a horse or a wagon's pole overhangs the base's edge, and its colour (or a neighbour's
+// band just outside) spreads that half's band past the reach. That half tells nothing; the
+// side is placed by its other half, at the turn the other sides give.
 struct Refined {
   std::array<double, 4> shift{0, 0, 0, 0};
   double turn_rad = 0;
@@ -436,30 +439,47 @@ bool RefineSides(const cv::Mat& dep, const PxRect& r, const Geometry& g, double 
   double turn_sum = 0;
   int turns = 0;
   std::array<bool, 4> unplaced{false, false, false, false};
+  // Sides placed by one half: the half's shift and where it lies along the side, as the outward
+  // move per radian of turn (px/rad) that shift includes.
+  std::array<bool, 4> one_half{false, false, false, false};
+  std::array<double, 4> half_lever_px{0, 0, 0, 0};
   for (size_t s = 0; s < 4; ++s) {
     const double half_len = 0.5 * (s < 2 ? r.len_b : r.len_a);
     const cv::Point2d along = s < 2 ? b : r.axis_a;
+    // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
+    const cv::Point2d perp(-along.y, along.x);
     double lo = 0, hi = 0;
     const Shift lo_found = SideShift(dep, r, g, s, -0.8 * half_len, 0.0, reach_px, lo);
     const Shift hi_found = SideShift(dep, r, g, s, 0.0, 0.8 * half_len, reach_px, hi);
     if (lo_found != Shift::kFound || hi_found != Shift::kFound) {
       const bool pulled_out = lo_found != Shift::kInwardEnd && hi_found != Shift::kInwardEnd;
+      if (!seen_past[s] && pulled_out && (lo_found == Shift::kFound || hi_found == Shift::kFound)) {
+        const bool by_lo = lo_found == Shift::kFound;
+        out.shift[s] = by_lo ? lo : hi;
+        half_lever_px[s] = (by_lo ? -0.4 : 0.4) * half_len * perp.dot(outward[s]);
+        one_half[s] = true;
+        continue;
+      }
       if (!seen_past[s] || !pulled_out) return false;
       unplaced[s] = true;
       continue;
     }
     out.shift[s] = 0.5 * (lo + hi);
-    // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
-    const cv::Point2d perp(-along.y, along.x);
     turn_sum += (hi - lo) / (0.8 * half_len) / perp.dot(outward[s]);
     ++turns;
+  }
+  // No side placed by both halves: nothing tells the turn.
+  if (turns == 0) return false;
+  out.turn_rad = turn_sum / turns;
+  // A side placed by one half: that half's shift less what the turn moves it by there.
+  for (size_t s = 0; s < 4; ++s) {
+    if (one_half[s]) out.shift[s] -= out.turn_rad * half_lever_px[s];
   }
   // Sides 0/1 and 2/3 face each other: the opposite side's edge and the catalogue size place it
   // (figures are seen past at most one of two opposite sides).
   for (size_t s = 0; s < 4; ++s) {
     if (unplaced[s]) out.shift[s] = -out.shift[s ^ 1];
   }
-  out.turn_rad = turn_sum / turns;
   return true;
 }
 

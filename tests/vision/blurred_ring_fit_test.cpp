@@ -107,6 +107,37 @@ TEST(BlurredRingFitTest, FindsABaseWhoseSeedANeighbourAtAnotherAnglePullsOff) {
   }
 }
 
+// A 40 x 40 mm gun base whose barrel, or a horse, overhangs half of one side: what overhangs
+// wears the side's colour, so that half's blurred band fits best further out than the edge
+// search reaches (the base was dropped). That half tells nothing; its side is placed by its
+// other half: found at its place, size and angle, once.
+TEST(BlurredRingFitTest, FindsABaseWhoseOverhangPullsHalfASideOutward) {
+  const cv::Size size(400, 360);
+  for (const double angle : {20.0, 63.0}) {
+    const PxRect truth = Rect({201.3, 178.6}, 40, 40, angle);
+    cv::Mat paint = PaintBase(size, truth, 3.5);
+    // 6 mm out past the +a side, over its +b half.
+    const PxRect overhang{
+        truth.center + (20.0 + 3.0) / kMmPerPx * truth.axis_a + 10.0 / kMmPerPx * truth.AxisB(),
+        truth.axis_a,
+        6.0 / kMmPerPx,
+        14.0 / kMmPerPx,
+        {}};
+    cv::fillConvexPoly(paint, GrownCorners(overhang, 0), cv::Scalar(1.0));
+    const cv::Mat dep = Camera(paint, 0.6, 5);
+    const std::vector<PxRect> found = FitBlurredRings(dep, {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0);
+    ASSERT_EQ(found.size(), 1u) << angle;
+    const PxRect& r = found[0];
+    EXPECT_LT(cv::norm(r.center - truth.center) * kMmPerPx, 1.5) << angle;
+    EXPECT_NEAR(r.len_a * kMmPerPx, 40.0, 1.0) << angle;
+    EXPECT_NEAR(r.len_b * kMmPerPx, 40.0, 1.0) << angle;
+    // Angle mod 90 (a square base).
+    const double err =
+        std::acos(std::min(1.0, std::abs(r.axis_a.dot(truth.axis_a)))) * 180.0 / CV_PI;
+    EXPECT_LT(std::min(err, 90.0 - err), 2.0) << angle;
+  }
+}
+
 // The base `id` of a rendered scene is found at its place (max_centre_mm), size (2 mm) and
 // angle (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
 void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id, double max_angle_deg,
