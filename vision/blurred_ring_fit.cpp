@@ -552,15 +552,14 @@ std::array<double, 4> FigureTopsPastPx(const Pose& p, const BlurredRingOptions& 
   return past;
 }
 
-// Does each side of pose p show its band? The side facing away from the camera's foot only in
-// part where the tallest figures' tops are seen past its whole border.
+// Does each side of pose p show its band? A side facing away from the camera's foot only in
+// part where the tallest figures' tops are seen past its whole border: two sides of a base the
+// camera sees along its diagonal, one of a base it sees square on.
 bool BandOnEverySide(const Pose& p, const std::array<double, 4>& past_px, const Geometry& g,
                      const BlurredRingOptions& options) {
   const std::array<double, 4>& gain = p.fit.side_gain;
-  const size_t far =
-      static_cast<size_t>(std::max_element(past_px.begin(), past_px.end()) - past_px.begin());
   for (size_t s = 0; s < 4; ++s) {
-    const bool hideable = s == far && past_px[s] >= g.border_px;
+    const bool hideable = past_px[s] >= g.border_px;
     const double fraction =
         hideable ? options.min_far_side_gain_fraction : options.min_side_gain_fraction;
     if (gain[s] < fraction * p.fit.gain) return false;
