@@ -424,42 +424,65 @@ Shift SideShift(const cv::Mat& dep, const PxRect& r, const Geometry& g, size_t s
 // seen_past: per side, whether the tallest figures' tops are seen past its whole border (see
 // FigureTopsPastPx). Their colours spread the band outward there, so that side's fit may run
 // off the reach's outward end; it is then placed by its opposite side at the catalogue size,
-// and the turn is the other sides'.
+// and the turn is the other sides'. On any other side one half may run off outward too: a gun's
+// barrel, a horse or a wagon's pole overhangs the base's edge, and its colour (or a neighbour's
+// band just outside) spreads that half's band past the reach. That half tells nothing; the
+// side is placed by its other half, at the turn the other sides give (one_half_sides; not for a
+// size tie, where a ring larger than the base reaches past its band and its edges are what
+// tell the sizes apart).
 struct Refined {
   std::array<double, 4> shift{0, 0, 0, 0};
   double turn_rad = 0;
 };
 bool RefineSides(const cv::Mat& dep, const PxRect& r, const Geometry& g, double reach_px,
-                 const std::array<bool, 4>& seen_past, Refined& out) {
+                 const std::array<bool, 4>& seen_past, bool one_half_sides, Refined& out) {
   const cv::Point2d b = r.AxisB();
   const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
   double turn_sum = 0;
   int turns = 0;
   std::array<bool, 4> unplaced{false, false, false, false};
+  // Sides placed by one half: the half's shift and where it lies along the side, as the outward
+  // move per radian of turn (px/rad) that shift includes.
+  std::array<bool, 4> one_half{false, false, false, false};
+  std::array<double, 4> half_lever_px{0, 0, 0, 0};
   for (size_t s = 0; s < 4; ++s) {
     const double half_len = 0.5 * (s < 2 ? r.len_b : r.len_a);
     const cv::Point2d along = s < 2 ? b : r.axis_a;
+    // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
+    const cv::Point2d perp(-along.y, along.x);
     double lo = 0, hi = 0;
     const Shift lo_found = SideShift(dep, r, g, s, -0.8 * half_len, 0.0, reach_px, lo);
     const Shift hi_found = SideShift(dep, r, g, s, 0.0, 0.8 * half_len, reach_px, hi);
     if (lo_found != Shift::kFound || hi_found != Shift::kFound) {
       const bool pulled_out = lo_found != Shift::kInwardEnd && hi_found != Shift::kInwardEnd;
+      if (one_half_sides && !seen_past[s] && pulled_out &&
+          (lo_found == Shift::kFound || hi_found == Shift::kFound)) {
+        const bool by_lo = lo_found == Shift::kFound;
+        out.shift[s] = by_lo ? lo : hi;
+        half_lever_px[s] = (by_lo ? -0.4 : 0.4) * half_len * perp.dot(outward[s]);
+        one_half[s] = true;
+        continue;
+      }
       if (!seen_past[s] || !pulled_out) return false;
       unplaced[s] = true;
       continue;
     }
     out.shift[s] = 0.5 * (lo + hi);
-    // A turn by e moves the point u along the side outward by e u (perp(along) . outward).
-    const cv::Point2d perp(-along.y, along.x);
     turn_sum += (hi - lo) / (0.8 * half_len) / perp.dot(outward[s]);
     ++turns;
+  }
+  // No side placed by both halves: nothing tells the turn.
+  if (turns == 0) return false;
+  out.turn_rad = turn_sum / turns;
+  // A side placed by one half: that half's shift less what the turn moves it by there.
+  for (size_t s = 0; s < 4; ++s) {
+    if (one_half[s]) out.shift[s] -= out.turn_rad * half_lever_px[s];
   }
   // Sides 0/1 and 2/3 face each other: the opposite side's edge and the catalogue size place it
   // (figures are seen past at most one of two opposite sides).
   for (size_t s = 0; s < 4; ++s) {
     if (unplaced[s]) out.shift[s] = -out.shift[s ^ 1];
   }
-  out.turn_rad = turn_sum / turns;
   return true;
 }
 
@@ -532,15 +555,14 @@ std::array<double, 4> FigureTopsPastPx(const Pose& p, const BlurredRingOptions& 
   return past;
 }
 
-// Does each side of pose p show its band? The side facing away from the camera's foot only in
-// part where the tallest figures' tops are seen past its whole border.
+// Does each side of pose p show its band? A side facing away from the camera's foot only in
+// part where the tallest figures' tops are seen past its whole border: two sides of a base the
+// camera sees along its diagonal, one of a base it sees square on.
 bool BandOnEverySide(const Pose& p, const std::array<double, 4>& past_px, const Geometry& g,
                      const BlurredRingOptions& options) {
   const std::array<double, 4>& gain = p.fit.side_gain;
-  const size_t far =
-      static_cast<size_t>(std::max_element(past_px.begin(), past_px.end()) - past_px.begin());
   for (size_t s = 0; s < 4; ++s) {
-    const bool hideable = s == far && past_px[s] >= g.border_px;
+    const bool hideable = past_px[s] >= g.border_px;
     const double fraction =
         hideable ? options.min_far_side_gain_fraction : options.min_side_gain_fraction;
     if (gain[s] < fraction * p.fit.gain) return false;
@@ -622,7 +644,7 @@ std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>&
 }
 
 std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
-                                const BlurredRingOptions& options);
+                                const BlurredRingOptions& options, bool size_tie);
 
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // poses: every hypothesis' coarse pose (CoarsePoses), size_of their sizes; nulls: per size,
@@ -665,7 +687,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       break;
     }
   }
-  if (winner) return FitWinner(dep, poses[*winner], nulls[size_of[*winner]], g, options);
+  if (winner) return FitWinner(dep, poses[*winner], nulls[size_of[*winner]], g, options, false);
   // No clear winner: a tie between sizes of the same base, kept aside with its rivals for when
   // no other attempt at this seed finds a clear one.
   std::vector<size_t> tied;
@@ -678,7 +700,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       std::stable_sort(members.begin() + 1, members.end(),
                        [&](size_t x, size_t y) { return poses[x].fit.rho > poses[y].fit.rho; });
       for (const size_t m : members) {
-        *tie_out = FitWinner(dep, poses[m], nulls[size_of[m]], g, options);
+        *tie_out = FitWinner(dep, poses[m], nulls[size_of[m]], g, options, true);
         if (!*tie_out) continue;
         for (const size_t k : members) {
           if (k != m) (*tie_out)->other_sizes.push_back(RectOf(poses[k]));
@@ -693,7 +715,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
 // The winning hypothesis' base, if its band, inside, surroundings and edges bear it out; null:
 // the bare mat's scores on its template.
 std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
-                                const BlurredRingOptions& options) {
+                                const BlurredRingOptions& options, bool size_tie) {
   win.ring = MakeRing(win.ring.len_a, win.ring.len_b, win.ring.angle, g, win.ring.stride,
                       win.ring.depth_step, true);
   // A band along every side (the far side may be partly hidden by figures, see the options).
@@ -712,7 +734,8 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   Refined ref;
   std::array<bool, 4> seen_past{};
   for (size_t s = 0; s < 4; ++s) seen_past[s] = past_px[s] >= g.border_px;
-  if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref)) {
+  if (!RefineSides(dep, r, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past,
+                   !size_tie, ref)) {
     return std::nullopt;
   }
   const auto moved = [](const PxRect& from, const Refined& rf) {
@@ -744,7 +767,8 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
     return std::nullopt;
   }
   Refined ref2;
-  if (!RefineSides(dep, r2, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past, ref2))
+  if (!RefineSides(dep, r2, g, 2.0 * options.max_refined_shift_mm / g.mm_per_px, seen_past,
+                   !size_tie, ref2))
     return std::nullopt;
   const cv::Point2d move2 = moved(r2, ref2);
   if (cv::norm(move2) * g.mm_per_px > options.max_refined_shift_mm ||

@@ -80,9 +80,10 @@ struct BlurredRingOptions {
   // paint 3-5).
   double max_border_mm = 5.0;
   // Figures up to this tall (mm) stand inside the border. A tilted camera sees their tops past
-  // the base's side that faces away from its foot, so there the border may be hidden: that side
-  // need show only min_far_side_gain_fraction of the ring's gain where the figures' tops can
-  // reach past the whole border, the other three min_side_gain_fraction. Default 25 (TABLE_KIT).
+  // the base's sides that face away from its foot (one, or two where it sees the base along its
+  // diagonal), so there the border may be hidden: such a side need show only
+  // min_far_side_gain_fraction of the ring's gain where the figures' tops can reach past its
+  // whole border, the others min_side_gain_fraction. Default 25 (TABLE_KIT).
   double max_figure_height_mm = 25.0;
   // Default 0.25: half what the other sides must show (a band partly hidden, not none).
   double min_far_side_gain_fraction = 0.25;

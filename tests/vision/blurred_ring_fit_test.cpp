@@ -107,6 +107,70 @@ TEST(BlurredRingFitTest, FindsABaseWhoseSeedANeighbourAtAnotherAnglePullsOff) {
   }
 }
 
+// A 40 x 40 mm gun base whose barrel, or a horse, overhangs half of one side: what overhangs
+// wears the side's colour, so that half's blurred band fits best further out than the edge
+// search reaches (the base was dropped). That half tells nothing; its side is placed by its
+// other half: found at its place, size and angle, once.
+TEST(BlurredRingFitTest, FindsABaseWhoseOverhangPullsHalfASideOutward) {
+  const cv::Size size(400, 360);
+  for (const double angle : {20.0, 63.0}) {
+    const PxRect truth = Rect({201.3, 178.6}, 40, 40, angle);
+    cv::Mat paint = PaintBase(size, truth, 3.5);
+    // 6 mm out past the +a side, over its +b half.
+    const PxRect overhang{
+        truth.center + (20.0 + 3.0) / kMmPerPx * truth.axis_a + 10.0 / kMmPerPx * truth.AxisB(),
+        truth.axis_a,
+        6.0 / kMmPerPx,
+        14.0 / kMmPerPx,
+        {}};
+    cv::fillConvexPoly(paint, GrownCorners(overhang, 0), cv::Scalar(1.0));
+    const cv::Mat dep = Camera(paint, 0.6, 5);
+    const std::vector<PxRect> found = FitBlurredRings(dep, {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0);
+    ASSERT_EQ(found.size(), 1u) << angle;
+    const PxRect& r = found[0];
+    EXPECT_LT(cv::norm(r.center - truth.center) * kMmPerPx, 1.5) << angle;
+    EXPECT_NEAR(r.len_a * kMmPerPx, 40.0, 1.0) << angle;
+    EXPECT_NEAR(r.len_b * kMmPerPx, 40.0, 1.0) << angle;
+    // Angle mod 90 (a square base).
+    const double err =
+        std::acos(std::min(1.0, std::abs(r.axis_a.dot(truth.axis_a)))) * 180.0 / CV_PI;
+    EXPECT_LT(std::min(err, 90.0 - err), 2.0) << angle;
+  }
+}
+
+// A 40 x 40 mm base the tilted camera sees along its diagonal: its figures' tops are seen past
+// two sides (5 mm past each, more than the 3 mm border), and hide most of both sides' bands.
+// Only the one side they are seen furthest past could show less than half the ring's gain (the
+// base was dropped); every side they are seen past wholly may: found at its place, size and
+// angle, once.
+TEST(BlurredRingFitTest, FindsABaseWhoseFiguresHideTwoSidesTheCameraSeesThemPast) {
+  const cv::Size size(400, 360);
+  const PxRect truth = Rect({201.3, 178.6}, 40, 40, 0);
+  cv::Mat paint = PaintBase(size, truth, 3.5);
+  // The +x and +y sides' bands under figures (other colours) along 28 mm of their 40.
+  const double half_px = 20.0 / kMmPerPx, hidden_px = 14.0 / kMmPerPx;
+  cv::rectangle(paint,
+                cv::Rect2d(truth.center.x + half_px - 4.0 / kMmPerPx, truth.center.y - hidden_px,
+                           5.0 / kMmPerPx, 2 * hidden_px),
+                cv::Scalar(0.1), cv::FILLED);
+  cv::rectangle(paint,
+                cv::Rect2d(truth.center.x - hidden_px, truth.center.y + half_px - 4.0 / kMmPerPx,
+                           2 * hidden_px, 5.0 / kMmPerPx),
+                cv::Scalar(0.1), cv::FILLED);
+  const cv::Mat dep = Camera(paint, 0.6, 6);
+  BlurredRingOptions options;
+  options.figure_top_shift_px = [](cv::Point2d) { return cv::Point2d(5.0, 5.0) / kMmPerPx; };
+  const std::vector<PxRect> found =
+      FitBlurredRings(dep, {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0, options);
+  ASSERT_EQ(found.size(), 1u);
+  const PxRect& r = found[0];
+  EXPECT_LT(cv::norm(r.center - truth.center) * kMmPerPx, 1.5);
+  EXPECT_NEAR(r.len_a * kMmPerPx, 40.0, 1.0);
+  EXPECT_NEAR(r.len_b * kMmPerPx, 40.0, 1.0);
+  const double err = std::acos(std::min(1.0, std::abs(r.axis_a.x))) * 180.0 / CV_PI;
+  EXPECT_LT(std::min(err, 90.0 - err), 2.0);
+}
+
 // The base `id` of a rendered scene is found at its place (max_centre_mm), size (2 mm) and
 // angle (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
 void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id, double max_angle_deg,
