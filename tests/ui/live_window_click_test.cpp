@@ -480,6 +480,36 @@ std::string AncientShotSequence(const std::string& name, int seed, int index, st
          " --ruleset ancient";
 }
 
+// The script that accepts the grid, arms once the stands are drawn and takes the ruling's
+// screenshot as "asked", then plays `then`.
+std::string ArmedShotScript(const std::string& then) {
+  return "wait-grid\nkey Enter\nwait-stands\nwait 3\nkey Space\nwait-phase verdict\n"
+         "screenshot asked\n" +
+         then;
+}
+
+// AncientShotSequence(name, seed, index) played with ArmedShotScript(then); a sequence that
+// could not be made gives rc -1 and the reason as the output.
+DemoRun PlayAncientShot(const std::string& name, int seed, int index, const std::string& then) {
+  std::string why;
+  const std::string source = AncientShotSequence(name, seed, index, why);
+  if (source.empty()) {
+    DemoRun r;
+    r.output = why;
+    return r;
+  }
+  return PlayDemo(name, ArmedShotScript(then), kScriptCap, source);
+}
+
+// The verdict records of a run's game log, in order.
+std::vector<const ShotVerdict*> VerdictsOf(const GameLog& log) {
+  std::vector<const ShotVerdict*> out;
+  for (const auto& e : log.events) {
+    if (const auto* v = e.As<ShotVerdict>()) out.push_back(v);
+  }
+  return out;
+}
+
 // CONFIRM FACING answered where the ruling asks it, from the camera's frames: ancient seed 13's
 // scene 6 puts a catapult shell 0.83" north of a blue chariot-sized square base with no front
 // stripe (1.03" from its east edge, 1.27" from its west one). The referee finds the base without
@@ -487,27 +517,13 @@ std::string AncientShotSequence(const std::string& name, int seed, int index, st
 // the player clicks "blue-7 faces N (hit)" in the verdict panel; the answer is logged and the
 // same shot is ruled again, a hit, the base now drawn facing north.
 TEST_F(LiveWindowClicks, TheVerdictPanelAsksAFacingAndTheClickedAnswerRulesAgain) {
-  std::string why;
-  const std::string source = AncientShotSequence("facing_asked", 13, 6, why);
-  ASSERT_FALSE(source.empty()) << why;
-  const DemoRun r = PlayDemo("facing_asked", R"(wait-grid
-key Enter
-wait-stands
-wait 3
-key Space
-wait-phase verdict
-screenshot asked
-click blue-7 faces N
+  const DemoRun r = PlayAncientShot("facing_asked", 13, 6, R"(click blue-7 faces N
 wait 2
 screenshot answered
-)",
-                             kScriptCap, source);
+)");
   ASSERT_EQ(r.rc, 0) << r.output;
 
-  std::vector<const ShotVerdict*> verdicts;
-  for (const auto& e : r.log.events) {
-    if (const auto* v = e.As<ShotVerdict>()) verdicts.push_back(v);
-  }
+  const std::vector<const ShotVerdict*> verdicts = VerdictsOf(r.log);
   ASSERT_EQ(verdicts.size(), 2u) << "the answer should rule the same shot once more";
   // Asked: measured from the outline's edge, a miss, N the one front that hits.
   const auto& asked = verdicts[0]->verdict;
@@ -544,28 +560,14 @@ screenshot answered
 // changes, drawn where the shell would be at that height; once the players place the impact by
 // hand, the point is theirs and nothing is asked.
 TEST_F(LiveWindowClicks, AShotOnFiguresSaysWhichHeightDecidesUntilThePlayersPlaceIt) {
-  std::string why;
-  const std::string source = AncientShotSequence("height_check", 5, 2, why);
-  ASSERT_FALSE(source.empty()) << why;
-  const DemoRun r = PlayDemo("height_check", R"(wait-grid
-key Enter
-wait-stands
-wait 3
-key Space
-wait-phase verdict
-screenshot asked
-click Overrule
+  const DemoRun r = PlayAncientShot("height_check", 5, 2, R"(click Overrule
 click Change impact (click)
 click-stand blue-8
 wait 2
 screenshot placed
-)",
-                             kScriptCap, source);
+)");
   ASSERT_EQ(r.rc, 0) << r.output;
-  std::vector<const ShotVerdict*> verdicts;
-  for (const auto& e : r.log.events) {
-    if (const auto* v = e.As<ShotVerdict>()) verdicts.push_back(v);
-  }
+  const std::vector<const ShotVerdict*> verdicts = VerdictsOf(r.log);
   ASSERT_GE(verdicts.size(), 2u);
   // Ruled from the camera: a height check, on no side's colour, where the shell would lie.
   const auto& first = *verdicts.front();
