@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "engine/order_statistics.hpp"
-
 namespace referee {
 
 namespace {
@@ -26,10 +24,8 @@ struct BorderReference {
 };
 
 BorderReference ReferenceOf(const LineCoverage& lc) {
-  std::vector<double> all = lc.col_line;
-  all.insert(all.end(), lc.row_line.begin(), lc.row_line.end());
   BorderReference r;
-  r.typical = Median(all);
+  r.typical = TypicalLineCoverage(lc);
   const double beside[4] = {InnerNeighbours(lc.col_line, true), InnerNeighbours(lc.col_line, false),
                             InnerNeighbours(lc.row_line, true),
                             InnerNeighbours(lc.row_line, false)};

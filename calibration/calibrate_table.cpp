@@ -51,11 +51,7 @@ bool Inside(cv::Point2d p, cv::Size s, double margin) {
 
 // Half the median line coverage of the board's lines: a line covered less is taken as absent,
 // at least this much as present (see CalibrateOptions::min_line_coverage).
-double HalfTypicalLine(const LineCoverage& lc) {
-  std::vector<double> all = lc.col_line;
-  all.insert(all.end(), lc.row_line.begin(), lc.row_line.end());
-  return all.empty() ? 0.0 : 0.5 * Median(all);
-}
+double HalfTypicalLine(const LineCoverage& lc) { return 0.5 * TypicalLineCoverage(lc); }
 
 // No line one square beyond the board's border shows, nor do the board's lines run on past it
 // (see CalibrateOptions::max_line_extension).

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
+
 #include <opencv2/calib3d.hpp>
+
+#include "engine/order_statistics.hpp"
 
 namespace referee {
 
@@ -56,6 +60,12 @@ Count SampleLine(const cv::Mat& gray, const CameraModel& camera, bool on_col, do
 
 }  // namespace
 
+double TypicalLineCoverage(const LineCoverage& lc) {
+  std::vector<double> all = lc.col_line;
+  all.insert(all.end(), lc.row_line.begin(), lc.row_line.end());
+  return all.empty() ? 0.0 : Median(all);
+}
+
 LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const CameraModel& camera,
                                  int samples_per_square, double max_offset_px,
                                  const RefineOptions& refine) {
@@ -65,10 +75,12 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
   // line there; the board's own lines are measured as the fit measures them.
   RefineOptions outside = refine;
   outside.reject_steps = true;
-  auto line = [&](bool on_col, int index) {
+  // A line beyond the border is always read with steps rejected; `steps_rejected` asks it of
+  // one of the board's own.
+  auto line = [&](bool on_col, int index, bool steps_rejected = false) {
     const bool beyond = index < 0 || index > (on_col ? board.cols : board.rows);
     return SampleLine(gray, camera, on_col, index * s, 0, on_col ? board.rows : board.cols, s, per,
-                      max_offset_px, beyond ? outside : refine);
+                      max_offset_px, beyond || steps_rejected ? outside : refine);
   };
   LineCoverage out;
   Count all;
@@ -85,14 +97,10 @@ LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const C
     all.found += n.found;
   }
   out.board = all.Fraction();
-  auto line_not_step = [&](bool on_col, int index) {
-    return SampleLine(gray, camera, on_col, index * s, 0, on_col ? board.rows : board.cols, s, per,
-                      max_offset_px, outside);
-  };
-  out.border_not_step[0] = line_not_step(true, 0).Fraction();
-  out.border_not_step[1] = line_not_step(true, board.cols).Fraction();
-  out.border_not_step[2] = line_not_step(false, 0).Fraction();
-  out.border_not_step[3] = line_not_step(false, board.rows).Fraction();
+  out.border_not_step[0] = line(true, 0, true).Fraction();
+  out.border_not_step[1] = line(true, board.cols, true).Fraction();
+  out.border_not_step[2] = line(false, 0, true).Fraction();
+  out.border_not_step[3] = line(false, board.rows, true).Fraction();
   out.beyond[0] = line(true, -1).Fraction();
   out.beyond[1] = line(true, board.cols + 1).Fraction();
   out.beyond[2] = line(false, -1).Fraction();

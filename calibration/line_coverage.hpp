@@ -46,6 +46,9 @@ struct LineCoverage {
 
 // `gray` as RefineImage. A sample counts when the line centre is measured within
 // max_offset_px of where `camera` puts it.
+// The median coverage of the board's lines (columns and rows together); 0 without lines.
+double TypicalLineCoverage(const LineCoverage& lc);
+
 LineCoverage MeasureLineCoverage(const cv::Mat& gray, const Grid& board, const CameraModel& camera,
                                  int samples_per_square, double max_offset_px,
                                  const RefineOptions& refine);

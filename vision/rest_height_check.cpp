@@ -48,7 +48,14 @@ std::optional<RestHeightCheck> CheckRestHeight(
     const Vec2 there = view.TableAtHeight(on_mat, MmToInches(h_mm));
     std::vector<std::string> hit = Sorted(hits(there));
     if (hit == ruled) continue;
-    best = RestHeightCheck{projectile.resting_on, ruled_mm, h_mm, 0.0, there, std::move(hit), ""};
+    best = RestHeightCheck{.stand_id = projectile.resting_on,
+                           .ruled_height_mm = ruled_mm,
+                           .decides_height_mm = h_mm,
+                           .decides_within_mm = 0.0,
+                           .point_there = there,
+                           .hit_there = std::move(hit),
+                           .hit_ruled = ruled,
+                           .reason = ""};
   }
   if (!best) return std::nullopt;
   const double moved_mm_per_mm =

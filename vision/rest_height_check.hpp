@@ -49,6 +49,7 @@ struct RestHeightCheck {
   double decides_within_mm = 0;
   Vec2 point_there;                    // where the point lies at that height, table inches
   std::vector<std::string> hit_there;  // the stands hit at that height
+  std::vector<std::string> hit_ruled;  // ... and as ruled (sorted)
   std::string reason;                  // for the players: what to measure and what it changes
 };
 

@@ -310,8 +310,9 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                                          : ShotKind::kHowitzer;
   shot.point = p.point;
   shot.firer_side = opt.firer;
-  const Verdict v =
-      AdjudicateShot(board.board, StandsOf(a.stands), shot, catalog, LoadShotOptions(opt.ruleset));
+  const std::vector<Stand> stands = StandsOf(a.stands);
+  const ShotOptions rules = LoadShotOptions(opt.ruleset);
+  const Verdict v = AdjudicateShot(board.board, stands, shot, catalog, rules);
   j["verdict"] = VerdictToJson(v);
   j["candidates"] = v.candidates;
   // The ruling stands, but a base the stand search missed may lie under the circle: say where
@@ -326,9 +327,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   }
   // One camera does not measure how high a shot on a stand lies: where a height it could lie at
   // changes who is hit, say at which height, for the players to measure.
-  a.height_check =
-      CheckRulingHeight(p, view, board.board, StandsOf(a.stands), shot, catalog,
-                        LoadShotOptions(opt.ruleset), RestHeightCheckOptionsFor(proj_opt));
+  a.height_check = CheckRulingHeight(p, view, board.board, stands, shot, catalog, rules,
+                                     RestHeightCheckOptionsFor(proj_opt));
   if (const auto& height_check = a.height_check) {
     j["check"].push_back({{"reason", height_check->reason},
                           {"side", ""},

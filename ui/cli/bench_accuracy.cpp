@@ -318,9 +318,9 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
         line = buf;
         const Json& tv = t.at("verdict");
-        const double hit_r =
-            tv.value("hit_radius_in",
-                     LoadShotOptions(tv.value("ruleset", std::string("napoleonic"))).hit_radius_in);
+        const ShotOptions ruleset_opt =
+            LoadShotOptions(tv.value("ruleset", std::string("napoleonic")));
+        const double hit_r = tv.value("hit_radius_in", ruleset_opt.hit_radius_in);
         checks = FindUnfoundBases(view, a.stands, a.projectile->point, hit_r, &our_board);
         // A check is justified when a true stand the search missed lies within reach of the
         // circle.
@@ -355,15 +355,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         ours.point = a.projectile->point;
         ours.firer_side = tv.value("firer_side", std::string());
         const std::vector<Stand> our_stands = StandsOf(a.stands);
-        const ShotOptions ruleset_opt =
-            LoadShotOptions(tv.value("ruleset", std::string("napoleonic")));
         const auto height_check =
             CheckRulingHeight(*a.projectile, view, our_board, our_stands, ours, catalog,
                               ruleset_opt, RestHeightCheckOptionsFor(ProjectileOptions{}));
         if (height_check) {
           ++height_checks;
           // The stands whose ruling the height changes, by the truth's ids: hit at the truth?
-          const Verdict ruled_v = AdjudicateShot(our_board, our_stands, ours, catalog, ruleset_opt);
           const auto hits = tv.at("hit_ids");
           const auto in = [](const std::vector<std::string>& v, const std::string& id) {
             return std::ranges::find(v, id) != v.end();
@@ -372,8 +369,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           for (size_t i = 0; i < ts.size(); ++i) {
             if (match[i] < 0) continue;
             const std::string& our_id = our_stands[static_cast<size_t>(match[i])].id;
-            const bool ruled =
-                in(ruled_v.candidates, our_id) || in(ruled_v.destroyed_equipment, our_id);
+            const bool ruled = in(height_check->hit_ruled, our_id);
             const bool there = in(height_check->hit_there, our_id);
             if (ruled == there) continue;
             const std::string id = ts[i].at("id").get<std::string>();
@@ -390,7 +386,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           ++decisive;
           // The truth's hits are measured the ruleset's way (a chariot, elephant or catapult
           // from its front edge in the ancient rules), so ours are too, on the stands we found.
-          const ShotOptions rules = LoadShotOptions(tv.value("ruleset", std::string("napoleonic")));
+          const ShotOptions& rules = ruleset_opt;
           const double r = tv.at("hit_radius_in").get<double>();
           bool same = true, confirmed = false;
           std::string differs;
