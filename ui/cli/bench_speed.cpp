@@ -39,6 +39,7 @@
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/live/live_pipeline.hpp"
+#include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee::cli {
@@ -114,6 +115,10 @@ struct StreamFigures {
   int other_frames = 0, false_hands = 0;  // frames without a hand, and those flagged anyway
   bool rest_on_hand = false;  // a rest declared or a new scene taken with a hand in frame
   double rest_frame_ms = -1, projectile_ms = -1, ruling_ms = 0;
+  // The live ruling's height check (vision/rest_height_check) on the shot as it came to rest,
+  // and on the same point taken as lying on the figures of the stand nearest it (every height
+  // from the bare top to the tallest figures ruled by the engine unless one changes the hits).
+  double height_check_ms = 0, height_check_on_stand_ms = -1;
   std::string outcome;  // what the pipeline said at rest
   double setup_ms = 0;  // SetCalibration: the top-view maps
 };
@@ -180,6 +185,28 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
         shot.point = r.shot.rest->point;
         f.ruling_ms = TimeMs(
             one_core, [&] { (void)AdjudicateShot(s.board, stands, shot, catalog, shot_options); });
+        const TopView view(cal);
+        const RestHeightCheckOptions heights = RestHeightCheckOptionsFor(ProjectileOptions{});
+        const auto height_check = [&](const ProjectileObservation& p) {
+          return TimeMs(one_core, [&] {
+            (void)CheckRulingHeight(p, view, s.board, stands, shot, catalog, shot_options, heights);
+          });
+        };
+        f.height_check_ms = height_check(*r.shot.rest);
+        const Stand* nearest = nullptr;
+        for (const Stand& st : stands) {
+          if (!nearest || DistanceToRect(shot.point, st.footprint) <
+                              DistanceToRect(shot.point, nearest->footprint))
+            nearest = &st;
+        }
+        if (nearest) {
+          ProjectileObservation on_stand = *r.shot.rest;
+          on_stand.resting_on = nearest->id;
+          on_stand.height_in = MmToInches(heights.base_height_mm + 20.0 +
+                                          (on_stand.kind == "shell" ? heights.shell_thickness_mm
+                                                                    : heights.qtip_head_radius_mm));
+          f.height_check_on_stand_ms = height_check(on_stand);
+        }
       } else {
         f.outcome = "refused: " + r.shot.refusal;
       }
@@ -238,7 +265,8 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
       const StreamFigures f = RunStream(s, cal, config, frames, one_core, catalog, shot_options);
       peak_mb = std::max(peak_mb, PeakMemoryMb());
       const double fps = 1000.0 * f.frames / f.total_ms;
-      const double rest_to_verdict = f.rest_frame_ms + f.ruling_ms;
+      // The live ruling runs the height check with the engine's ruling (LiveSession::Step).
+      const double rest_to_verdict = f.rest_frame_ms + f.ruling_ms + f.height_check_ms;
       double decode_ms = 1e9;
       for (int i = 0; i < 3; ++i) {
         decode_ms = std::min(decode_ms,
@@ -246,10 +274,15 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
       }
       std::printf(
           "%4dp %d core%s: live %.1f fps (%d frames; median %.1f ms, p95 %.1f, worst %.0f), "
-          "rest-to-verdict %.1f ms (projectile %.1f + ruling %.2f; %s), top view %dx%d\n",
+          "rest-to-verdict %.1f ms (projectile %.1f + ruling %.2f + height check; %s), top view "
+          "%dx%d\n",
           size.height, threads, one_core ? " " : "s", fps, f.frames, Percentile(f.frame_ms, 0.5),
           Percentile(f.frame_ms, 0.95), Percentile(f.frame_ms, 1.0), rest_to_verdict,
           f.projectile_ms, f.ruling_ms, f.outcome.c_str(), view.size().width, view.size().height);
+      std::printf(
+          "      height check %.2f ms as at rest, %.2f ms taken as on the nearest stand's "
+          "figures\n",
+          f.height_check_ms, f.height_check_on_stand_ms);
       const auto per = [&](double sum) { return sum / f.frames; };
       std::printf(
           "      per frame: rectify %.1f, change %.1f, hand %.2f, stands %.1f (%d runs), bump %.1f "
