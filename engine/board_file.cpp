@@ -59,6 +59,17 @@ Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
   RequireObject(j, file, "(top level)");
   const auto& b = RequireKey(j, "board", file, "");
   RequireObject(b, file, "board");
+  // Keys that belong beside "board", nested in it, would be read as no terrain, no houses and
+  // the default kit, and the referee would run on without a word.
+  for (const auto& [key, value] : b.items()) {
+    if (key == "cols" || key == "rows" || key == "square_size") continue;
+    const bool beside = key == "terrain" || key == "features" || key == "sides" ||
+                        key == "markers" || key == "line_width_mm" || key == "base_height_mm" ||
+                        key == "figure_height_mm" || key == "mat";
+    throw InputError(file, "board." + key,
+                     beside ? "put \"" + key + "\" at the top level of the file, beside \"board\""
+                            : std::string("\"board\" holds only cols, rows and square_size"));
+  }
   Board board;
   board.grid.cols = GetInt(b, "cols", file, "board");
   board.grid.rows = GetInt(b, "rows", file, "board");
@@ -149,7 +160,24 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
     throw InputError(file, "figure_height_mm", "must be in [0, 60] mm");
   }
   out.mat_color = GetStringOr(j, "mat", "", file, "");
+  // A scene file may serve as the board file: its own keys are not the board's but expected.
+  static const std::set<std::string> kKnown = {
+      "board",         "terrain",        "features",         "sides", "markers",
+      "line_width_mm", "base_height_mm", "figure_height_mm", "mat",   "description",
+      "shot",          "stands",         "ruleset"};
+  for (const auto& [key, value] : j.items()) {
+    if (!kKnown.contains(key)) out.ignored_keys.push_back(key);
+  }
   return out;
+}
+
+std::string IgnoredKeysNote(const BoardFile& board, const std::string& file) {
+  if (board.ignored_keys.empty()) return "";
+  std::string keys;
+  for (const std::string& k : board.ignored_keys) keys += (keys.empty() ? "\"" : ", \"") + k + "\"";
+  return file + ": not a board key, ignored: " + keys +
+         " (board keys: board, terrain, features, sides, markers, line_width_mm, base_height_mm, "
+         "figure_height_mm, mat)";
 }
 
 BoardFile LoadBoardFile(const std::filesystem::path& path) {

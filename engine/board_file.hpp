@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +28,7 @@ namespace referee {
 
 // Reads `board`, optional `terrain` and optional `features` of a board or scene file.
 // Throws InputError naming `file` and the field on anything missing, mistyped, non-finite,
-// out of the board, duplicated or unknown.
+// out of the board, duplicated or unknown, and on a key nested in `board` that belongs beside it.
 Board ParseBoardJson(const nlohmann::json& j, const std::string& file);
 
 struct BoardFile {
@@ -43,7 +44,13 @@ struct BoardFile {
   // armies ~8).
   double base_height_mm = 2.5;
   double figure_height_mm = 20.0;
+  // Top-level keys the referee does not read (a misspelt "terain" would otherwise go unseen):
+  // the commands name them on stderr.
+  std::vector<std::string> ignored_keys;
 };
+
+// One line naming `file`'s ignored keys ("" when none), for the commands to print.
+std::string IgnoredKeysNote(const BoardFile& board, const std::string& file);
 
 std::map<std::string, std::array<int, 3>> DefaultSideColors();
 BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file);

@@ -114,6 +114,38 @@ TEST(SceneFile, KitHeightsAreReadAndChecked) {
   }
 }
 
+// A board file written with its terrain inside "board" (as a generated scene's truth.json
+// holds it) was read as an open board: houses then pass for stands and water for the mat.
+TEST(SceneFile, KeysNestedInTheBoardThatBelongBesideItAreRefused) {
+  const fs::path p = WriteTemp("nested.json",
+                               R"({"board": {"cols": 12, "rows": 8, "square_size": 4,
+                    "terrain": [{"square": [1, 5], "type": "house"}]}})");
+  try {
+    LoadBoardFile(p);
+    ADD_FAILURE() << "terrain nested in board was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), p.string());
+    EXPECT_EQ(e.field(), "board.terrain") << e.what();
+  }
+}
+
+TEST(SceneFile, TopLevelKeysTheRefereeDoesNotReadAreNamed) {
+  const BoardFile typo = LoadBoardFile(WriteTemp(
+      "typo.json", "{" + kBoard + R"(, "terain": [{"square": [1, 5], "type": "house"}]})"));
+  EXPECT_TRUE(typo.board.terrain.empty());
+  EXPECT_EQ(typo.ignored_keys, std::vector<std::string>{"terain"});
+  EXPECT_NE(
+      IgnoredKeysNote(typo, "typo.json").find("typo.json: not a board key, ignored: \"terain\""),
+      std::string::npos);
+  // The shipped boards and a scene file (its shot and stands) read clean.
+  EXPECT_TRUE(
+      LoadBoardFile(DatasetsDir() / "boards" / "napoleonic_12x8.json").ignored_keys.empty());
+  EXPECT_TRUE(LoadBoardFile(DatasetsDir() / "sample" / "board.json").ignored_keys.empty());
+  const BoardFile scene = LoadBoardFile(DatasetsDir() / "scenes" / "ancient_catapult.json");
+  EXPECT_TRUE(scene.ignored_keys.empty());
+  EXPECT_EQ(IgnoredKeysNote(scene, "x"), "");
+}
+
 TEST(SceneFile, MissingFieldsAreNamed) {
   EXPECT_EQ(FieldOfError("no_board.json", R"({"stands": []})"), "board");
   EXPECT_EQ(FieldOfError("no_cols.json", R"({"board": {"rows": 8, "square_size": 4}})"),

@@ -232,6 +232,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
 
   const TableCalibration cal = LoadCalibration(opt.calibration);
   const BoardFile board = LoadBoardFile(opt.board);
+  if (const std::string note = IgnoredKeysNote(board, opt.board); !note.empty())
+    std::cerr << "referee adjudicate: " << note << "\n";
   const StandKindCatalog catalog = LoadStandKinds();
   const Grid& g = board.board.grid;
   if (g.cols != cal.board.cols || g.rows != cal.board.rows ||

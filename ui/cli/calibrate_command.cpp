@@ -71,6 +71,8 @@ int RunCalibrate(const std::vector<std::string>& args) {
   opt.Check();
 
   const BoardFile board = LoadBoardFile(opt.board_path);
+  if (const std::string note = IgnoredKeysNote(board, opt.board_path); !note.empty())
+    std::cerr << "referee calibrate: " << note << "\n";
   const cv::Mat image = cv::imread(opt.image_path, cv::IMREAD_COLOR);
   if (image.empty()) throw InputError(opt.image_path, "", "cannot read the image");
   std::optional<LensModel> lens;

@@ -869,6 +869,8 @@ int RunLive(const LiveOptions& o) {
   BoardFile board;
   if (!o.board.empty()) {
     board = LoadBoardFile(o.board);
+    if (const std::string note = IgnoredKeysNote(board, o.board); !note.empty())
+      std::fprintf(stderr, "referee live: %s\n", note.c_str());
   } else if (demo && demo->board) {
     board = LoadBoardFile(*demo->board);
   } else {
