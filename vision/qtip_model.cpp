@@ -1,7 +1,9 @@
 #include "vision/qtip_model.hpp"
 #include "engine/order_statistics.hpp"
+#include "vision/stand_surface.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 
@@ -278,6 +280,46 @@ bool HiddenAlong(const cv::Mat& mask, cv::Point2d a, cv::Point2d b) {
     if (!cv::Rect({0, 0}, mask.size()).contains(p) || !mask.at<uchar>(p)) return false;
   }
   return true;
+}
+
+// The mat's colour in the `before` view beside the seen stick (columns `lo`..`hi` of the
+// strip) from `clear_px` off its axis (past its heads): the median per channel.
+cv::Vec3d MatColourBeside(const Strip& s, int lo, int hi, double clear_px) {
+  std::array<std::vector<int>, 3> ch;
+  for (int j = 0; j < s.before.rows; ++j) {
+    if (std::abs(s.V(j)) < clear_px) continue;
+    for (int i = std::max(0, lo); i <= std::min(hi, s.before.cols - 1); ++i) {
+      const cv::Vec3f b = s.before.at<cv::Vec3f>(j, i);
+      for (int c = 0; c < 3; ++c) ch[static_cast<size_t>(c)].push_back(cvRound(b[c]));
+    }
+  }
+  if (ch[0].empty()) return {0, 0, 0};
+  return ChannelMedian(ch);
+}
+
+// Share of the `before` view along the part of a stick the camera does not see, from `a` to `b`
+// (top-view px), that shows the mat (`mat`, BGR): where the mat was in view before the shot, a
+// stick lying there would be seen too, so the part is not hidden. Sampled on the axis and
+// `side_px` to either side, from `skip_px` past `a` (the blur at the seen end); -1 when no
+// sample lies in the view.
+double MatShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b, const cv::Vec3d& mat,
+                     double side_px, double skip_px) {
+  const double len = cv::norm(b - a);
+  if (len <= skip_px) return -1;
+  const cv::Point2d along = (b - a) * (1.0 / len);
+  const cv::Point2d across(-along.y, along.x);
+  const cv::Rect view({0, 0}, top_before.size());
+  int n = 0, like = 0;
+  for (double t = skip_px; t <= len; t += 1.0) {
+    for (const double v : {-side_px, 0.0, side_px}) {
+      const cv::Point2d q = a + t * along + v * across;
+      const cv::Point p(cvRound(q.x), cvRound(q.y));
+      if (!view.contains(p)) continue;
+      ++n;
+      like += LikeColour(top_before.at<cv::Vec3b>(p), mat) ? 1 : 0;
+    }
+  }
+  return n ? static_cast<double>(like) / n : -1;
 }
 
 }  // namespace
@@ -620,15 +662,28 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   const double plain_width = hi_painted ? width_lo : width_hi;
   if (!cut_off && colour_says && fit.tip_from_edge &&
       fit.length_mm < (1.0 - opt.size_tolerance) * opt.length_mm &&
-      fit.length_mm >= opt.min_seen_share_hidden * opt.length_mm &&
-      plain_width <= opt.max_hidden_end_width) {
+      fit.length_mm >= opt.min_seen_share_hidden * opt.length_mm) {
     const cv::Point2d model_end =
         fit.tip_px + (opt.length_mm / fit.length_mm) * (fit.plain_end_px - fit.tip_px);
+    // The seen end is the stick going on unseen, not its plain head, when it is thin, or when
+    // what the camera saw before the shot along the missing part is not the mat (a tree's
+    // crown or a roof stood there: a stick on the mat there would have been seen). Blur
+    // widens a stick cut off at a crown's edge as much as a head.
     if (HiddenAlong(opt.tall_terrain, fit.plain_end_px, model_end)) {
-      fit.plain_end_px = model_end;
-      fit.length_mm = 0.0;
-      fit.plain_end_hidden = true;
-      return fit;
+      bool hidden_end = plain_width <= opt.max_hidden_end_width;
+      if (!hidden_end) {
+        const double share =
+            MatShareAlong(top_before, fit.plain_end_px, model_end,
+                          MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px),
+                          0.5 * opt.stick_diameter_mm * px, opt.hidden_end_skip_mm * px);
+        hidden_end = share >= 0 && share <= opt.max_mat_share_hidden;
+      }
+      if (hidden_end) {
+        fit.plain_end_px = model_end;
+        fit.length_mm = 0.0;
+        fit.plain_end_hidden = true;
+        return fit;
+      }
     }
   }
   if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {

@@ -54,6 +54,12 @@ struct QtipModelOptions {
   // under `hard`'s blur whole Q-tips' plain heads measured 0.3-2.4x (most 1.5-2.4x); what
   // places the tip is its paint, and the hidden part is bounded by the board's terrain.
   double max_hidden_end_width = 1.2;
+  // A wider seen end is still the stick going on unseen when at most this share of what the
+  // `before` view shows along the missing part is the mat (the rest a crown or a roof). Default
+  // 0.25: grid lines and the crown's blurred edge make up the rest.
+  double max_mat_share_hidden = 0.25;
+  // Length past the seen end left out of that test, mm: the blur there mixes crown and mat.
+  double hidden_end_skip_mm = 2.0;
 };
 
 struct QtipFit {
