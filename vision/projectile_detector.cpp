@@ -15,6 +15,7 @@
 #include "vision/shell_model.hpp"
 #include "vision/shell_support.hpp"
 #include "vision/shell_template.hpp"
+#include "vision/taken_away.hpp"
 
 namespace referee {
 
@@ -114,6 +115,11 @@ constexpr double kFaintMinLengthShare = 0.5;
 // 0.25: heavy blur spreads a shell on the mat or on figures of its colour so that only its
 // middle clears the lowered threshold; the whole model's match then decides.
 constexpr double kFaintShellMinFill = 0.25;
+
+// Gap between a projectile's footprint edge and the band its surroundings are read in, mm,
+// past the blur; and that band's width, mm.
+constexpr double kTakenAwayRingGapMm = 1.5;
+constexpr double kTakenAwayRingWidthMm = 3.0;
 
 // A region of change in the top view.
 struct Blob {
@@ -306,10 +312,12 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
   return mask;
 }
 
-ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
-                                  const TopView& view, const std::vector<DetectedStand>& stands,
-                                  const ProjectileOptions& opt, const cv::Mat& tall_terrain,
-                                  const cv::Mat& flat_terrain) {
+namespace {
+
+ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_after,
+                               const TopView& view, const std::vector<DetectedStand>& stands,
+                               const ProjectileOptions& opt, const cv::Mat& tall_terrain,
+                               const cv::Mat& flat_terrain) {
   if (top_before.empty() || top_after.empty() || top_before.size() != top_after.size() ||
       top_before.type() != CV_8UC3 || top_after.type() != CV_8UC3) {
     return Refusal{"before and after top views are missing or differ in size/type"};
@@ -698,6 +706,39 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                    " small region(s) no projectile model explains (noise, a shadow), ignored";
   }
   return *found;
+}
+
+}  // namespace
+
+ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_after,
+                                  const TopView& view, const std::vector<DetectedStand>& stands,
+                                  const ProjectileOptions& opt, const cv::Mat& tall_terrain,
+                                  const cv::Mat& flat_terrain) {
+  ProjectileResult r =
+      ExplainChange(top_before, top_after, view, stands, opt, tall_terrain, flat_terrain);
+  const auto* o = std::get_if<ProjectileObservation>(&r);
+  if (!o) return r;
+  // The object explained must be in `after`: one picked up changes the same pixels.
+  const double mm = view.MmPerPx();
+  const bool qtip = o->kind == "qtip";
+  const double half_width_mm =
+      qtip ? 0.5 * QtipModelOptions{}.stick_diameter_mm : 0.35 * opt.shell_side_mm;
+  const double ring_from_mm = qtip ? 0.5 * opt.qtip_head_diameter_mm + kTakenAwayRingGapMm
+                                   : std::sqrt(0.5) * opt.shell_side_mm + kTakenAwayRingGapMm;
+  cv::Mat after_lit;
+  GainCorrected(top_before, top_after).convertTo(after_lit, CV_8UC3);
+  const double ring_to_mm = ring_from_mm + kTakenAwayRingWidthMm;
+  const ObjectContrast c =
+      MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px, half_width_mm / mm,
+                            ring_from_mm / mm, ring_to_mm / mm);
+  if (TakenAway(c) || (qtip && TakenAway(MeasureStickWhiteness(
+                                   top_before, after_lit, o->point_px, o->other_end_px,
+                                   half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm)))) {
+    return Refusal{"the " + std::string(qtip ? "Q-tip" : "shell") +
+                   " the change shows is in the before frame, not the after one (taken away, "
+                   "not come to rest): not adjudicated"};
+  }
+  return r;
 }
 
 }  // namespace referee

@@ -181,7 +181,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   BenchSeries impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
-  int empty_pairs = 0, empty_adjudicated = 0, facing_asked = 0, relabelled = 0, sized_asked = 0;
+  int empty_pairs = 0, empty_adjudicated = 0, taken_pairs = 0, taken_adjudicated = 0,
+      facing_asked = 0, relabelled = 0, sized_asked = 0;
   int height_checks = 0, height_checks_there = 0;
   // Checks for a base the stand search missed (vision/unfound_base_check): on decisive shots
   // whose verdict differs (flagged) or agrees, and on any adjudicated shot where no true stand
@@ -489,6 +490,21 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         line += buf;
       }
     }
+    // A projectile picked up changes the same pixels as one come to rest: the pair the other
+    // way round (`after` as the earlier frame) has no projectile at rest either.
+    {
+      ++taken_pairs;
+      const ProjectileResult r = DetectProjectile(a.top_after, a.top_before, view, a.stands.stands,
+                                                  {}, a.tall_terrain, a.flat_terrain);
+      if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
+        ++taken_adjudicated;
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+                      "; PROJECTILE TAKEN AWAY ADJUDICATED (%s at %.2f,%.2f in, change %.0f mm^2)",
+                      o->kind.c_str(), o->point.x, o->point.y, o->change_area_mm2);
+        line += buf;
+      }
+    }
     ++scenes_done;
     if (verbose) {
       // Which symmetry took our frame to the truth's ("identity" with the truth camera).
@@ -548,6 +564,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,
               empty_pairs);
+  std::printf("pairs with the projectile taken away adjudicated (must be 0): %d/%d\n",
+              taken_adjudicated, taken_pairs);
   if (!truth_camera) {
     std::printf(
         "board symmetry applied (markerless board labelled from another corner): %d of %d "
@@ -564,12 +582,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "%.2f%% centre_mm "
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
       "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d | differ silent %d "
-      "flagged %d | checks %d false %d agreed %d\n",
+      "flagged %d | checks %d false %d agreed %d | taken-away adjudicated %d/%d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
       hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled,
-      decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false,
-      checks_agreed);
+      decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false, checks_agreed,
+      taken_adjudicated, taken_pairs);
   return 0;
 }
 

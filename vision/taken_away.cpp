@@ -1,0 +1,120 @@
+#include "vision/taken_away.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "vision/stand_surface.hpp"
+
+namespace referee {
+
+namespace {
+
+// Distance of a point from the segment a-b.
+double SegmentDistance(cv::Point2d p, cv::Point2d a, cv::Point2d b) {
+  const cv::Point2d ab = b - a;
+  const double ab2 = ab.dot(ab);
+  const double t = ab2 > 1e-9 ? std::clamp((p - a).dot(ab) / ab2, 0.0, 1.0) : 0.0;
+  return cv::norm(p - (a + t * ab));
+}
+
+}  // namespace
+
+ObjectContrast MeasureObjectContrast(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
+                                     cv::Point2d b, double half_width_px, double ring_from_px,
+                                     double ring_to_px) {
+  ObjectContrast out;
+  const int r = static_cast<int>(std::ceil(ring_to_px)) + 1;
+  const cv::Rect box =
+      cv::Rect(cv::Point(static_cast<int>(std::floor(std::min(a.x, b.x))) - r,
+                         static_cast<int>(std::floor(std::min(a.y, b.y))) - r),
+               cv::Point(static_cast<int>(std::ceil(std::max(a.x, b.x))) + r + 1,
+                         static_cast<int>(std::ceil(std::max(a.y, b.y))) + r + 1)) &
+      cv::Rect({0, 0}, before.size());
+  std::array<std::array<std::vector<int>, 3>, 2> ring;  // per frame, per channel
+  std::vector<cv::Point> footprint;
+  for (int y = box.y; y < box.br().y; ++y) {
+    for (int x = box.x; x < box.br().x; ++x) {
+      const double d = SegmentDistance({static_cast<double>(x), static_cast<double>(y)}, a, b);
+      if (d <= half_width_px) {
+        footprint.emplace_back(x, y);
+      } else if (d >= ring_from_px && d <= ring_to_px) {
+        for (int c = 0; c < 3; ++c) {
+          ring[0][static_cast<size_t>(c)].push_back(before.at<cv::Vec3b>(y, x)[c]);
+          ring[1][static_cast<size_t>(c)].push_back(after.at<cv::Vec3b>(y, x)[c]);
+        }
+      }
+    }
+  }
+  if (footprint.size() < 4 || ring[0][0].size() < 8) return out;
+  const std::array<const cv::Mat*, 2> frames = {&before, &after};
+  std::array<double, 2> contrast{};
+  for (size_t f = 0; f < 2; ++f) {
+    const cv::Vec3d around = ChannelMedian(ring[f]);
+    std::vector<double> d;
+    d.reserve(footprint.size());
+    for (const cv::Point& p : footprint) {
+      const cv::Vec3b& v = frames[f]->at<cv::Vec3b>(p);
+      d.push_back(cv::norm(cv::Vec3d(v[0], v[1], v[2]) - around));
+    }
+    auto mid = d.begin() + static_cast<long>(d.size() / 2);
+    std::nth_element(d.begin(), mid, d.end());
+    contrast[f] = *mid;
+  }
+  out.before = contrast[0];
+  out.after = contrast[1];
+  out.measured = true;
+  return out;
+}
+
+bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
+  return c.measured && c.after < options.max_after_contrast &&
+         c.before > options.min_before_ratio * c.after;
+}
+
+bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {
+  return w.measured && w.before - w.after > options.min_whiteness_lost &&
+         w.before - w.around_before > options.min_whiteness_lost;
+}
+
+StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
+                                     cv::Point2d b, double half_width_px, double ring_from_px,
+                                     double ring_to_px) {
+  StickWhiteness out;
+  const cv::Point2d ab = b - a;
+  const double len = cv::norm(ab);
+  if (len < 4.0) return out;
+  const cv::Point2d along = ab * (1.0 / len), across(-along.y, along.x);
+  const cv::Rect view({0, 0}, before.size());
+  std::vector<int> wb, wa, ring;
+  const auto darkest = [](const cv::Vec3b& v) { return std::min({v[0], v[1], v[2]}); };
+  for (double t = 0.25 * len; t <= 0.75 * len; t += 0.5) {
+    for (double v = -ring_to_px; v <= ring_to_px + 1e-9; v += 0.5) {
+      const bool core = std::abs(v) <= half_width_px;
+      if (!core && std::abs(v) < ring_from_px) continue;
+      const cv::Point2d q = a + t * along + v * across;
+      const cv::Point p(cvRound(q.x), cvRound(q.y));
+      if (!view.contains(p)) continue;
+      if (core) {
+        wb.push_back(darkest(before.at<cv::Vec3b>(p)));
+        wa.push_back(darkest(after.at<cv::Vec3b>(p)));
+      } else {
+        ring.push_back(darkest(before.at<cv::Vec3b>(p)));
+      }
+    }
+  }
+  if (wb.size() < 8 || ring.size() < 8) return out;
+  const auto median = [](std::vector<int>& v) {
+    auto mid = v.begin() + static_cast<long>(v.size() / 2);
+    std::nth_element(v.begin(), mid, v.end());
+    return static_cast<double>(*mid);
+  };
+  out.before = median(wb);
+  out.after = median(wa);
+  out.around_before = median(ring);
+  out.measured = true;
+  return out;
+}
+
+}  // namespace referee

@@ -1,0 +1,61 @@
+// Whether the object a projectile model explained is in the `after` view or was in `before`:
+// a Q-tip or shell picked up between the frames changes the same pixels as one come to rest,
+// and its models, which read the change, can take it for one (a Q-tip lifted off the mat was
+// ruled 74-88 mm from where it lay, its plain end taken for the tip). The frame that holds the
+// object shows it unlike its own surroundings; the other shows what lies under it, as the
+// surroundings do when that is the mat.
+#pragma once
+
+#include <opencv2/core.hpp>
+
+namespace referee {
+
+struct TakenAwayOptions {
+  // The object is taken to be in `before`, not `after`, when its footprint stands out of its
+  // surroundings in `before` by more than this many times as much as in `after`. Default 2.5:
+  // a Q-tip or shell at rest stood out of its surroundings at least 0.55 times as much as what
+  // lies under it did (1.81 at the most on 160 landings of 8 sets); picked up, 3-50 times.
+  double min_before_ratio = 2.5;
+  // ... and it stands out in `after` by less than this, 8-bit levels (the colour distance of
+  // the footprint's median pixel from its surroundings' median). Default 30: a white stick
+  // or a yellow shell stands out of any mat by more; the mat's own texture and blur by less.
+  double max_after_contrast = 80.0;
+  // A Q-tip's stick is white cotton: in the frame that holds it, it is at least as white as
+  // whatever it lies on. It is taken to be in `before` when its middle is whiter there by more
+  // than this, levels of the darkest channel. Default 15: on 40 napoleonic landings the stick
+  // came out 38-119 whiter in `after`; picked up, 42-84 whiter in `before`.
+  double min_whiteness_lost = 15.0;
+};
+
+struct ObjectContrast {
+  double before = 0;  // footprint against its surroundings in `before`, levels
+  double after = 0;   // ... in `after`
+  bool measured = false;
+};
+
+// The footprint: pixels within `half_width_px` of the segment a-b (a shell: a == b, its half
+// side); the surroundings: a band `ring_from_px`..`ring_to_px` from it. `after` should have
+// the lighting change divided out. Top views, BGR 8-bit, same size.
+ObjectContrast MeasureObjectContrast(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
+                                     cv::Point2d b, double half_width_px, double ring_from_px,
+                                     double ring_to_px);
+
+bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options = {});
+
+// How white the middle of a Q-tip's stick from `a` to `b` (top-view px; its outer 25 % at each
+// end, the heads, left out) is in each frame, and its surroundings in `before` (a band
+// `ring_from_px`..`ring_to_px` off the axis): the median of the darkest channel (white cotton
+// raises all three) over pixels within `half_width_px` of the axis. `after` should have the
+// lighting change divided out.
+struct StickWhiteness {
+  double before = 0, after = 0, around_before = 0;
+  bool measured = false;
+};
+// Taken away: whiter in `before` than in `after` and than its surroundings there, each by more
+// than min_whiteness_lost (a pale mat under a white stick at rest is as white as the stick).
+bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options = {});
+StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
+                                     cv::Point2d b, double half_width_px, double ring_from_px,
+                                     double ring_to_px);
+
+}  // namespace referee
