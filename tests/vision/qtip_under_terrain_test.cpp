@@ -18,25 +18,32 @@
 namespace referee {
 namespace {
 
+// A `hard` scene whose Q-tip lies on the mat with its plain half hidden, analysed as shot: the
+// tip is placed, and the plain end put at the model's length along the seen stick.
+void ExpectPlacedByItsTip(const Scenario& sc, const SynthScene& s) {
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  ASSERT_TRUE(s.projectile->resting_on.empty());  // the scene is the one described
+  const ShotAnalysis a =
+      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_LT(InchesToMm(Distance(a.projectile->other_end, s.projectile->plain_end)), 5.0);
+}
+
 // Seed 7, scene 7: the Q-tip on the mat in a woods square, its black tip at the crowns' edge.
 // Before: "a faint Q-tip matched along a 31 x 7 mm change: Q-tip-like change of the wrong
 // length (45 mm)".
 TEST(QtipUnderTerrainTest, StickRunningOnUnderTreeCrownsIsPlacedByItsTip) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7, .size = {1920, 1080}}, 7);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  ASSERT_TRUE(s.projectile->resting_on.empty());  // the scene is the one described
   ASSERT_EQ(s.board.TerrainAt({5, 2}), Terrain::kWoods);
+  ExpectPlacedByItsTip(sc, s);
+  if (HasFatalFailure()) return;
   const TopView view(TruthCalibration(s));
   const cv::Mat after = AsWebcamSends(s.after, s.jpeg_quality);
-  const ShotAnalysis a =
-      AnalyseShot(view, s.before, after, ScenarioSideColors(sc), LoadStandKinds(), &s.board);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
-  // The plain end, under the crowns, is put at the model's length along the seen stick.
-  EXPECT_LT(InchesToMm(Distance(a.projectile->other_end, s.projectile->plain_end)), 5.0);
 
   // Told of no tall terrain there, the short stick is not stretched to a Q-tip's length.
   Board open = s.board;
@@ -55,17 +62,8 @@ TEST(QtipUnderTerrainTest, StickRunningOnUnderTreeCrownsIsPlacedByItsTip) {
 TEST(QtipUnderTerrainTest, StickCutOffWideAtACrownsEdgeIsPlacedByItsTip) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 13, .size = {1920, 1080}}, 7);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  ASSERT_TRUE(s.projectile->resting_on.empty());
-  const TopView view(TruthCalibration(s));
-  const cv::Mat after = AsWebcamSends(s.after, s.jpeg_quality);
-  const ShotAnalysis a =
-      AnalyseShot(view, s.before, after, ScenarioSideColors(sc), LoadStandKinds(), &s.board);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
-  EXPECT_LT(InchesToMm(Distance(a.projectile->other_end, s.projectile->plain_end)), 5.0);
+  ExpectPlacedByItsTip(sc, s);
+  if (HasFatalFailure()) return;
 
   // The same frames with the crown painted out over most of the missing part, mat there before
   // and after: the stick now ends 28 mm short with the mat in plain view beyond it, and is
@@ -82,7 +80,8 @@ TEST(QtipUnderTerrainTest, StickCutOffWideAtACrownsEdgeIsPlacedByItsTip) {
   cv::Mat before_open = s.before.clone(), after_open = s.after.clone();
   for (cv::Mat* m : {&before_open, &after_open})
     cv::line(*m, from, to, cv::Scalar(mat[0], mat[1], mat[2]), 9);
-  const ShotAnalysis b = AnalyseShot(view, before_open, AsWebcamSends(after_open, s.jpeg_quality),
+  const ShotAnalysis b = AnalyseShot(TopView(TruthCalibration(s)), before_open,
+                                     AsWebcamSends(after_open, s.jpeg_quality),
                                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
   EXPECT_FALSE(b.projectile.has_value())
       << "placed at " << InchesToMm(Distance(b.projectile->point, tip)) << " mm";

@@ -474,37 +474,31 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       hands_refused += reason ? 1 : 0;
       line += reason ? "; hand refused: " + *reason : "; HAND FRAME ADJUDICATED";
     }
-    // Pairs without a projectile must never be adjudicated: the same frame twice, and the same
-    // scene photographed again (new exposure, white balance, noise and JPEG pass).
-    for (const cv::Mat& again :
-         {a.top_before, view.Rectify(Rephotographed(before, 1000 + scenes_done))}) {
-      ++empty_pairs;
-      const ProjectileResult r = DetectProjectile(a.top_before, again, view, a.stands.stands, {},
+    // A pair with no projectile at rest in its second frame, which must never be adjudicated:
+    // counted in `pairs`, and in `adjudicated` (with a line naming `what`) when it was.
+    const auto no_projectile = [&](const cv::Mat& first, const cv::Mat& second, const char* what,
+                                   int& pairs, int& adjudicated) {
+      ++pairs;
+      const ProjectileResult r = DetectProjectile(first, second, view, a.stands.stands, {},
                                                   a.tall_terrain, a.flat_terrain);
       if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
-        ++empty_adjudicated;
+        ++adjudicated;
         char buf[160];
-        std::snprintf(buf, sizeof buf,
-                      "; NO-PROJECTILE PAIR ADJUDICATED (%s at %.2f,%.2f in, change %.0f mm^2)",
-                      o->kind.c_str(), o->point.x, o->point.y, o->change_area_mm2);
+        std::snprintf(buf, sizeof buf, "; %s ADJUDICATED (%s at %.2f,%.2f in, change %.0f mm^2)",
+                      what, o->kind.c_str(), o->point.x, o->point.y, o->change_area_mm2);
         line += buf;
       }
+    };
+    // The same frame twice, and the same scene photographed again (new exposure, white balance,
+    // noise and JPEG pass).
+    for (const cv::Mat& again :
+         {a.top_before, view.Rectify(Rephotographed(before, 1000 + scenes_done))}) {
+      no_projectile(a.top_before, again, "NO-PROJECTILE PAIR", empty_pairs, empty_adjudicated);
     }
     // A projectile picked up changes the same pixels as one come to rest: the pair the other
-    // way round (`after` as the earlier frame) has no projectile at rest either.
-    {
-      ++taken_pairs;
-      const ProjectileResult r = DetectProjectile(a.top_after, a.top_before, view, a.stands.stands,
-                                                  {}, a.tall_terrain, a.flat_terrain);
-      if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
-        ++taken_adjudicated;
-        char buf[160];
-        std::snprintf(buf, sizeof buf,
-                      "; PROJECTILE TAKEN AWAY ADJUDICATED (%s at %.2f,%.2f in, change %.0f mm^2)",
-                      o->kind.c_str(), o->point.x, o->point.y, o->change_area_mm2);
-        line += buf;
-      }
-    }
+    // way round (`after` as the earlier frame) has none at rest either.
+    no_projectile(a.top_after, a.top_before, "PROJECTILE TAKEN AWAY", taken_pairs,
+                  taken_adjudicated);
     ++scenes_done;
     if (verbose) {
       // Which symmetry took our frame to the truth's ("identity" with the truth camera).
