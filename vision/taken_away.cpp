@@ -75,7 +75,8 @@ bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
 
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {
   return w.measured && w.before - w.after > options.min_whiteness_lost &&
-         w.before - w.around_before > options.min_whiteness_lost;
+         w.before - w.around_before > options.min_whiteness_lost &&
+         w.after - w.around_after <= options.min_whiteness_lost;
 }
 
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
@@ -87,7 +88,7 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
   if (len < 4.0) return out;
   const cv::Point2d along = ab * (1.0 / len), across(-along.y, along.x);
   const cv::Rect view({0, 0}, before.size());
-  std::vector<int> wb, wa, ring;
+  std::vector<int> wb, wa, ring_b, ring_a;
   const auto darkest = [](const cv::Vec3b& v) { return std::min({v[0], v[1], v[2]}); };
   for (double t = 0.25 * len; t <= 0.75 * len; t += 0.5) {
     for (double v = -ring_to_px; v <= ring_to_px + 1e-9; v += 0.5) {
@@ -100,11 +101,12 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
         wb.push_back(darkest(before.at<cv::Vec3b>(p)));
         wa.push_back(darkest(after.at<cv::Vec3b>(p)));
       } else {
-        ring.push_back(darkest(before.at<cv::Vec3b>(p)));
+        ring_b.push_back(darkest(before.at<cv::Vec3b>(p)));
+        ring_a.push_back(darkest(after.at<cv::Vec3b>(p)));
       }
     }
   }
-  if (wb.size() < 8 || ring.size() < 8) return out;
+  if (wb.size() < 8 || ring_b.size() < 8) return out;
   const auto median = [](std::vector<int>& v) {
     auto mid = v.begin() + static_cast<long>(v.size() / 2);
     std::nth_element(v.begin(), mid, v.end());
@@ -112,7 +114,8 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
   };
   out.before = median(wb);
   out.after = median(wa);
-  out.around_before = median(ring);
+  out.around_before = median(ring_b);
+  out.around_after = median(ring_a);
   out.measured = true;
   return out;
 }

@@ -43,16 +43,18 @@ ObjectContrast MeasureObjectContrast(const cv::Mat& before, const cv::Mat& after
 bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options = {});
 
 // How white the middle of a Q-tip's stick from `a` to `b` (top-view px; its outer 25 % at each
-// end, the heads, left out) is in each frame, and its surroundings in `before` (a band
+// end, the heads, left out) is in each frame, and its surroundings there (a band
 // `ring_from_px`..`ring_to_px` off the axis): the median of the darkest channel (white cotton
 // raises all three) over pixels within `half_width_px` of the axis. `after` should have the
 // lighting change divided out.
 struct StickWhiteness {
-  double before = 0, after = 0, around_before = 0;
+  double before = 0, after = 0, around_before = 0, around_after = 0;
   bool measured = false;
 };
 // Taken away: whiter in `before` than in `after` and than its surroundings there, each by more
-// than min_whiteness_lost (a pale mat under a white stick at rest is as white as the stick).
+// than min_whiteness_lost (a pale mat under a white stick at rest is as white as the stick),
+// while `after` shows nothing there whiter than its surroundings by that much (a stick at rest
+// on white-coated figures whiter than its cotton still stands out of the mat around them).
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options = {});
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
                                      cv::Point2d b, double half_width_px, double ring_from_px,

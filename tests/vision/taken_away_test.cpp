@@ -79,6 +79,16 @@ TEST(TakenAway, StickWhitenessIsReadOnTheSticksMiddleInEachFrame) {
   const StickWhiteness p = MeasureStickWhiteness(pale, shaded, {10, 30}, {110, 30}, 1.0, 5.0, 8.0);
   EXPECT_NEAR(p.before - p.after, 30, 1);
   EXPECT_FALSE(TakenAway(p));
+  // A white stick come to rest along a rank of paper-white figures on a tan mat: `before` is
+  // whiter under its middle than `after`, but `after` shows white there too.
+  cv::Mat figures = mat.clone();
+  cv::line(figures, {10, 30}, {110, 30}, cv::Scalar(255, 255, 255), 5);
+  cv::Mat stick_on_figures = figures.clone();
+  cv::line(stick_on_figures, {10, 30}, {110, 30}, cv::Scalar(225, 230, 230), 3);
+  const StickWhiteness f =
+      MeasureStickWhiteness(figures, stick_on_figures, {10, 30}, {110, 30}, 1.0, 5.0, 8.0);
+  EXPECT_GT(f.before - f.after, 15);
+  EXPECT_FALSE(TakenAway(f));
   const ObjectContrast c = MeasureObjectContrast(with, mat, {10, 30}, {110, 30}, 1.0, 5.0, 8.0);
   ASSERT_TRUE(c.measured);
   EXPECT_TRUE(TakenAway(c));
