@@ -245,7 +245,11 @@ std::vector<LineSample> SampleGridLines(const cv::Mat& gray, const Grid& board,
     const double len = std::hypot(da.x, da.y);
     if (len <= 0) continue;
     const cv::Point2d nrm(-da.y / len, da.x / len);
-    const auto o = MeasureLineOffset(gray, q, nrm, spacing, options.refine);
+    // da spans a quarter square; the samples lie 0.7 of a square / (per - 1) apart.
+    const double gap_px = 4.0 * len * 0.7 / (per - 1);
+    RefineOptions refine = options.refine;
+    refine.along_line_px = std::max(refine.along_line_px, options.along_fraction_of_gap * gap_px);
+    const auto o = MeasureLineOffset(gray, q, nrm, spacing, refine);
     if (!o || std::abs(*o) > options.max_offset_px) continue;
     LineSample ls = planned[i];
     ls.px = q + *o * nrm;

@@ -30,6 +30,12 @@ struct LineFitOptions {
   // A sample farther than this from where the starting camera puts the line is not this line
   // (a stand's edge, a road's border), px.
   double max_offset_px = 2.0;
+  // Each sample's profile across the line is the mean of the profiles over this fraction of the
+  // gap to the next sample either way along the line (0.5: every pixel of the sampled stretch is
+  // read once; 0: one profile, as before s24). A blurred, noisy line is located from all of its
+  // pixels rather than one row in six; the stretch (about 6 px at 1080p) is straight under any
+  // lens. refine.along_line_px, when larger, wins (the faintest attempt's fixed stretch).
+  double along_fraction_of_gap = 0.5;
   // Fewer accepted samples than this: keep the crossing-only fit.
   int min_samples = 200;
   // Prior widths pulling the badly observable terms toward a typical webcam when the data
