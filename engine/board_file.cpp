@@ -53,6 +53,19 @@ Polygon ParsePolygon(const nlohmann::json& obj, const std::string& file, const s
   return poly;
 }
 
+std::array<int, 3> ParseSrgb(const nlohmann::json& rgb, const std::string& file,
+                             const std::string& field) {
+  if (!rgb.is_array() || rgb.size() != 3) throw InputError(file, field, "expected [r, g, b]");
+  std::array<int, 3> c{};
+  for (size_t k = 0; k < 3; ++k) {
+    c[k] = AsInt(rgb[k], file, FieldPath(field, k));
+    if (c[k] < 0 || c[k] > 255) {
+      throw InputError(file, FieldPath(field, k), "colour component must be 0-255");
+    }
+  }
+  return c;
+}
+
 }  // namespace
 
 Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
@@ -65,7 +78,7 @@ Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
     if (key == "cols" || key == "rows" || key == "square_size") continue;
     const bool beside = key == "terrain" || key == "features" || key == "sides" ||
                         key == "markers" || key == "line_width_mm" || key == "base_height_mm" ||
-                        key == "figure_height_mm" || key == "mat";
+                        key == "figure_height_mm" || key == "mat" || key == "shell_colour";
     throw InputError(file, "board." + key,
                      beside ? "put \"" + key + "\" at the top level of the file, beside \"board\""
                             : std::string("\"board\" holds only cols, rows and square_size"));
@@ -132,16 +145,7 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
     RequireObject(sides, file, "sides");
     if (sides.size() < 2) throw InputError(file, "sides", "need at least two sides");
     for (const auto& [name, rgb] : sides.items()) {
-      const std::string field = "sides." + name;
-      if (!rgb.is_array() || rgb.size() != 3) throw InputError(file, field, "expected [r, g, b]");
-      std::array<int, 3> c{};
-      for (size_t k = 0; k < 3; ++k) {
-        c[k] = AsInt(rgb[k], file, FieldPath(field, k));
-        if (c[k] < 0 || c[k] > 255) {
-          throw InputError(file, FieldPath(field, k), "colour component must be 0-255");
-        }
-      }
-      out.side_colors_srgb[name] = c;
+      out.side_colors_srgb[name] = ParseSrgb(rgb, file, "sides." + name);
     }
   } else {
     out.side_colors_srgb = DefaultSideColors();
@@ -160,6 +164,8 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
     throw InputError(file, "figure_height_mm", "must be in [0, 60] mm");
   }
   out.mat_color = GetStringOr(j, "mat", "", file, "");
+  if (j.contains("shell_colour"))
+    out.shell_colour_srgb = ParseSrgb(j.at("shell_colour"), file, "shell_colour");
   // A scene file may serve as the board file: its own keys are not the board's but expected.
   static const std::set<std::string> kKnown = {
       "board",         "terrain",        "features",         "sides", "markers",
@@ -177,7 +183,7 @@ std::string IgnoredKeysNote(const BoardFile& board, const std::string& file) {
   for (const std::string& k : board.ignored_keys) keys += (keys.empty() ? "\"" : ", \"") + k + "\"";
   return file + ": not a board key, ignored: " + keys +
          " (board keys: board, terrain, features, sides, markers, line_width_mm, base_height_mm, "
-         "figure_height_mm, mat)";
+         "figure_height_mm, mat, shell_colour)";
 }
 
 BoardFile LoadBoardFile(const std::filesystem::path& path) {

@@ -11,6 +11,7 @@
 //    "line_width_mm": 2.0,       // optional: drawn grid line width
 //    "base_height_mm": 2.5,      // optional: thickness of the stands' bases
 //    "figure_height_mm": 20.0,   // optional: the figures' tops above their base
+//    "shell_colour": [235, 200, 40],  // optional: the shells' plasticine, sRGB
 //    "mat": "green"}             // optional: mat colour name, informative
 #pragma once
 
@@ -44,6 +45,8 @@ struct BoardFile {
   // armies ~8).
   double base_height_mm = 2.5;
   double figure_height_mm = 20.0;
+  // The howitzer and catapult shells' plasticine colour, sRGB 0-255 (TABLE_KIT: yellow).
+  std::array<int, 3> shell_colour_srgb{235, 200, 40};
   // Top-level keys the referee does not read (a misspelt "terain" would otherwise go unseen):
   // the commands name them on stderr.
   std::vector<std::string> ignored_keys;

@@ -120,6 +120,10 @@ constexpr double kFaintShellMinFill = 0.25;
 // past the blur; and that band's width, mm.
 constexpr double kTakenAwayRingGapMm = 1.5;
 constexpr double kTakenAwayRingWidthMm = 3.0;
+// How far a pixel's chromaticity (r, g shares) may lie from the shells' colour to show it.
+// 0.05: `hard` shells at rest under its exposure, white balance and blur read 0.57-1.0 of their
+// middle within it, the surface they were picked up from 0.
+constexpr double kShellChromaTolerance = 0.05;
 
 // A region of change in the top view.
 struct Blob {
@@ -731,9 +735,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   const ObjectContrast c =
       MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px, half_width_mm / mm,
                             ring_from_mm / mm, ring_to_mm / mm);
-  if (TakenAway(c) || (qtip && TakenAway(MeasureStickWhiteness(
-                                   top_before, after_lit, o->point_px, o->other_end_px,
-                                   half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm)))) {
+  if (TakenAway(c) ||
+      (!qtip &&
+       TakenAway(MeasureShellColourShare(top_before, after_lit, o->point_px, half_width_mm / mm,
+                                         opt.shell_bgr, kShellChromaTolerance))) ||
+      (qtip &&
+       TakenAway(MeasureStickWhiteness(top_before, after_lit, o->point_px, o->other_end_px,
+                                       half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm)))) {
     return Refusal{"the " + std::string(qtip ? "Q-tip" : "shell") +
                    " the change shows is in the before frame, not the after one (taken away, "
                    "not come to rest): not adjudicated"};

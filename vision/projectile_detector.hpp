@@ -32,6 +32,10 @@ struct ProjectileOptions {
   // Shell: side 12 mm, thickness 5 mm (TABLE_KIT). The dot is on top.
   double shell_side_mm = 12.0;
   double shell_thickness_mm = 5.0;
+  // The shells' plasticine colour, BGR (the board file's `shell_colour`; TABLE_KIT: yellow).
+  // Only tells the frame that holds a shell from the one it was picked up from (taken_away.hpp):
+  // a shell of another colour is still found, the test then reads no shell colour in either.
+  cv::Vec3d shell_bgr{40, 200, 235};
   // Diameter of the shell's centre dot, mm. Default 3.
   double shell_dot_diameter_mm = 3.0;
   // Smallest darkening of the dot below the shell's top, as a share of the top's brightness.

@@ -71,7 +71,7 @@ std::optional<RestHeightCheck> CheckRulingHeight(const ProjectileObservation& pr
                                                  const RestHeightCheckOptions& options = {});
 
 // The base and figure heights the projectile search placed it with (the board file's, through
-// ApplyKitHeights): the tallest figures tried are TABLE_KIT's ~25 mm or the club's, if taller.
+// ApplyBoardKit): the tallest figures tried are TABLE_KIT's ~25 mm or the club's, if taller.
 RestHeightCheckOptions RestHeightCheckOptionsFor(const ProjectileOptions& projectile);
 
 }  // namespace referee

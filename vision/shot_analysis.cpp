@@ -46,11 +46,13 @@ std::vector<std::string> KindPreference(const std::string& ruleset) {
   return StandDetectorOptions{}.kind_preference;
 }
 
-void ApplyKitHeights(const BoardFile& kit, StandDetectorOptions& stands,
-                     ProjectileOptions& projectile) {
+void ApplyBoardKit(const BoardFile& kit, StandDetectorOptions& stands,
+                   ProjectileOptions& projectile) {
   stands.base_height_mm = kit.base_height_mm;
   projectile.base_height_mm = kit.base_height_mm;
   projectile.figure_height_mm = kit.figure_height_mm;
+  const auto& rgb = kit.shell_colour_srgb;
+  projectile.shell_bgr = cv::Vec3d(rgb[2], rgb[1], rgb[0]);
 }
 
 std::vector<Stand> StandsOf(const StandDetection& detection) {

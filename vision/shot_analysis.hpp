@@ -52,11 +52,11 @@ ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::M
 // size), light catapult; anything else -> the Napoleonic default.
 std::vector<std::string> KindPreference(const std::string& ruleset);
 
-// The board file's stand and figure heights into the options that place things in 3D: the
-// stand search (a base's side faces), and the height a projectile lying on a base or on its
-// figures is put at.
-void ApplyKitHeights(const BoardFile& kit, StandDetectorOptions& stands,
-                     ProjectileOptions& projectile);
+// The board file's kit into the options: its stand and figure heights, which place things in
+// 3D (a base's side faces, the height a projectile lying on a base or its figures is put at),
+// and the shells' colour.
+void ApplyBoardKit(const BoardFile& kit, StandDetectorOptions& stands,
+                   ProjectileOptions& projectile);
 
 // Stands as the engine takes them.
 std::vector<Stand> StandsOf(const StandDetection& detection);

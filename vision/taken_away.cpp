@@ -120,4 +120,40 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
   return out;
 }
 
+ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
+                                         cv::Point2d centre, double radius_px,
+                                         const cv::Vec3d& shell_bgr, double tolerance) {
+  ShellColourShare out;
+  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
+  if (sum <= 0) return out;
+  const double ref_r = shell_bgr[2] / sum, ref_g = shell_bgr[1] / sum;
+  const auto like = [&](const cv::Vec3b& v) {
+    const double n = static_cast<double>(v[0]) + v[1] + v[2];
+    if (n < 30.0) return false;  // too dark to have a colour
+    return std::hypot(v[2] / n - ref_r, v[1] / n - ref_g) <= tolerance;
+  };
+  const int r = static_cast<int>(std::ceil(radius_px));
+  int n = 0, in_before = 0, in_after = 0;
+  for (int dy = -r; dy <= r; ++dy) {
+    for (int dx = -r; dx <= r; ++dx) {
+      if (dx * dx + dy * dy > radius_px * radius_px) continue;
+      const cv::Point p(cvRound(centre.x) + dx, cvRound(centre.y) + dy);
+      if (!cv::Rect({0, 0}, before.size()).contains(p)) continue;
+      ++n;
+      in_before += like(before.at<cv::Vec3b>(p)) ? 1 : 0;
+      in_after += like(after.at<cv::Vec3b>(p)) ? 1 : 0;
+    }
+  }
+  if (n < 4) return out;
+  out.before = static_cast<double>(in_before) / n;
+  out.after = static_cast<double>(in_after) / n;
+  out.measured = true;
+  return out;
+}
+
+bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options) {
+  return c.measured && c.before >= options.min_shell_share_before &&
+         c.after <= options.max_shell_share_after;
+}
+
 }  // namespace referee

@@ -25,6 +25,12 @@ struct TakenAwayOptions {
   // than this, levels of the darkest channel. Default 15: on 40 napoleonic landings the stick
   // came out 38-119 whiter in `after`; picked up, 42-84 whiter in `before`.
   double min_whiteness_lost = 15.0;
+  // A shell is taken to be in `before` when at least this share of its middle shows the
+  // shell's colour there and at most max_shell_share_after in `after`. Defaults 0.3 and 0.1:
+  // picked up, 0.37-0.87 of it showed the colour in `before` and none in `after`; at rest, 0.57-1.0
+  // in `after`.
+  double min_shell_share_before = 0.3;
+  double max_shell_share_after = 0.1;
 };
 
 struct ObjectContrast {
@@ -59,5 +65,17 @@ bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options = {});
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
                                      cv::Point2d b, double half_width_px, double ring_from_px,
                                      double ring_to_px);
+
+// Share of the pixels within `radius_px` of `centre` (top-view px) whose chromaticity (r, g
+// shares of R+G+B) lies within `tolerance` of `shell_bgr`'s, in each frame: the frame that
+// holds a shell shows its plasticine there.
+struct ShellColourShare {
+  double before = 0, after = 0;
+  bool measured = false;
+};
+ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
+                                         cv::Point2d centre, double radius_px,
+                                         const cv::Vec3d& shell_bgr, double tolerance);
+bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options = {});
 
 }  // namespace referee

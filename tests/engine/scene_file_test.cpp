@@ -99,10 +99,16 @@ TEST(SceneFile, KitHeightsAreReadAndChecked) {
       WriteTemp("kit.json", "{" + kBoard + R"(, "base_height_mm": 3, "figure_height_mm": 8})"));
   EXPECT_DOUBLE_EQ(b.base_height_mm, 3.0);
   EXPECT_DOUBLE_EQ(b.figure_height_mm, 8.0);
+  EXPECT_EQ(b.shell_colour_srgb, (std::array<int, 3>{235, 200, 40}));  // TABLE_KIT yellow
+  EXPECT_EQ(LoadBoardFile(
+                WriteTemp("red_shells.json", "{" + kBoard + R"(, "shell_colour": [200, 30, 30]})"))
+                .shell_colour_srgb,
+            (std::array<int, 3>{200, 30, 30}));
   for (const auto& [name, kit, field] :
        {std::tuple{"no_base.json", R"("base_height_mm": 0)", "base_height_mm"},
         {"tall_figures.json", R"("figure_height_mm": 250)", "figure_height_mm"},
-        {"text_height.json", R"("figure_height_mm": "tall")", "figure_height_mm"}}) {
+        {"text_height.json", R"("figure_height_mm": "tall")", "figure_height_mm"},
+        {"bad_shell.json", R"("shell_colour": [235, 200])", "shell_colour"}}) {
     const fs::path p = WriteTemp(name, "{" + kBoard + ", " + kit + "}");
     try {
       LoadBoardFile(p);

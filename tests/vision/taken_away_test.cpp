@@ -95,5 +95,23 @@ TEST(TakenAway, StickWhitenessIsReadOnTheSticksMiddleInEachFrame) {
   EXPECT_FALSE(TakenAway(MeasureObjectContrast(mat, with, {10, 30}, {110, 30}, 1.0, 5.0, 8.0)));
 }
 
+TEST(TakenAway, AShellIsInTheFrameThatShowsItsColour) {
+  const cv::Vec3d yellow(40, 200, 235);  // BGR, the shells' default
+  const cv::Mat mat(60, 60, CV_8UC3, cv::Scalar(60, 110, 150));
+  cv::Mat shell = mat.clone();
+  cv::rectangle(shell, cv::Rect(24, 24, 12, 12), cv::Scalar(45, 190, 225), cv::FILLED);
+  const ShellColourShare picked_up =
+      MeasureShellColourShare(shell, mat, {30, 30}, 4.0, yellow, 0.05);
+  ASSERT_TRUE(picked_up.measured);
+  EXPECT_NEAR(picked_up.before, 1.0, 1e-9);
+  EXPECT_NEAR(picked_up.after, 0.0, 1e-9);
+  EXPECT_TRUE(TakenAway(picked_up));
+  EXPECT_FALSE(TakenAway(MeasureShellColourShare(mat, shell, {30, 30}, 4.0, yellow, 0.05)));
+  // Shells of a colour the board file does not give show it in neither frame: no verdict.
+  cv::Mat red = mat.clone();
+  cv::rectangle(red, cv::Rect(24, 24, 12, 12), cv::Scalar(40, 40, 200), cv::FILLED);
+  EXPECT_FALSE(TakenAway(MeasureShellColourShare(red, mat, {30, 30}, 4.0, yellow, 0.05)));
+}
+
 }  // namespace
 }  // namespace referee

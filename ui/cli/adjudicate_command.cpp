@@ -264,7 +264,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   StandDetectorOptions stand_opt;
   stand_opt.kind_preference = KindPreference(opt.ruleset);
   ProjectileOptions proj_opt;
-  ApplyKitHeights(board, stand_opt, proj_opt);
+  ApplyBoardKit(board, stand_opt, proj_opt);
   if (vm.count("figure-height-mm")) proj_opt.figure_height_mm = opt.figure_height_mm;
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";
   const TopView view(cal);

@@ -600,7 +600,7 @@ std::optional<VerdictCheck> LiveSession::CheckShotHeight(const std::vector<Stand
   }
   StandDetectorOptions stand_opt;
   ProjectileOptions proj_opt;
-  ApplyKitHeights(config_.board, stand_opt, proj_opt);
+  ApplyBoardKit(config_.board, stand_opt, proj_opt);
   const auto c =
       CheckRulingHeight(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
                         config_.catalog, config_.shot, RestHeightCheckOptionsFor(proj_opt));

@@ -892,7 +892,7 @@ int RunLive(const LiveOptions& o) {
   pipeline.catalog = config.catalog;
   // A base's size names the ruleset's kinds (a 40 x 40 base is a catapult in an Ancient game).
   pipeline.stands.kind_preference = KindPreference(o.ruleset);
-  ApplyKitHeights(board, pipeline.stands, pipeline.projectile);
+  ApplyBoardKit(board, pipeline.stands, pipeline.projectile);
   for (const auto& [side, rgb] : board.side_colors_srgb) {
     pipeline.colors.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
   }
