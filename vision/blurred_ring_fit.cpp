@@ -594,8 +594,13 @@ std::vector<Pose> CoarsePoses(const cv::Mat& dep, const cv::Rect& box,
 }
 
 bool OutOfNull(const Pose& p, const Null& null, const BlurredRingOptions& options) {
-  return p.fit.rho >= null.rho.centre + options.min_sigma * null.rho.sigma &&
-         p.fit.gain >= null.gain.centre + options.min_sigma * null.gain.sigma;
+  const double sg = options.strong_gain_sigma, sr = options.min_sigma_strong_gain;
+  const auto above = [](double v, const Spread& s, double k) {
+    return v >= s.centre + k * s.sigma;
+  };
+  if (!above(p.fit.gain, null.gain, options.min_sigma)) return false;
+  if (above(p.fit.rho, null.rho, options.min_sigma)) return true;
+  return sg > 0 && above(p.fit.gain, null.gain, sg) && above(p.fit.rho, null.rho, sr);
 }
 
 PxRect RectOf(const Pose& p) {
@@ -866,6 +871,8 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
   const auto grown = [&](const cv::Rect& b) {
     return (b + cv::Size(2 * grow, 2 * grow) - cv::Point(grow, grow)) & frame;
   };
+  BlurredRingOptions strict = options;
+  strict.strong_gain_sigma = 0;
   for (int l = 1; l < n; ++l) {
     const cv::Rect seed(stats.at<int>(l, cv::CC_STAT_LEFT), stats.at<int>(l, cv::CC_STAT_TOP),
                         stats.at<int>(l, cv::CC_STAT_WIDTH), stats.at<int>(l, cv::CC_STAT_HEIGHT));
@@ -898,7 +905,7 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
       std::vector<size_t> size_of;
       for (size_t k = 0; k < widths.size() && !r; ++k) {
         poses[k] = CoarsePoses(dep, box, sizes, {theta}, widths[k], mat.sigma, size_of);
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie);
       }
       // Nothing fits at the gradients' mean direction: the other directions they peak at are
       // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
@@ -914,7 +921,14 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
         for (size_t h = 0; h < more.size(); ++h) {
           if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
         }
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie);
+      }
+      // Nothing stood out of the bare mat by its correlation: the same hypotheses judged again
+      // where their gain alone rules the mat out (BlurredRingOptions::strong_gain_sigma), only
+      // here, so that no base the strict test finds, or reports with its other sizes, changes.
+      for (size_t k = 0; k < widths.size() && !r && !tie && options.strong_gain_sigma > 0; ++k) {
+        if (!poses[k].empty())
+          r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
       }
       // No attempt found a clear winner: a base whose size the band could not tell.
       if (!r) r = std::move(tie);

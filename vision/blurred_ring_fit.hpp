@@ -36,6 +36,16 @@ struct BlurredRingOptions {
   // many robust standard deviations above what the same template scores on the frame's bare
   // mat. Default 6: a search maximises over thousands of placements.
   double min_sigma = 6.0;
+  // Where that finds no base at a seed (nor a size tie, see report_size_ties), the hypotheses
+  // whose gain lies at least strong_gain_sigma robust standard deviations above the bare mat's are
+  // judged again needing a correlation only min_sigma_strong_gain above. The 6 sigma on the
+  // correlation guards a search maximising over thousands of placements on mat noise; where the
+  // band's amplitude alone is far past any such maximum, the mat is ruled out and the
+  // correlation need only show the band's shape, which figures near the border and the blur
+  // lower (the band, inside, outside and edge tests still follow). Defaults 12 and 4 (s13: the
+  // search's maximum on bare-mat boxes reaches 6 sigma 1 time in 20); 0 turns this off.
+  double strong_gain_sigma = 12.0;
+  double min_sigma_strong_gain = 4.0;
   // The winning size and angle must beat every other size, and itself turned 90 degrees, by
   // this many standard deviations of the correlation on bare mat. Default 1: the hypotheses
   // are scored on the same pixels, so their difference varies less than one placement's score.

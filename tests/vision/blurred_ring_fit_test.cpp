@@ -348,5 +348,18 @@ TEST(BlurredRingFitTest, ReportsARenderedBaseWhoseSizeTheBandCannotTellWithItsOt
   }));
 }
 
+// Hard seed 5, scene 7: the red 40 x 20 mm base's blurred band stands 12 or more robust
+// deviations above the bare mat's in gain, but its figures lower its correlation with the
+// band below the 6 deviations a search over thousands of placements needs (it was missed as
+// too faint). Where the gain alone rules the mat out, 4 deviations of correlation show the
+// band's shape: found at its place, size and angle, once, and nothing is claimed where no base
+// stands.
+TEST(BlurredRingFitTest, FindsARenderedBaseWhoseBandIsStrongButLooselyShaped) {
+  const RenderedDetection r = DetectInScene("hard.json", 7, 5);
+  ExpectFoundAsRendered(r, "red-4", 3.0);
+  EXPECT_EQ(CountNear(r, Truth(r, "red-4"), 15.0), 1);
+  ExpectNoFalseBases(r, 6.0);
+}
+
 }  // namespace
 }  // namespace referee
