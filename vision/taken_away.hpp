@@ -48,11 +48,11 @@ ObjectContrast MeasureObjectContrast(const cv::Mat& before, const cv::Mat& after
 
 bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options = {});
 
-// How white the middle of a Q-tip's stick from `a` to `b` (top-view px; its outer 25 % at each
-// end, the heads, left out) is in each frame, and its surroundings there (a band
-// `ring_from_px`..`ring_to_px` off the axis): the median of the darkest channel (white cotton
-// raises all three) over pixels within `half_width_px` of the axis. `after` should have the
-// lighting change divided out.
+// How white a Q-tip's stick from `a` (its tip) to `b` is in each frame where the two differ by at
+// least `min_change` levels (past the painted head; a crown or a roof over part of it shows the
+// same in both), and its surroundings there (a band `ring_from_px`..`ring_to_px` off the axis):
+// medians of the darkest channel (white cotton raises all three) over pixels within
+// `half_width_px` of the axis. `after` should have the lighting change divided out.
 struct StickWhiteness {
   double before = 0, after = 0, around_before = 0, around_after = 0;
   bool measured = false;
@@ -64,7 +64,7 @@ struct StickWhiteness {
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options = {});
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
                                      cv::Point2d b, double half_width_px, double ring_from_px,
-                                     double ring_to_px);
+                                     double ring_to_px, double min_change = 15.0);
 
 // Share of the pixels within `radius_px` of `centre` (top-view px) whose chromaticity (r, g
 // shares of R+G+B) lies within `tolerance` of `shell_bgr`'s, in each frame: the frame that
