@@ -76,7 +76,7 @@ bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {
   return w.measured && w.before - w.after > options.min_whiteness_lost &&
          w.before - w.around_before > options.min_whiteness_lost &&
-         w.after - w.around_after <= options.min_whiteness_lost;
+         w.after - w.around_after <= 0.5 * (w.before - w.around_before);
 }
 
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,

@@ -59,8 +59,9 @@ struct StickWhiteness {
 };
 // Taken away: whiter in `before` than in `after` and than its surroundings there, each by more
 // than min_whiteness_lost (a pale mat under a white stick at rest is as white as the stick),
-// while `after` shows nothing there whiter than its surroundings by that much (a stick at rest
-// on white-coated figures whiter than its cotton still stands out of the mat around them).
+// while `after` shows it standing out of its surroundings less than half as much as `before`
+// does (a stick at rest on white-coated figures whiter than its cotton still stands out of the
+// mat around them about as much as they did).
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options = {});
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
                                      cv::Point2d b, double half_width_px, double ring_from_px,
