@@ -1,5 +1,7 @@
 #include "engine/board_file.hpp"
 
+#include <algorithm>
+#include <array>
 #include <set>
 
 #include "engine/input_error.hpp"
@@ -66,6 +68,11 @@ std::array<int, 3> ParseSrgb(const nlohmann::json& rgb, const std::string& file,
   return c;
 }
 
+// The board file's keys beside "board" (ParseBoardFile reads each).
+constexpr std::array<const char*, 9> kBesideBoard = {
+    "terrain",        "features",         "sides", "markers",     "line_width_mm",
+    "base_height_mm", "figure_height_mm", "mat",   "shell_colour"};
+
 }  // namespace
 
 Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
@@ -76,9 +83,8 @@ Board ParseBoardJson(const nlohmann::json& j, const std::string& file) {
   // the default kit, and the referee would run on without a word.
   for (const auto& [key, value] : b.items()) {
     if (key == "cols" || key == "rows" || key == "square_size") continue;
-    const bool beside = key == "terrain" || key == "features" || key == "sides" ||
-                        key == "markers" || key == "line_width_mm" || key == "base_height_mm" ||
-                        key == "figure_height_mm" || key == "mat" || key == "shell_colour";
+    const bool beside =
+        std::find(kBesideBoard.begin(), kBesideBoard.end(), key) != kBesideBoard.end();
     throw InputError(file, "board." + key,
                      beside ? "put \"" + key + "\" at the top level of the file, beside \"board\""
                             : std::string("\"board\" holds only cols, rows and square_size"));
@@ -167,12 +173,13 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
   if (j.contains("shell_colour"))
     out.shell_colour_srgb = ParseSrgb(j.at("shell_colour"), file, "shell_colour");
   // A scene file may serve as the board file: its own keys are not the board's but expected.
-  static const std::set<std::string> kKnown = {
-      "board",         "terrain",        "features",         "sides", "markers",
-      "line_width_mm", "base_height_mm", "figure_height_mm", "mat",   "description",
-      "shot",          "stands",         "ruleset"};
+  // A scene file may serve as the board file: its own keys are not the board's but expected.
   for (const auto& [key, value] : j.items()) {
-    if (!kKnown.contains(key)) out.ignored_keys.push_back(key);
+    const bool scene_key =
+        key == "description" || key == "shot" || key == "stands" || key == "ruleset";
+    if (key != "board" && !scene_key &&
+        std::find(kBesideBoard.begin(), kBesideBoard.end(), key) == kBesideBoard.end())
+      out.ignored_keys.push_back(key);
   }
   return out;
 }
@@ -181,9 +188,11 @@ std::string IgnoredKeysNote(const BoardFile& board, const std::string& file) {
   if (board.ignored_keys.empty()) return "";
   std::string keys;
   for (const std::string& k : board.ignored_keys) keys += (keys.empty() ? "\"" : ", \"") + k + "\"";
-  return file + ": not a board key, ignored: " + keys +
-         " (board keys: board, terrain, features, sides, markers, line_width_mm, base_height_mm, "
-         "figure_height_mm, mat, shell_colour)";
+  return file + ": not a board key, ignored: " + keys + " (board keys: board" + [] {
+    std::string all;
+    for (const char* k : kBesideBoard) all += std::string(", ") + k;
+    return all;
+  }() + ")";
 }
 
 BoardFile LoadBoardFile(const std::filesystem::path& path) {

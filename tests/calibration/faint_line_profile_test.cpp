@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "blurred_noisy.hpp"
 #include "calibration/intersection_refine.hpp"
 
 namespace referee {
@@ -21,14 +22,7 @@ cv::Mat FaintLine(double line_x_px) {
       if (std::abs(x - line_x_px) <= 1.5) mat.at<float>(y, x) -= 5.0f;
     }
   }
-  cv::GaussianBlur(mat, mat, {0, 0}, 1.2);
-  cv::Mat noise(mat.size(), CV_32F);
-  cv::RNG rng(7);
-  rng.fill(noise, cv::RNG::NORMAL, 0.0, 4.0);
-  mat += noise;
-  cv::Mat out;
-  mat.convertTo(out, CV_8U);
-  return RefineImage(out);
+  return test::BlurredNoisy(mat, 1.2, 4.0, 7);
 }
 
 // Profiles measured at 100 points down the line: how many find it within 1 px, and their mean

@@ -9,6 +9,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "blurred_noisy.hpp"
 #include "calibration/intersection_refine.hpp"
 #include "calibration/line_sample_fit.hpp"
 #include "generated_table.hpp"
@@ -49,14 +50,7 @@ cv::Mat BlurredNoisyGrid(const CameraModel& cam, const Grid& board) {
       }
     }
   }
-  cv::GaussianBlur(mat, mat, {0, 0}, 1.5);
-  cv::Mat noise(mat.size(), CV_32F);
-  cv::RNG rng(11);
-  rng.fill(noise, cv::RNG::NORMAL, 0.0, 5.0);
-  mat += noise;
-  cv::Mat out;
-  mat.convertTo(out, CV_8U);
-  return RefineImage(out);
+  return test::BlurredNoisy(mat, 1.5, 5.0, 11);
 }
 
 // Median distance (px) of the samples from the lines they lie on.
