@@ -16,6 +16,7 @@
 #include "vision/shell_support.hpp"
 #include "vision/shell_template.hpp"
 #include "vision/taken_away.hpp"
+#include "vision/white_change.hpp"
 
 namespace referee {
 
@@ -124,6 +125,14 @@ constexpr double kTakenAwayRingWidthMm = 3.0;
 // 0.05: `hard` shells at rest under its exposure, white balance and blur read 0.57-1.0 of their
 // middle within it, the surface they were picked up from 0.
 constexpr double kShellChromaTolerance = 0.05;
+// Below this saturation ((max - min) / max of the channels) a shell colour is taken as white
+// or grey.
+constexpr double kColourlessSaturation = 0.25;
+
+double Saturation(const cv::Vec3d& bgr) {
+  const double hi = std::max({bgr[0], bgr[1], bgr[2]}), lo = std::min({bgr[0], bgr[1], bgr[2]});
+  return hi > 0 ? (hi - lo) / hi : 0.0;
+}
 
 // A region of change in the top view.
 struct Blob {
@@ -422,7 +431,8 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     obs.region_px = blob.box;
     // A Q-tip from the changed pixels of its region (its own, or its matched model's).
     const auto qtip_from = [&](const std::vector<cv::Point>& pixels, bool cut_off,
-                               bool matched_model) -> ProjectileResult {
+                               bool matched_model,
+                               bool* plain_end_hidden = nullptr) -> ProjectileResult {
       QtipModelOptions model;
       model.length_mm = opt.qtip_length_mm;
       model.head_diameter_mm = opt.qtip_head_diameter_mm;
@@ -438,8 +448,12 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       obs.other_end_px = q.plain_end_px;
       obs.tip_from_edge = q.tip_from_edge;
       if (q.plain_end_hidden) {
-        obs.note = "its plain end runs on under tall terrain: placed at the model's length";
+        obs.note = q.plain_end_on_white
+                       ? "its plain end lies on white paper, where white cotton is not seen: "
+                         "placed at the model's length"
+                       : "its plain end runs on under tall terrain: placed at the model's length";
       }
+      if (plain_end_hidden) *plain_end_hidden = q.plain_end_hidden;
       const Vec2 on_mat = view.TableFromRectified(obs.point_px);
       const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
       QtipSupportOptions support_opt;
@@ -460,6 +474,22 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     };
     if (!pieces && !faint && qtip_shape && opt.expect != "shell")
       return qtip_from(blob.pts, blob.cut_off, false);
+    // Thin and seen short: the rest of the stick may lie where the camera cannot see it (under
+    // a crown or a roof, or white on white paper). FitQtip takes it whole only then; otherwise
+    // the change is judged as below, as if this had not been tried.
+    if (!pieces && !faint && !blob.cut_off && opt.expect != "shell" &&
+        width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
+        length_mm >= QtipModelOptions{}.min_seen_share_hidden * opt.qtip_length_mm &&
+        length_mm < (1 - tol) * opt.qtip_length_mm) {
+      const ProjectileObservation kept = obs;
+      const std::string kept_what = support_what, kept_hidden_by = hidden_by;
+      bool plain_end_hidden = false;
+      ProjectileResult r = qtip_from(blob.pts, false, false, &plain_end_hidden);
+      if (plain_end_hidden && std::holds_alternative<ProjectileObservation>(r)) return r;
+      obs = kept;
+      support_what = kept_what;
+      hidden_by = kept_hidden_by;
+    }
     if (!pieces && !faint && shell_extent && opt.expect != "qtip") {
       // Where a point of the shell's bottom and the point above it on its top are seen.
       const cv::Point2d c_px = cv::Point2d(blob.box.tl()) + 0.5 * cv::Point2d(blob.box.size());
@@ -746,6 +776,13 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                 TakenAway(MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px,
                                                 half_width_mm / mm, ring_from_mm / mm,
                                                 ring_to_mm / mm));
+  if (!qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation &&
+      WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=
+          opt.max_white_share_shell) {
+    return Refusal{
+        "a change of a shell's size that is white like a Q-tip's cotton, not the "
+        "shells' colour (a Q-tip's head, the rest of it hidden?): not adjudicated"};
+  }
   if (taken) {
     return Refusal{"the " + std::string(qtip ? "Q-tip" : "shell") +
                    " the change shows is in the before frame, not the after one (taken away, "

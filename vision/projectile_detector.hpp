@@ -33,9 +33,17 @@ struct ProjectileOptions {
   double shell_side_mm = 12.0;
   double shell_thickness_mm = 5.0;
   // The shells' plasticine colour, BGR (the board file's `shell_colour`; TABLE_KIT: yellow).
-  // Only tells the frame that holds a shell from the one it was picked up from (taken_away.hpp):
-  // a shell of another colour is still found, the test then reads no shell colour in either.
+  // Tells the frame that holds a shell from the one it was picked up from (taken_away.hpp): a
+  // shell of another colour is still found, the test then reads no shell colour in either.
+  // And a coloured shell is no white cotton (max_white_share_shell).
   cv::Vec3d shell_bgr{40, 200, 235};
+  // A change matched as a shell is refused when at least this share of its middle changed the
+  // way white material does (white_change.hpp) while the shells are coloured: a Q-tip's plain
+  // head, the rest of it hidden under a crown or lying white on white paper, is a shell's size
+  // under blur (`hard` 61 scene 3 and 73 scene 7 were ruled as shells 66 mm from the tip).
+  // Default 0.6: such heads read 1.0, shells at rest 0.0 (s25). Not applied when shell_bgr is
+  // nearly colourless (saturation under 0.25): white shells change the view as cotton does.
+  double max_white_share_shell = 0.6;
   // Diameter of the shell's centre dot, mm. Default 3.
   double shell_dot_diameter_mm = 3.0;
   // Smallest darkening of the dot below the shell's top, as a share of the top's brightness.

@@ -1,6 +1,7 @@
 #include "vision/qtip_model.hpp"
 #include "engine/order_statistics.hpp"
 #include "vision/stand_surface.hpp"
+#include "vision/white_change.hpp"
 
 #include <algorithm>
 #include <array>
@@ -255,6 +256,12 @@ constexpr double kMaxComparableHeadRatio = 4.0;
 // only then is the white measured alike along the whole Q-tip, and not a ground that lets white
 // cotton gain more at one end (a grey mat) than at the other (a yellow one). Default 1.5.
 constexpr double kSameWhiteRatio = 1.5;
+// Where the two readings of paint name different heads, one decides only when its margin
+// between the heads is at least this many times the other's. Default 1.5.
+constexpr double kClearlyMore = 1.5;
+// White ground (paper): the spread of its channels at most this share of its brightest. 0.25
+// takes cream paper (BGR 180, 210, 232 in `hard` 37 scene 4), not a yellow ruler (0.8).
+constexpr double kWhiteGroundMaxSpread = 0.25;
 
 // The widest white material within `cols` columns inside the white's end `end` (dir: +1 at
 // the high end, -1 at the low end).
@@ -322,6 +329,35 @@ double MatShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b, co
   return n ? static_cast<double>(like) / n : -1;
 }
 
+// Share of the `before` view along the part of a stick the camera does not see, from `a` to `b`
+// (top-view px, sampled as MatShareAlong), that is white ground: colourless and brighter than
+// the mat beside the stick (`mat`) in every channel by `min_lift` levels, as paper is. White
+// cotton lying there changes the view by too little to be seen. -1 when no sample lies in the
+// view.
+double WhiteGroundShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b,
+                             const cv::Vec3d& mat, double side_px, double skip_px,
+                             double min_lift) {
+  const double len = cv::norm(b - a);
+  if (len <= skip_px) return -1;
+  const cv::Point2d along = (b - a) * (1.0 / len);
+  const cv::Point2d across(-along.y, along.x);
+  const cv::Rect view({0, 0}, top_before.size());
+  const double mat_hi = std::max({mat[0], mat[1], mat[2]});
+  int n = 0, white = 0;
+  for (double t = skip_px; t <= len; t += 1.0) {
+    for (const double v : {-side_px, 0.0, side_px}) {
+      const cv::Point2d q = a + t * along + v * across;
+      const cv::Point p(cvRound(q.x), cvRound(q.y));
+      if (!view.contains(p)) continue;
+      ++n;
+      const cv::Vec3b g = top_before.at<cv::Vec3b>(p);
+      const double lo = std::min({g[0], g[1], g[2]}), hi = std::max({g[0], g[1], g[2]});
+      white += (lo >= mat_hi + min_lift && hi - lo <= kWhiteGroundMaxSpread * hi) ? 1 : 0;
+    }
+  }
+  return n ? static_cast<double>(white) / n : -1;
+}
+
 }  // namespace
 
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
@@ -362,6 +398,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // Columns whose axis point lies off the top view: their change reads 0, not the mat's.
   std::vector<bool> off_view(static_cast<size_t>(nu));
   std::vector<cv::Vec3d> core(static_cast<size_t>(nu));
+  std::vector<cv::Vec3d> core_before(static_cast<size_t>(nu));
   std::vector<double> gains;
   for (int j = 0; j < nv; ++j) {
     for (int i = 0; i < nu; i += 4) {
@@ -389,7 +426,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   for (int i = 0; i < nu; ++i) {
     double best = 0, w = 0, w_only = 0, r = 0;
     int nr = 0;
-    cv::Vec3d c(0, 0, 0);
+    cv::Vec3d c(0, 0, 0), cb(0, 0, 0);
     int nc = 0;
     for (int j = 0; j < nv; ++j) {
       const double v = std::abs(s.V(j));
@@ -408,6 +445,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       }
       if (v <= core_v) {
         c += cv::Vec3d(a);
+        cb += cv::Vec3d(b);
         ++nc;
       }
     }
@@ -420,6 +458,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     white[static_cast<size_t>(i)] = w * s.step * mm_per_px;  // level x mm
     white_only[static_cast<size_t>(i)] = w_only * s.step * mm_per_px;
     core[static_cast<size_t>(i)] = nc ? c * (1.0 / nc) : c;
+    core_before[static_cast<size_t>(i)] = nc ? cb * (1.0 / nc) : cb;
   }
 
   // Extents: the object (anything but shadow) and the white material, around the middle.
@@ -485,6 +524,20 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     return std::hypot(cv::norm(hue), std::sqrt(3.0) * std::max(0.0, -grey));
   };
   const double colour_lo = end_colour(o_lo, -1), colour_hi = end_colour(o_hi, +1);
+  // Paint evidence of an end judged against what lies under it in `before` (OffWhiteWay).
+  const auto end_paint = [&](int end, int dir) {
+    cv::Vec3d a(0, 0, 0), b(0, 0, 0);
+    int n = 0;
+    for (double d = 2.0; d <= 0.75 * opt.head_length_mm; d += col_mm, ++n) {
+      const auto k =
+          static_cast<size_t>(std::clamp(end - dir * static_cast<int>(d / col_mm), 0, nu - 1));
+      a += core[k];
+      b += core_before[k];
+    }
+    const double inv = 1.0 / std::max(1, n);
+    return OffWhiteWay(a * inv, exposure * (b * inv));
+  };
+  const double paint_lo = end_paint(o_lo, -1), paint_hi = end_paint(o_hi, +1);
   // Width: white material ends wide at the plain head, thin where the stick meets the paint.
   const auto end_width = [&](int end, int dir) {
     return MeanOver(white, end - dir * static_cast<int>(2.0 / col_mm),
@@ -493,8 +546,26 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   };
   const double width_lo = end_width(w_lo, -1), width_hi = end_width(w_hi, +1);
   const double by_colour = colour_hi - colour_lo;  // > 0: the hi end is painted
+  const double by_paint = paint_hi - paint_lo;     // > 0: the hi end is painted
   const double by_width = width_lo - width_hi;     // > 0: the hi end is thin, so painted
-  const bool colour_says = std::abs(by_colour) >= opt.min_paint_contrast;
+  // Two readings of paint. Against the stick: an end's colour once blurred is mostly what lies
+  // under it, so a plain head over a yellow ruler differs from a stick over a brown mat as
+  // paint would (`hard` 47 scene 4: that head taken for the painted one, the tip 76 mm off).
+  // Against its own ground: a dark head over white paper is paint though the stick there is as
+  // white as the paper; over a ground of its own colour it barely changes the view. Where the
+  // two name different ends, the one that names its end by clearly more decides, else neither.
+  const bool paint_says = std::abs(by_paint) >= opt.min_paint_contrast;
+  const bool stick_says = std::abs(by_colour) >= opt.min_paint_contrast;
+  if (paint_says && stick_says && (by_paint > 0) != (by_colour > 0) &&
+      std::abs(by_paint) < kClearlyMore * std::abs(by_colour) &&
+      std::abs(by_colour) < kClearlyMore * std::abs(by_paint)) {
+    return QtipRefusal{
+        "the painted head cannot be told: its colour against the stick and "
+        "against what it lies on name different heads"};
+  }
+  const bool paint_decides =
+      paint_says && (!stick_says || std::abs(by_paint) >= std::abs(by_colour));
+  const bool colour_says = paint_says || stick_says;
   // Width is the weaker cue (a dipped head may keep a white band next to the stick): it only
   // decides when the paint does not show.
   const bool width_says = std::abs(by_width) >= 0.4;
@@ -503,7 +574,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   if (!colour_says && !width_says) {
     return QtipRefusal{"the painted head cannot be told: no paint shows and both heads look alike"};
   }
-  const bool hi_painted = colour_says ? by_colour > 0 : by_width > 0;
+  const bool hi_painted = paint_decides ? by_paint > 0 : colour_says ? by_colour > 0 : by_width > 0;
   const int dir = hi_painted ? +1 : -1;
   {
     // The head taken for the painted one must not be the one white head as wide as a plain
@@ -669,21 +740,32 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     // what the camera saw before the shot along the missing part is not the mat (a tree's
     // crown or a roof stood there: a stick on the mat there would have been seen). Blur
     // widens a stick cut off at a crown's edge as much as a head.
+    const cv::Vec3d mat_beside =
+        MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px);
+    const double side_px = 0.5 * opt.stick_diameter_mm * px;
+    const double skip_px = opt.hidden_end_skip_mm * px;
+    bool hidden_end = false;
     if (HiddenAlong(opt.tall_terrain, fit.plain_end_px, model_end)) {
-      bool hidden_end = plain_width <= opt.max_hidden_end_width;
+      hidden_end = plain_width <= opt.max_hidden_end_width;
       if (!hidden_end) {
         const double share =
-            MatShareAlong(top_before, fit.plain_end_px, model_end,
-                          MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px),
-                          0.5 * opt.stick_diameter_mm * px, opt.hidden_end_skip_mm * px);
+            MatShareAlong(top_before, fit.plain_end_px, model_end, mat_beside, side_px, skip_px);
         hidden_end = share >= 0 && share <= opt.max_mat_share_hidden;
       }
-      if (hidden_end) {
-        fit.plain_end_px = model_end;
-        fit.length_mm = 0.0;
-        fit.plain_end_hidden = true;
-        return fit;
-      }
+    }
+    // ... or it lies on white paper there: white cotton on white changes nothing (`hard` 37
+    // scene 4: the painted head and 37 mm of stick on the mat, the rest on a sheet of paper).
+    const double white_share =
+        hidden_end ? -1
+                   : WhiteGroundShareAlong(top_before, fit.plain_end_px, model_end, mat_beside,
+                                           side_px, skip_px, opt.min_white_ground_lift);
+    const bool on_white = white_share >= opt.min_white_ground_share;
+    if (hidden_end || on_white) {
+      fit.plain_end_px = model_end;
+      fit.length_mm = 0.0;
+      fit.plain_end_hidden = true;
+      fit.plain_end_on_white = on_white;
+      return fit;
     }
   }
   if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {

@@ -60,6 +60,13 @@ struct QtipModelOptions {
   double max_mat_share_hidden = 0.25;
   // Length past the seen end left out of that test, mm: the blur there mixes crown and mat.
   double hidden_end_skip_mm = 2.0;
+  // A stick seen short is also taken at the model's length when at least this share of what
+  // `before` shows along the missing part is white ground (paper): colourless and brighter
+  // than the mat beside the stick in every channel by min_white_ground_lift levels. White
+  // cotton lying there changes the view too little to be seen. Defaults 0.8 (the blur at the
+  // paper's edge takes some) and 40.
+  double min_white_ground_share = 0.8;
+  double min_white_ground_lift = 40.0;
 };
 
 struct QtipFit {
@@ -71,6 +78,8 @@ struct QtipFit {
   // The plain end runs on under tall terrain: plain_end_px is put at the model's length from
   // the tip along the seen stick, and length_mm is 0 (as for a plain end cut off).
   bool plain_end_hidden = false;
+  // ... because the missing part lies on white ground (paper), not under tall terrain.
+  bool plain_end_on_white = false;
 };
 
 struct QtipRefusal {

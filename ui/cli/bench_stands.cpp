@@ -296,8 +296,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
                      sd.filename().string().c_str(), truth.at("id").get<std::string>().c_str(),
                      cp.x, cp.y);
       }
-      if (!facing_right && s.facing_known && !crops.empty() && facing_crops < 12 &&
-          truth.contains("center_px")) {
+      if (!facing_right && !crops.empty() && facing_crops < 24 && truth.contains("center_px")) {
         ++facing_crops;
         WriteCrop(
             fs::path(crops) /

@@ -1,0 +1,111 @@
+// White material against paint, read against the ground in `before` (vision/white_change), and
+// what it decides: which head of a Q-tip is painted, and that a white fleck is not a shell.
+// The rendered `hard` scenes lie on white paper and yellow rulers, where an object's colour
+// in `after` alone is mostly what lies under it.
+#include <cstdint>
+
+#include <gtest/gtest.h>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "analysed_scene.hpp"
+#include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
+#include "vision/white_change.hpp"
+
+namespace referee {
+namespace {
+
+// A colour `share` of the way from `ground` to `object` (an object blurred over its ground).
+cv::Vec3d Mix(const cv::Vec3d& ground, const cv::Vec3d& object, double share) {
+  return ground + share * (object - ground);
+}
+
+TEST(WhiteChange, WhiteOverAnyGroundStaysOnTheWayToWhitePaintLeavesIt) {
+  const cv::Vec3d white(245, 245, 245), yellow_ruler(40, 200, 235), brown_mat(40, 60, 90);
+  const cv::Vec3d white_paper(235, 235, 235), black(25, 25, 25), red(40, 40, 190);
+  // A plain head half blurred into a yellow ruler or a brown mat: along the way to white.
+  EXPECT_LT(OffWhiteWay(Mix(yellow_ruler, white, 0.5), yellow_ruler), 8.0);
+  EXPECT_LT(OffWhiteWay(Mix(brown_mat, white, 0.5), brown_mat), 8.0);
+  // A black head over white paper darkens it: all of the change is paint.
+  EXPECT_GT(OffWhiteWay(Mix(white_paper, black, 0.5), white_paper), 100.0);
+  // A red head over the brown mat raises red only: far off the way to white.
+  EXPECT_GT(OffWhiteWay(Mix(brown_mat, red, 0.5), brown_mat), 40.0);
+  // A yellow shell over the brown mat leaves blue behind.
+  EXPECT_GT(OffWhiteWay(Mix(brown_mat, yellow_ruler, 0.7), brown_mat), 50.0);
+}
+
+TEST(WhiteChange, ShareOfAChangeThatIsWhiteMaterial) {
+  const cv::Mat mat(40, 40, CV_8UC3, cv::Scalar(50, 110, 60));  // green mat
+  cv::Mat white_fleck = mat.clone(), yellow_shell = mat.clone();
+  cv::circle(white_fleck, {20, 20}, 6, cv::Scalar(230, 235, 235), -1);
+  cv::circle(yellow_shell, {20, 20}, 6, cv::Scalar(40, 200, 235), -1);
+  EXPECT_DOUBLE_EQ(WhiteChangeShare(mat, white_fleck, {20, 20}, 5.0), 1.0);
+  EXPECT_DOUBLE_EQ(WhiteChangeShare(mat, yellow_shell, {20, 20}, 5.0), 0.0);
+  EXPECT_DOUBLE_EQ(WhiteChangeShare(mat, mat, {20, 20}, 5.0), -1.0);  // nothing changed
+}
+
+struct QtipCase {
+  uint64_t seed;
+  int index;
+  double before_fix_mm;  // how far from its tip the build before s25 ruled it
+};
+
+class PaintAgainstGroundTest : public testing::TestWithParam<QtipCase> {};
+
+// `hard` 47 scene 4: a dark-headed Q-tip with its painted head on white paper and its plain
+// head on a yellow ruler (the plain head was taken for the painted one: 75.8 mm off, a
+// decisive verdict wrong). `hard` 79 scene 0: the dark head on white paper, its stick under a
+// roof; no paint was read against the stick, the tip put a head past the stick's white (16.5 mm
+// off, a decisive verdict wrong).
+TEST_P(PaintAgainstGroundTest, TheDarkHeadOnWhitePaperIsThePaintedOne) {
+  const QtipCase c = GetParam();
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s =
+      GenerateScene(sc, SynthOptions{.seed = c.seed, .size = {1920, 1080}}, c.index);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5)
+      << "(" << c.before_fix_mm << " mm before)";
+}
+
+INSTANTIATE_TEST_SUITE_P(RenderedHard, PaintAgainstGroundTest,
+                         testing::Values(QtipCase{47, 4, 75.83}, QtipCase{79, 0, 16.53}));
+
+// `hard` 61 scene 3: a Q-tip under a tree crown with only its plain head showing, ruled as a
+// shell 65.6 mm from its tip. The fleck changed the view as white cotton does, not as the
+// yellow shells do: refused.
+TEST(WhiteChange, AQtipsWhiteHeadAloneIsNotRuledAsAShell) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 61, .size = {1920, 1080}}, 3);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  ASSERT_FALSE(a.projectile.has_value())
+      << "ruled as a " << a.projectile->kind << " "
+      << InchesToMm(Distance(a.projectile->point, s.projectile->point)) << " mm off";
+  EXPECT_NE(a.refusal.find("white like a Q-tip"), std::string::npos) << a.refusal;
+}
+
+// `hard` 37 scene 4: the painted head and 37 mm of stick on the green mat, the rest of the
+// stick white on a sheet of cream paper, where it changes the view too little to be seen.
+// Refused before as a change too short for a Q-tip; its missing part lies on white ground, so
+// it is taken at the model's length and its tip, measured at the paint, is placed.
+TEST(WhiteChange, AQtipRunningOnOverWhitePaperIsPlacedByItsPaintedHead) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 37, .size = {1920, 1080}}, 4);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_NE(a.projectile->note.find("white paper"), std::string::npos) << a.projectile->note;
+}
+
+}  // namespace
+}  // namespace referee
