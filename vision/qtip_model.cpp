@@ -350,7 +350,7 @@ double WhiteGroundShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point
       const cv::Point p(cvRound(q.x), cvRound(q.y));
       if (!view.contains(p)) continue;
       ++n;
-      const cv::Vec3b g = top_before.at<cv::Vec3b>(p);
+      const cv::Vec3b& g = top_before.at<cv::Vec3b>(p);
       const double lo = std::min({g[0], g[1], g[2]}), hi = std::max({g[0], g[1], g[2]});
       white += (lo >= mat_hi + min_lift && hi - lo <= kWhiteGroundMaxSpread * hi) ? 1 : 0;
     }
