@@ -259,6 +259,9 @@ constexpr double kSameWhiteRatio = 1.5;
 // Where the two readings of paint name different heads, one decides only when its margin
 // between the heads is at least this many times the other's. Default 1.5.
 constexpr double kClearlyMore = 1.5;
+// Least white material in the stick's middle, levels x mm summed across it, for paint to be
+// read against the ground. Default 20 (a 2.5 mm stick 8 levels brighter than what it covers).
+constexpr double kMinStickWhiteForPaint = 20.0;
 // White ground (paper): the spread of its channels at most this share of its brightest. 0.25
 // takes cream paper (BGR 180, 210, 232 in `hard` 37 scene 4), not a yellow ruler (0.8).
 constexpr double kWhiteGroundMaxSpread = 0.25;
@@ -554,7 +557,12 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // Against its own ground: a dark head over white paper is paint though the stick there is as
   // white as the paper; over a ground of its own colour it barely changes the view. Where the
   // two name different ends, the one that names its end by clearly more decides, else neither.
-  const bool paint_says = std::abs(by_paint) >= opt.min_paint_contrast;
+  // The ground reading holds only for white cotton seen in `after`: where the stick's middle
+  // gained next to no white, `after` may be the frame without the Q-tip (one picked up), whose
+  // revealed ground reads as paint at either end (`hard` 17 scene 10 played the other way
+  // round: 0.04 level mm, ruled; Q-tips at rest read 95-383).
+  const bool paint_says =
+      white_mid >= kMinStickWhiteForPaint && std::abs(by_paint) >= opt.min_paint_contrast;
   const bool stick_says = std::abs(by_colour) >= opt.min_paint_contrast;
   if (paint_says && stick_says && (by_paint > 0) != (by_colour > 0) &&
       std::abs(by_paint) < kClearlyMore * std::abs(by_colour) &&
