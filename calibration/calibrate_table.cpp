@@ -769,18 +769,26 @@ CalibrationResult CalibrateTable(const cv::Mat& image, const Grid& board,
   note("faint", faint_res);
   // Lines found but too few crossings and line samples measured on them: each profile across a
   // line is then averaged along it, and taken down to the faint lines' darkness.
-  if (std::get<CalibrationRefusal>(faint_res).code != "grid_not_found" ||
-      options.faint_profile_along_line_px <= 0) {
-    return refused(res);
-  }
   CalibrateOptions faintest = faint;
   for (RefineOptions* r : {&faintest.refine, &faintest.line_fit.refine}) {
     r->along_line_px = options.faint_profile_along_line_px * std::max(1.0, image.rows / 1080.0);
     r->min_contrast = std::min(r->min_contrast, options.faint_line_darkness_grey);
   }
-  CalibrationResult faintest_res = CalibrateAttempt(image, board, lens, faintest);
-  if (std::holds_alternative<TableCalibration>(faintest_res)) return faintest_res;
-  note("faintest", faintest_res);
+  if (std::get<CalibrationRefusal>(faint_res).code == "grid_not_found" &&
+      options.faint_profile_along_line_px > 0) {
+    CalibrationResult faintest_res = CalibrateAttempt(image, board, lens, faintest);
+    if (std::holds_alternative<TableCalibration>(faintest_res)) return faintest_res;
+    note("faintest", faintest_res);
+  }
+  // Still refused: the lines' darkness summed along them finds lines the pixels alone do not
+  // show, or show only in fragments among clutter (wood grain, paper edges) that the pixel-wise
+  // evidence took for lines and so numbered wrongly or measured crossings on.
+  if (options.summed_line_length_px <= 0) return refused(res);
+  CalibrateOptions summed = faintest;
+  summed.lines.along_line_mean_px = options.summed_line_length_px;
+  CalibrationResult summed_res = CalibrateAttempt(image, board, lens, summed);
+  if (std::holds_alternative<TableCalibration>(summed_res)) return summed_res;
+  note("summed", summed_res);
   return refused(res);
 }
 

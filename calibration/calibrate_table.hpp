@@ -52,6 +52,13 @@ struct CalibrateOptions {
   // faint_line_darkness_grey deep there too: lines about 5 grey levels under a mat with +-4 of
   // noise, whose single profiles the crossings and line samples rarely measure. 0 turns it off.
   double faint_profile_along_line_px = 4.0;
+  // A table the faint attempts still refuse, for any reason, is tried once more as the faintest
+  // attempt is, but with each pixel's darkness summed along the line through it over a stretch
+  // this long (px at 1080p; see GridLineOptions::along_line_mean_px): lines 4-5 grey levels deep
+  // under noise of 2-3, which pixel by pixel break into fragments too short for the Hough
+  // transform, or so few among wood grain and paper edges that the lines found are numbered at a
+  // multiple of their spacing. Every refusal check applies as before. 0 turns it off.
+  double summed_line_length_px = 24.0;
   // Use the ArUco corner markers when at least this many of the four are found; else the grid
   // lines alone. Set above 4 to ignore markers.
   int min_markers = 2;

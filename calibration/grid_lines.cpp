@@ -223,6 +223,68 @@ void GrowProgression(const std::vector<double>& t_sorted, int max_span, double t
   }
 }
 
+// A unit-sum kernel along a straight stretch of `length` px through its centre at `angle`,
+// each point of it spread bilinearly over its four nearest pixels.
+cv::Mat StretchKernel(double length, double angle) {
+  const int half = static_cast<int>(std::ceil(length / 2)) + 1;
+  cv::Mat k = cv::Mat::zeros(2 * half + 1, 2 * half + 1, CV_32F);
+  const cv::Point2d d(std::cos(angle), std::sin(angle));
+  for (double t = -length / 2; t <= length / 2 + 1e-9; t += 0.25) {
+    const double x = half + t * d.x, y = half + t * d.y;
+    const int x0 = static_cast<int>(std::floor(x)), y0 = static_cast<int>(std::floor(y));
+    const double fx = x - x0, fy = y - y0;
+    k.at<float>(y0, x0) += static_cast<float>((1 - fx) * (1 - fy));
+    k.at<float>(y0, x0 + 1) += static_cast<float>(fx * (1 - fy));
+    k.at<float>(y0 + 1, x0) += static_cast<float>((1 - fx) * fy);
+    k.at<float>(y0 + 1, x0 + 1) += static_cast<float>(fx * fy);
+  }
+  return k / cv::sum(k)[0];
+}
+
+// Each pixel's darkness as its mean over a `length_px` stretch through it, in the direction where
+// that mean is darkest (see GridLineOptions::along_line_mean_px), and the ridge of it: the pixels
+// darker in that mean than both neighbours across the stretch, so that the evidence stays as thin
+// as the line (the mean widens it by the stretch's slight turn from the line and by noise).
+// Computed at half size: the blurred lines it is for are several pixels wide, and the directions
+// then number half as many.
+struct SummedDarkness {
+  cv::Mat mean;   // CV_32F, grey levels, the image's size
+  cv::Mat ridge;  // CV_8U, 255 on the ridge
+};
+
+SummedDarkness DarkestMeanAlongLines(const cv::Mat& darkness, double length_px) {
+  cv::Mat small;
+  cv::resize(darkness, small, {}, 0.5, 0.5, cv::INTER_AREA);
+  const double length = std::max(3.0, length_px / 2);
+  // Directions close enough that a line between two of them strays under a pixel from the
+  // nearer one over half the stretch.
+  const int directions = static_cast<int>(std::ceil(kPi / std::atan(2.0 / length)));
+  cv::Mat best(small.size(), CV_32F, cv::Scalar(0)), mean;
+  cv::Mat best_dir(small.size(), CV_8U, cv::Scalar(0));
+  for (int k = 0; k < directions; ++k) {
+    cv::filter2D(small, mean, CV_32F, StretchKernel(length, k * kPi / directions), {-1, -1}, 0,
+                 cv::BORDER_REPLICATE);
+    best_dir.setTo(k, mean > best);
+    cv::max(best, mean, best);
+  }
+  cv::Mat ridge(small.size(), CV_8U, cv::Scalar(0));
+  for (int y = 1; y + 1 < small.rows; ++y) {
+    for (int x = 1; x + 1 < small.cols; ++x) {
+      const double a = best_dir.at<uchar>(y, x) * kPi / directions;
+      const int nx = static_cast<int>(std::lround(-std::sin(a)));
+      const int ny = static_cast<int>(std::lround(std::cos(a)));
+      const float v = best.at<float>(y, x);
+      if (v >= best.at<float>(y + ny, x + nx) && v >= best.at<float>(y - ny, x - nx)) {
+        ridge.at<uchar>(y, x) = 255;
+      }
+    }
+  }
+  SummedDarkness out;
+  cv::resize(best, out.mean, darkness.size(), 0, 0, cv::INTER_LINEAR);
+  cv::resize(ridge, out.ridge, darkness.size(), 0, 0, cv::INTER_NEAREST);
+  return out;
+}
+
 }  // namespace
 
 cv::Mat LineEvidence(const cv::Mat& gray, const GridLineOptions& options) {
@@ -237,6 +299,12 @@ cv::Mat LineEvidence(const cv::Mat& gray, const GridLineOptions& options) {
   cv::morphologyEx(smooth, closed, cv::MORPH_CLOSE, kernel);
   cv::Mat bh, closed_f, rel;
   cv::subtract(closed, smooth, bh, cv::noArray(), CV_32F);
+  cv::Mat ridge;
+  if (options.along_line_mean_px > 0) {
+    SummedDarkness summed = DarkestMeanAlongLines(bh, options.along_line_mean_px * scale);
+    bh = summed.mean;
+    ridge = summed.ridge;
+  }
   closed.convertTo(closed_f, CV_32F);
   cv::max(closed_f, 20.0, closed_f);
   cv::divide(bh, closed_f, rel);
@@ -257,6 +325,8 @@ cv::Mat LineEvidence(const cv::Mat& gray, const GridLineOptions& options) {
       if (e[x] && !keep[static_cast<size_t>(l[x])]) e[x] = 0;
     }
   }
+  // Thinned after the long structures are kept: the ridge alone breaks at every crossing.
+  if (!ridge.empty()) evidence &= ridge;
   return evidence;
 }
 

@@ -27,6 +27,12 @@ struct GridLineOptions {
   double family_half_width_deg = 25.0;
   // A line belongs to the progression when its fractional index is within this of an integer.
   double index_tolerance = 0.15;
+  // Darkness summed along the lines: each pixel's black-hat is replaced by its mean over a
+  // stretch this long through it (px at 1080p, scaled with the image), taken in the direction
+  // where that mean is darkest, before the bounds above apply. A line a few grey levels deep
+  // under noise of half that keeps its depth while the noise falls with the stretch's length
+  // (the matched filter of a straight line). 0: off (each pixel's own darkness).
+  double along_line_mean_px = 0;
 };
 
 struct IndexedLine {

@@ -17,9 +17,9 @@ TEST(RefusalAttempts, EveryAttemptsReasonIsKept) {
   const CalibrationResult res = CalibrateTable(mat, Grid{12, 8, 4.0}, std::nullopt);
   const auto* ref = std::get_if<CalibrationRefusal>(&res);
   ASSERT_NE(ref, nullptr);
-  ASSERT_EQ(ref->attempts.size(), 4u);
-  const char* names[4] = {"lines: ", "growing: ", "faint: ", "faintest: "};
-  for (size_t k = 0; k < 4; ++k) {
+  ASSERT_EQ(ref->attempts.size(), 5u);
+  const char* names[5] = {"lines: ", "growing: ", "faint: ", "faintest: ", "summed: "};
+  for (size_t k = 0; k < 5; ++k) {
     EXPECT_EQ(ref->attempts[k].rfind(names[k], 0), 0u) << ref->attempts[k];
     EXPECT_NE(ref->attempts[k].find("grid_not_found"), std::string::npos) << ref->attempts[k];
   }
