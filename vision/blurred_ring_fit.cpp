@@ -555,6 +555,28 @@ std::array<double, 4> FigureTopsPastPx(const Pose& p, const BlurredRingOptions& 
   return past;
 }
 
+// Is the inside of a ring whose band departs `band` toward the side's colour what a base's
+// inside can be? No more toward the colour than the band; or more, but textured: figures that
+// wear the side's colour also show flesh, metal, black and the bare top (their departure's
+// interquartile range at least min_inside_spread_fraction of the band's), where a patch of
+// the colour (a roof, water, a blurred base of another colour read as this one) is even; not
+// on terrain that may show an even shade of the colour (see the option).
+bool InsideLikeABase(const cv::Mat& dep, const std::vector<cv::Point>& interior, cv::Point2d c,
+                     double band, const BlurredRingOptions& options) {
+  std::vector<double> v;
+  v.reserve(interior.size());
+  const cv::Point ci(cvRound(c.x), cvRound(c.y));
+  for (const cv::Point& q : interior) {
+    const cv::Point p = q + ci;
+    if (Inside(dep, p)) v.push_back(dep.at<float>(p));
+  }
+  if ((v.empty() ? 0.0 : Median(v)) <= band) return true;
+  if (v.empty() || options.min_inside_spread_fraction <= 0) return false;
+  const cv::Mat& shade = options.even_shade_terrain;
+  if (!shade.empty() && Inside(shade, ci) && shade.at<uchar>(ci) != 0) return false;
+  return Percentile(v, 0.75) - Percentile(v, 0.25) >= options.min_inside_spread_fraction * band;
+}
+
 // Does each side of pose p show its band? A side facing away from the camera's foot only in
 // part where the tallest figures' tops are seen past its whole border: two sides of a base the
 // camera sees along its diagonal, one of a base it sees square on.
@@ -730,7 +752,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // water, is that colour throughout); the mat outside is mat (at most a third of the band's
   // departure: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
-  if (MedianAt(dep, win.ring.interior, win.c) > band ||
+  if (!InsideLikeABase(dep, win.ring.interior, win.c, band, options) ||
       MedianAt(dep, win.ring.outside, win.c) > band / 3.0) {
     return std::nullopt;
   }

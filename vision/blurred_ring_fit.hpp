@@ -82,6 +82,15 @@ struct BlurredRingOptions {
   double min_angle_peak_apart_deg = 8.0;
   // ... and at most this many of them. Default 2; 0 searches only the mean direction.
   size_t max_extra_angles = 2;
+  // A fit's inside more toward the side's colour than its band is still a base's when it is
+  // textured: its departure's interquartile range at least this fraction of the band's (figures
+  // wearing the side's colour among other colours; a roof, water or another side's base is
+  // even). Default 0.5; 0 rejects every such inside.
+  double min_inside_spread_fraction = 0.5;
+  // ... but not where the board places terrain that may show an even shade toward a side's
+  // colour (roads, houses, water, bridges; CV_8U, non-zero there, in the departure map's frame;
+  // empty: none known): a ring over a road's blurred edges has its inside's texture too.
+  cv::Mat even_shade_terrain;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;
   // Borders are painted by hand, from the nominal width up to this wide, mm. A seed no ring
