@@ -70,8 +70,9 @@ struct Ring {
   // where the whole ring lies on the map, so a fit there adds up only the map's terms.
   std::array<Moments, 4> side_model;
   std::vector<cv::Point> band, outside, interior;
-  std::vector<cv::Point> band_line, outside_line;  // the quick look: band middle, outside
-  std::vector<int> band_flat, outside_flat;        // ... as flat offsets
+  std::array<std::vector<cv::Point>, 4> outside_side;  // the outside, side by side
+  std::vector<cv::Point> band_line, outside_line;      // the quick look: band middle, outside
+  std::vector<int> band_flat, outside_flat;            // ... as flat offsets
   int reach = 0;  // largest |x| or |y| of any profile or quick-look sample
 };
 
@@ -111,7 +112,10 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
         t.side_model[s].Add(0.0, model[i]);
         if (!with_evidence) continue;
         if (d >= 0) t.band.push_back(p);
-        if (d <= -2.0 * g.sigma_px) t.outside.push_back(p);
+        if (d <= -2.0 * g.sigma_px) {
+          t.outside.push_back(p);
+          t.outside_side[s].push_back(p);
+        }
       }
       t.band_line.push_back(px(edge - 0.5 * g.border_px * outward[s]));
       t.outside_line.push_back(px(edge + (g.sigma_px + 0.5 * g.out_px) * outward[s]));
@@ -570,7 +574,8 @@ double FullBandMedian(const Geometry& g) {
 // interquartile range at least min_inside_spread_fraction of the band's), where a patch of the
 // colour (a roof, water, a blurred base of another colour read as this one) is even; not on
 // terrain that may show an even shade of the colour (see the option); with a band clearly of
-// this side's colour, not another side's, and part of the inside showing that colour.
+// this side's colour, not another side's, part of the inside showing that colour, and that
+// colour ending at the ring.
 bool InsideLikeABase(const cv::Mat& dep, const Ring& t, cv::Point2d c, double band,
                      double full_band, const BlurredRingOptions& options) {
   const cv::Point ci(cvRound(c.x), cvRound(c.y));
@@ -604,6 +609,15 @@ bool InsideLikeABase(const cv::Mat& dep, const Ring& t, cv::Point2d c, double ba
   // wear this side's colour, has a band of its own colour.
   for (const std::array<cv::Mat, 2>& share : options.rival_shares) {
     if (MedianAt(share[1], t.band, c) >= MedianAt(share[0], t.band, c)) return false;
+  }
+  // The colour ends at the ring: past the blur, no side's outside reads as far toward it as the
+  // band over more than a tenth of that side (a ring fitted inside a larger base of the colour,
+  // or along a ruler, has the colour run on past a side).
+  if (options.colour_ends_at_ring) {
+    for (const std::vector<cv::Point>& side : t.outside_side) {
+      const std::vector<double> out = values(side);
+      if (!out.empty() && Percentile(out, 0.9) > band) return false;
+    }
   }
   return true;
 }

@@ -427,8 +427,9 @@ StandDetection DetectAgain(const RenderedDetection& r, const StandDetectorOption
 // reads a little toward red from that mat, and a 40 x 20 mm ring fits along the ruler, its inside
 // textured by the ruler, the papers and the mat between them: taken for a red base whose
 // figures wear red (the textured-inside exception alone). Its band is a faint tint (0.13 of red,
-// where a red border blurred so reads 0.64) and nothing inside is nearer red than the mat:
-// no base is claimed there. With those two checks off, the false base comes back.
+// where a red border blurred so reads 0.64), nothing inside is nearer red than the mat, and the
+// ruler's tint runs on past the ring's short side: no base is claimed there. With those three
+// checks off, the false base comes back.
 TEST(BlurredRingFitTest, ClaimsNoRenderedBaseOnARulerAcrossPapers) {
   const RenderedDetection r = DetectInScene("hard.json", 4, 29);
   const Vec2 ruler_in{11.64, 6.26};
@@ -438,6 +439,7 @@ TEST(BlurredRingFitTest, ClaimsNoRenderedBaseOnARulerAcrossPapers) {
   StandDetectorOptions off;
   off.blurred_ring.min_band_strength = 0;
   off.blurred_ring.min_coloured_inside_departure = -2;
+  off.blurred_ring.colour_ends_at_ring = false;
   RenderedDetection without = r;
   without.found = DetectAgain(r, off);
   EXPECT_EQ(CountNearPoint(without, ruler_in, 15.0, "red"), 1);
