@@ -70,8 +70,9 @@ struct Ring {
   // where the whole ring lies on the map, so a fit there adds up only the map's terms.
   std::array<Moments, 4> side_model;
   std::vector<cv::Point> band, outside, interior;
-  std::vector<cv::Point> band_line, outside_line;  // the quick look: band middle, outside
-  std::vector<int> band_flat, outside_flat;        // ... as flat offsets
+  std::array<std::vector<cv::Point>, 4> outside_side;  // the outside, side by side
+  std::vector<cv::Point> band_line, outside_line;      // the quick look: band middle, outside
+  std::vector<int> band_flat, outside_flat;            // ... as flat offsets
   int reach = 0;  // largest |x| or |y| of any profile or quick-look sample
 };
 
@@ -111,7 +112,10 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
         t.side_model[s].Add(0.0, model[i]);
         if (!with_evidence) continue;
         if (d >= 0) t.band.push_back(p);
-        if (d <= -2.0 * g.sigma_px) t.outside.push_back(p);
+        if (d <= -2.0 * g.sigma_px) {
+          t.outside.push_back(p);
+          t.outside_side[s].push_back(p);
+        }
       }
       t.band_line.push_back(px(edge - 0.5 * g.border_px * outward[s]));
       t.outside_line.push_back(px(edge + (g.sigma_px + 0.5 * g.out_px) * outward[s]));
@@ -555,6 +559,69 @@ std::array<double, 4> FigureTopsPastPx(const Pose& p, const BlurredRingOptions& 
   return past;
 }
 
+// The band's median departure where the border is the side's colour throughout (departure 1),
+// blurred as the frame is: what a band of full strength reads.
+double FullBandMedian(const Geometry& g) {
+  std::vector<double> m;
+  for (double d = 0; d <= g.border_px; d += 0.25)
+    m.push_back(BandModel(d, g.border_px, g.sigma_px));
+  return Median(std::move(m));
+}
+
+// Is the inside of ring t around c, whose band departs `band` toward the side's colour, what a
+// base's inside can be? No more toward the colour than the band; or more, but textured: figures
+// that wear the side's colour also show flesh, metal, black and the bare top (their departure's
+// interquartile range at least min_inside_spread_fraction of the band's), where a patch of the
+// colour (a roof, water, a blurred base of another colour read as this one) is even; not on
+// terrain that may show an even shade of the colour (see the option); with a band clearly of
+// this side's colour, not another side's, part of the inside showing that colour, and that
+// colour ending at the ring.
+bool InsideLikeABase(const cv::Mat& dep, const Ring& t, cv::Point2d c, double band,
+                     double full_band, const BlurredRingOptions& options) {
+  const cv::Point ci(cvRound(c.x), cvRound(c.y));
+  const auto values = [&](const std::vector<cv::Point>& pts) {
+    std::vector<double> v;
+    v.reserve(pts.size());
+    for (const cv::Point& q : pts) {
+      const cv::Point p = q + ci;
+      if (Inside(dep, p)) v.push_back(dep.at<float>(p));
+    }
+    return v;
+  };
+  std::vector<double> v = values(t.interior);
+  if ((v.empty() ? 0.0 : Median(v)) <= band) return true;
+  if (v.empty() || options.min_inside_spread_fraction <= 0) return false;
+  const cv::Mat& shade = options.even_shade_terrain;
+  if (!shade.empty() && Inside(shade, ci) && shade.at<uchar>(ci) != 0) return false;
+  if (Percentile(v, 0.75) - Percentile(v, 0.25) < options.min_inside_spread_fraction * band) {
+    return false;
+  }
+  // A band clearly of the side's colour: at least min_band_strength of what a border painted
+  // in it reads under this blur (full_band); a faint tint along a paper's or ruler's edge is
+  // no border, however its inside reads.
+  if (band < options.min_band_strength * full_band) return false;
+  // Figures that wear the side's colour show it: part of the inside is nearer that colour than
+  // the mat (a ruler, a sheet of paper or a road edge tinted toward it is not).
+  if (Percentile(v, options.coloured_inside_quantile) < options.min_coloured_inside_departure) {
+    return false;
+  }
+  // The band is more this side's colour than another's: a base of another side, whose figures
+  // wear this side's colour, has a band of its own colour.
+  for (const std::array<cv::Mat, 2>& share : options.rival_shares) {
+    if (MedianAt(share[1], t.band, c) >= MedianAt(share[0], t.band, c)) return false;
+  }
+  // The colour ends at the ring: past the blur, no side's outside reads as far toward it as the
+  // band over more than a tenth of that side (a ring fitted inside a larger base of the colour,
+  // or along a ruler, has the colour run on past a side).
+  if (options.colour_ends_at_ring) {
+    for (const std::vector<cv::Point>& side : t.outside_side) {
+      const std::vector<double> out = values(side);
+      if (!out.empty() && Percentile(out, 0.9) > band) return false;
+    }
+  }
+  return true;
+}
+
 // Does each side of pose p show its band? A side facing away from the camera's foot only in
 // part where the tallest figures' tops are seen past its whole border: two sides of a base the
 // camera sees along its diagonal, one of a base it sees square on.
@@ -730,7 +797,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // water, is that colour throughout); the mat outside is mat (at most a third of the band's
   // departure: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
-  if (MedianAt(dep, win.ring.interior, win.c) > band ||
+  if (!InsideLikeABase(dep, win.ring, win.c, band, FullBandMedian(g), options) ||
       MedianAt(dep, win.ring.outside, win.c) > band / 3.0) {
     return std::nullopt;
   }
@@ -796,6 +863,31 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
     auto* o = out.ptr<float>(y);
     for (int x = 0; x < chroma.cols; ++x) {
       if (v[x]) o[x] = (c[x] - mat_chroma).dot(dir) / len2;
+    }
+  }
+  return out;
+}
+
+std::array<cv::Mat, 2> ShareOfTwoColours(const cv::Mat& chroma, const cv::Mat& valid,
+                                         const cv::Vec2f& mat_chroma, const cv::Vec2f& first,
+                                         const cv::Vec2f& second) {
+  // chroma - mat = u (first - mat) + w (second - mat): the 2 x 2 system's inverse, row by row.
+  const cv::Vec2f a = first - mat_chroma, b = second - mat_chroma;
+  const float det = a[0] * b[1] - a[1] * b[0];
+  if (std::abs(det) < 1e-6f * std::max(1e-12f, a.dot(a) + b.dot(b))) return {};
+  const cv::Vec2f row_u(b[1] / det, -b[0] / det), row_w(-a[1] / det, a[0] / det);
+  std::array<cv::Mat, 2> out{cv::Mat(chroma.size(), CV_32F, cv::Scalar(0)),
+                             cv::Mat(chroma.size(), CV_32F, cv::Scalar(0))};
+  for (int y = 0; y < chroma.rows; ++y) {
+    const auto* c = chroma.ptr<cv::Vec2f>(y);
+    const auto* v = valid.ptr<uchar>(y);
+    auto* u = out[0].ptr<float>(y);
+    auto* w = out[1].ptr<float>(y);
+    for (int x = 0; x < chroma.cols; ++x) {
+      if (!v[x]) continue;
+      const cv::Vec2f d = c[x] - mat_chroma;
+      u[x] = row_u.dot(d);
+      w[x] = row_w.dot(d);
     }
   }
   return out;
@@ -950,9 +1042,17 @@ void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::
   if (blur_mm < border_mm) return;
   for (size_t s = 0; s < sides.size() && s < rects.size(); ++s) {
     const std::vector<PxRect> all = AllRects(rects);
-    const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
+    const cv::Vec2f own(sides[s].mean);
+    const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, own);
+    BlurredRingOptions side_options = options;
+    for (size_t k = 0; k < sides.size(); ++k) {
+      if (k == s || !options.compare_other_sides) continue;
+      std::array<cv::Mat, 2> share =
+          ShareOfTwoColours(chroma, valid, mat_chroma, own, cv::Vec2f(sides[k].mean));
+      if (!share[0].empty()) side_options.rival_shares.push_back(std::move(share));
+    }
     for (const PxRect& r :
-         FitBlurredRings(dep, all, terrain, mm_per_px, sizes, blur_mm, border_mm, options)) {
+         FitBlurredRings(dep, all, terrain, mm_per_px, sizes, blur_mm, border_mm, side_options)) {
       rects[s].push_back(r);
     }
   }

@@ -21,6 +21,7 @@
 // its inside is no more toward the side's colour than its band and the mat around it is mat.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -82,6 +83,44 @@ struct BlurredRingOptions {
   double min_angle_peak_apart_deg = 8.0;
   // ... and at most this many of them. Default 2; 0 searches only the mean direction.
   size_t max_extra_angles = 2;
+  // A fit's inside more toward the side's colour than its band is still a base's when it is
+  // textured: its departure's interquartile range at least this fraction of the band's (figures
+  // wearing the side's colour among other colours; a roof, water or another side's base is
+  // even). Default 0.5; 0 rejects every such inside.
+  double min_inside_spread_fraction = 0.5;
+  // ... but not where the board places terrain that may show an even shade toward a side's
+  // colour (roads, houses, water, bridges; CV_8U, non-zero there, in the departure map's frame;
+  // empty: none known): a ring over a road's blurred edges has its inside's texture too.
+  cv::Mat even_shade_terrain;
+  // ... and only where the band's median departure is at least this fraction of what a border
+  // of the side's full colour reads under the frame's blur: the exception trusts the band's
+  // colour, so it must be clearly there (a border in shade or partly under figures keeps more
+  // than a third; the edge of a ruler, a paper or a road tinted toward the colour that a ring
+  // fits on read at most 0.21 of it on `hard` seeds 29, 37, 47, 59, 89; the bases the exception
+  // gained there and on seeds 5-43 0.39 and up). Default 1/3; 0 turns this off.
+  double min_band_strength = 1.0 / 3.0;
+  // ... and only where figures show the colour: this quantile of the inside's departure at
+  // least this far toward it (0.5: nearer the side's colour than the mat). A ruler, a sheet of
+  // paper or a road edge tinted toward the colour that a ring fits on reads a little toward it
+  // throughout (at most 0.32 on `hard` seeds 29, 37, 47, 59; 0.53 on seed 89, whose band is
+  // too faint), coats of the colour reach it (the bases gained: 0.62 and up). Defaults 0.9 and
+  // 0.5; a departure below -1 turns this off.
+  double coloured_inside_quantile = 0.9;
+  double min_coloured_inside_departure = 0.5;
+  // ... and only where the band is more this side's colour than another side's: per other
+  // side, the two colours' shares of each pixel (ShareOfTwoColours, this side's first; empty:
+  // not checked). A base of another side whose figures wear this side's colour has a band of its
+  // own colour (toward both from a green mat: its departure toward this one alone does not
+  // tell). AddBlurredRingBases fills them when compare_other_sides is on (default).
+  std::vector<std::array<cv::Mat, 2>> rival_shares;
+  bool compare_other_sides = true;
+  // ... and only where the colour ends at the ring: on every side, past the blur, the outside's
+  // 90th percentile departs no further toward the colour than the band's median. A 40 x 20 mm
+  // ring inside a 40 x 30 mm base whose figures wear its colour (`hard` 5 scene 5 blue-7, placed
+  // 7 mm off: 1.03 of the band), or one along a ruler (`hard` 29 scene 4: 1.5), has the colour
+  // run on past a side; the bases the exception gains on seeds 5-43 read at most 0.62. Default
+  // on.
+  bool colour_ends_at_ring = true;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;
   // Borders are painted by hand, from the nominal width up to this wide, mm. A seed no ring
@@ -108,6 +147,13 @@ struct BlurredRingOptions {
 // 0 where valid is 0.
 cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                         const cv::Vec2f& side_chroma);
+
+// Each pixel of chroma (CV_32FC2) as mat_chroma plus shares of two colours (CV_32F each, 0 at
+// the mat, 1 at that colour; 0 where valid is 0): {first's, second's}. Empty where the two lie
+// in one direction from the mat (no unique split).
+std::array<cv::Mat, 2> ShareOfTwoColours(const cv::Mat& chroma, const cv::Mat& valid,
+                                         const cv::Vec2f& mat_chroma, const cv::Vec2f& first,
+                                         const cv::Vec2f& second);
 
 // Bases in departure (CV_32F, one side's) whose blurred border fits. found: the bases found
 // already (every side's); nothing is fitted over them or their blurred edges, nor over

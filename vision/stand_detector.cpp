@@ -1323,12 +1323,12 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
               : cv::Mat();
     AddRingFits(chroma, valid, mat_chroma, terrain, hidden, out, mm, sizes, options, rects);
   }
+  // A piece of road is a solid patch a shade toward a side's colour (brown toward red) too.
+  const cv::Mat solid_terrain =
+      board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)),
+                          MayShowSolidSideShade)
+            : cv::Mat();
   if (options.fit_filled_bases) {
-    // A piece of road is a solid patch a shade toward a side's colour (brown toward red) too.
-    const cv::Mat solid_terrain =
-        board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)),
-                            MayShowSolidSideShade)
-              : cv::Mat();
     AddFilledFits(top_bgr, chroma, valid, mat_chroma, solid_terrain, out, mm, sizes, options,
                   rects);
   }
@@ -1339,6 +1339,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   {
     const std::vector<std::vector<PxRect>> before = rects;
     BlurredRingOptions ring = options.blurred_ring;
+    ring.even_shade_terrain = solid_terrain;
     ring.figure_top_shift_px = [&view,
                                 h_in = MmToInches(ring.max_figure_height_mm)](cv::Point2d c) {
       return view.RectifiedFromTable(SeenOnMat(view, view.TableFromRectified(c), h_in)) - c;
