@@ -308,57 +308,48 @@ cv::Vec3d MatColourBeside(const Strip& s, int lo, int hi, double clear_px) {
 }
 
 // Share of the `before` view along the part of a stick the camera does not see, from `a` to `b`
-// (top-view px), that shows the mat (`mat`, BGR): where the mat was in view before the shot, a
-// stick lying there would be seen too, so the part is not hidden. Sampled on the axis and
-// `side_px` to either side, from `skip_px` past `a` (the blur at the seen end); -1 when no
-// sample lies in the view.
-double MatShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b, const cv::Vec3d& mat,
-                     double side_px, double skip_px) {
+// (top-view px), whose pixels pass `test`: sampled on the axis and `side_px` to either side,
+// from `skip_px` past `a` (the blur at the seen end); -1 when no sample lies in the view.
+template <typename Test>
+double ShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b, double side_px,
+                  double skip_px, const Test& test) {
   const double len = cv::norm(b - a);
   if (len <= skip_px) return -1;
   const cv::Point2d along = (b - a) * (1.0 / len);
   const cv::Point2d across(-along.y, along.x);
   const cv::Rect view({0, 0}, top_before.size());
-  int n = 0, like = 0;
+  int n = 0, passed = 0;
   for (double t = skip_px; t <= len; t += 1.0) {
     for (const double v : {-side_px, 0.0, side_px}) {
       const cv::Point2d q = a + t * along + v * across;
       const cv::Point p(cvRound(q.x), cvRound(q.y));
       if (!view.contains(p)) continue;
       ++n;
-      like += LikeColour(top_before.at<cv::Vec3b>(p), mat) ? 1 : 0;
+      passed += test(top_before.at<cv::Vec3b>(p)) ? 1 : 0;
     }
   }
-  return n ? static_cast<double>(like) / n : -1;
+  return n ? static_cast<double>(passed) / n : -1;
 }
 
-// Share of the `before` view along the part of a stick the camera does not see, from `a` to `b`
-// (top-view px, sampled as MatShareAlong), that is white ground: colourless and brighter than
-// the mat beside the stick (`mat`) in every channel by `min_lift` levels, as paper is. White
-// cotton lying there changes the view by too little to be seen. -1 when no sample lies in the
-// view.
+// ... that shows the mat (`mat`, BGR): where the mat was in view before the shot, a stick lying
+// there would be seen too, so the part is not hidden.
+double MatShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b, const cv::Vec3d& mat,
+                     double side_px, double skip_px) {
+  return ShareAlong(top_before, a, b, side_px, skip_px,
+                    [&](const cv::Vec3b& g) { return LikeColour(g, mat); });
+}
+
+// ... that is white ground: colourless and brighter than the mat beside the stick (`mat`) in
+// every channel by `min_lift` levels, as paper is. White cotton lying there changes the view by
+// too little to be seen.
 double WhiteGroundShareAlong(const cv::Mat& top_before, cv::Point2d a, cv::Point2d b,
                              const cv::Vec3d& mat, double side_px, double skip_px,
                              double min_lift) {
-  const double len = cv::norm(b - a);
-  if (len <= skip_px) return -1;
-  const cv::Point2d along = (b - a) * (1.0 / len);
-  const cv::Point2d across(-along.y, along.x);
-  const cv::Rect view({0, 0}, top_before.size());
   const double mat_hi = std::max({mat[0], mat[1], mat[2]});
-  int n = 0, white = 0;
-  for (double t = skip_px; t <= len; t += 1.0) {
-    for (const double v : {-side_px, 0.0, side_px}) {
-      const cv::Point2d q = a + t * along + v * across;
-      const cv::Point p(cvRound(q.x), cvRound(q.y));
-      if (!view.contains(p)) continue;
-      ++n;
-      const cv::Vec3b& g = top_before.at<cv::Vec3b>(p);
-      const double lo = std::min({g[0], g[1], g[2]}), hi = std::max({g[0], g[1], g[2]});
-      white += (lo >= mat_hi + min_lift && hi - lo <= kWhiteGroundMaxSpread * hi) ? 1 : 0;
-    }
-  }
-  return n ? static_cast<double>(white) / n : -1;
+  return ShareAlong(top_before, a, b, side_px, skip_px, [&](const cv::Vec3b& g) {
+    const double lo = std::min({g[0], g[1], g[2]}), hi = std::max({g[0], g[1], g[2]});
+    return lo >= mat_hi + min_lift && hi - lo <= kWhiteGroundMaxSpread * hi;
+  });
 }
 
 }  // namespace

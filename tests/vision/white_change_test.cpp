@@ -18,6 +18,13 @@
 namespace referee {
 namespace {
 
+Scenario HardScenario() { return LoadScenario(DatasetsDir() / "scenarios" / "hard.json"); }
+
+// A `hard` scene at 1080p, as `referee synth --seed SEED` writes scene_INDEX.
+SynthScene HardScene(const Scenario& sc, uint64_t seed, int index) {
+  return GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
+}
+
 // A colour `share` of the way from `ground` to `object` (an object blurred over its ground).
 cv::Vec3d Mix(const cv::Vec3d& ground, const cv::Vec3d& object, double share) {
   return ground + share * (object - ground);
@@ -62,9 +69,8 @@ class PaintAgainstGroundTest : public testing::TestWithParam<QtipCase> {};
 // off, a decisive verdict wrong).
 TEST_P(PaintAgainstGroundTest, TheDarkHeadOnWhitePaperIsThePaintedOne) {
   const QtipCase c = GetParam();
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s =
-      GenerateScene(sc, SynthOptions{.seed = c.seed, .size = {1920, 1080}}, c.index);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, c.seed, c.index);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
@@ -81,8 +87,8 @@ INSTANTIATE_TEST_SUITE_P(RenderedHard, PaintAgainstGroundTest,
 // shell 65.6 mm from its tip. The fleck changed the view as white cotton does, not as the
 // yellow shells do: refused.
 TEST(WhiteChange, AQtipsWhiteHeadAloneIsNotRuledAsAShell) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 61, .size = {1920, 1080}}, 3);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 61, 3);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
@@ -97,8 +103,8 @@ TEST(WhiteChange, AQtipsWhiteHeadAloneIsNotRuledAsAShell) {
 // Refused before as a change too short for a Q-tip; its missing part lies on white ground, so
 // it is taken at the model's length and its tip, measured at the paint, is placed.
 TEST(WhiteChange, AQtipRunningOnOverWhitePaperIsPlacedByItsPaintedHead) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 37, .size = {1920, 1080}}, 4);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 37, 4);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
@@ -115,8 +121,8 @@ TEST(WhiteChange, AQtipRunningOnOverWhitePaperIsPlacedByItsPaintedHead) {
 // `AnalyseShot` with both frames re-encoded, the pair is still ruled, as a Q-tip in 3 pieces,
 // on 42f5d41 too: README "Not met yet".)
 TEST(WhiteChange, AQtipPickedUpIsNotRuledByItsRevealedGround) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 17, .size = {1920, 1080}}, 10);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 17, 10);
   ASSERT_TRUE(s.projectile.has_value());
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   const ProjectileResult taken =
