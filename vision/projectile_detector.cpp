@@ -327,10 +327,30 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
 
 namespace {
 
+// `after` with the lighting change divided out (GainCorrected), computed at most once per frame
+// pair: the shadow test, every model fit and the taken-away test read it. Read-only.
+class LitAfter {
+ public:
+  LitAfter(const cv::Mat& before, const cv::Mat& after) : before_(before), after_(after) {}
+  const cv::Mat& Float() {
+    if (float_.empty()) float_ = GainCorrected(before_, after_);
+    return float_;
+  }
+  const cv::Mat& Bytes() {
+    if (bytes_.empty()) Float().convertTo(bytes_, CV_8UC3);
+    return bytes_;
+  }
+
+ private:
+  const cv::Mat& before_;
+  const cv::Mat& after_;
+  cv::Mat float_, bytes_;
+};
+
 ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_after,
                                const TopView& view, const std::vector<DetectedStand>& stands,
                                const ProjectileOptions& opt, const cv::Mat& tall_terrain,
-                               const cv::Mat& flat_terrain) {
+                               const cv::Mat& flat_terrain, LitAfter& lit) {
   if (top_before.empty() || top_after.empty() || top_before.size() != top_after.size() ||
       top_before.type() != CV_8UC3 || top_after.type() != CV_8UC3) {
     return Refusal{"before and after top views are missing or differ in size/type"};
@@ -349,7 +369,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
              l.width_mm <= 2.0 * opt.qtip_head_diameter_mm;
     };
     mask = WithoutOwnShadows(
-        mask, top_before, [&] { return GainCorrected(top_before, top_after); }, mm, qtip_like);
+        mask, top_before, [&] { return lit.Float(); }, mm, qtip_like);
   }
   // What the camera sees of the top view: a change touching the border of the camera's field
   // came in from outside it (an arm), while the top view's own border only cuts the picture.
@@ -460,8 +480,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       support_opt.base_height_mm = opt.base_height_mm;
       support_opt.figure_height_mm = opt.figure_height_mm;
       support_opt.head_radius_mm = 0.5 * opt.qtip_head_diameter_mm;
-      cv::Mat after_lit;  // `after` with the lighting change divided out
-      GainCorrected(top_before, top_after).convertTo(after_lit, CV_8UC3);
+      const cv::Mat& after_lit = lit.Bytes();
       const QtipSupport support =
           QtipRestHeights(on_mat, plain_on_mat, view, top_before, stands, support_opt, after_lit);
       obs.height_in = support.tip_height_in;
@@ -504,8 +523,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       model.size_tolerance = tol;
       // Its silhouette by colour, against `after` with the lighting change divided out: a
       // darker or brighter exposure otherwise moves the mat around it toward the shell's colour.
-      cv::Mat after_corrected;
-      GainCorrected(top_before, top_after).convertTo(after_corrected, CV_8UC3);
+      const cv::Mat& after_corrected = lit.Bytes();
       const auto fit = FitShell(top_before, after_corrected, mask, blob.pts, mm, sweep_px, model);
       if (const auto* refusal = std::get_if<ShellRefusal>(&fit)) return Refusal{refusal->reason};
       const ShellFit& f = std::get<ShellFit>(fit);
@@ -540,7 +558,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     if (fragment) {
       cv::Mat difference, before_f;
       top_before.convertTo(before_f, CV_32FC3);
-      cv::subtract(GainCorrected(top_before, top_after), before_f, difference);
+      cv::subtract(lit.Float(), before_f, difference);
       QtipTemplateOptions topt;
       topt.length_mm = opt.qtip_length_mm;
       topt.head_diameter_mm = opt.qtip_head_diameter_mm;
@@ -593,7 +611,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     if (opt.expect != "qtip") {
       cv::Mat difference, before_f;
       top_before.convertTo(before_f, CV_32FC3);
-      cv::subtract(GainCorrected(top_before, top_after), before_f, difference);
+      cv::subtract(lit.Float(), before_f, difference);
       for (const Blob& b : faint) {
         // About a shell's worth of faint change: its brightest part, not a speck.
         if (b.from_outside || b.cut_off ||
@@ -748,8 +766,9 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                                   const TopView& view, const std::vector<DetectedStand>& stands,
                                   const ProjectileOptions& opt, const cv::Mat& tall_terrain,
                                   const cv::Mat& flat_terrain) {
+  LitAfter lit(top_before, top_after);
   ProjectileResult r =
-      ExplainChange(top_before, top_after, view, stands, opt, tall_terrain, flat_terrain);
+      ExplainChange(top_before, top_after, view, stands, opt, tall_terrain, flat_terrain, lit);
   const auto* o = std::get_if<ProjectileObservation>(&r);
   if (!o) return r;
   // The object explained must be in `after`: one picked up changes the same pixels.
@@ -759,8 +778,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       qtip ? 0.5 * QtipModelOptions{}.stick_diameter_mm : 0.35 * opt.shell_side_mm;
   const double ring_from_mm = qtip ? 0.5 * opt.qtip_head_diameter_mm + kTakenAwayRingGapMm
                                    : std::sqrt(0.5) * opt.shell_side_mm + kTakenAwayRingGapMm;
-  cv::Mat after_lit;
-  GainCorrected(top_before, top_after).convertTo(after_lit, CV_8UC3);
+  const cv::Mat& after_lit = lit.Bytes();
   const double ring_to_mm = ring_from_mm + kTakenAwayRingWidthMm;
   // A Q-tip by its white stick; a shell by its colour, or, for shells of another colour, by how
   // much it stands out of its surroundings in each frame. Not a Q-tip so: one lying across a
