@@ -104,6 +104,15 @@ double StickLengthMm(const ProjectileObservation& o) {
 // heads alone make about a third; the rest must come from the stick between them.
 constexpr double kPiecesColumnShare = 0.5;
 
+// How many times as long as wide a thin change shorter than a Q-tip must be to be matched by
+// the whole model along its axis. Default 1.5: a painted head alone (12 x 5 mm) blurs to 11 x 6
+// mm on `hard`; a round fleck has no axis to match along.
+constexpr double kMinFragmentElongation = 1.5;
+
+// Shortest faint piece matched on its own, share of a head's length. Default 0.75: a head
+// blurred into the mat shows 9-12 mm; shorter specks have no axis to match along.
+constexpr double kFaintPieceMinLengthShare = 0.75;
+
 // Share of min_change a pixel must change by to be looked at again when nothing cleared
 // min_change (a faint Q-tip; only the whole model's match may then explain it). Default 0.6:
 // a white stick blurred over a mid-grey mat changes ~20 levels; sensor noise after the 3x3
@@ -550,11 +559,13 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     }
     const std::string neither = "a change of " + Mm(length_mm) + " x " + Mm(width_mm) +
                                 " mm is neither a Q-tip nor a shell";
-    // A thin change shorter than a Q-tip: the brightest piece of a faint, blurred one? Matched
-    // by the whole model along it, and taken only when the model stands out of the noise.
-    const bool fragment =
-        !blob.cut_off && opt.expect != "shell" && length_mm < (1 + tol) * opt.qtip_length_mm &&
-        width_mm <= 2.0 * opt.qtip_head_diameter_mm && (pieces || length_mm >= 2.0 * width_mm);
+    // A thin change shorter than a Q-tip: the brightest piece of a faint, blurred one, or its
+    // painted head alone (12 x 5 mm, blurred to 1.5-2 times as long as wide)? Matched by the
+    // whole model along it, and taken only when the model stands out of the noise.
+    const bool fragment = !blob.cut_off && opt.expect != "shell" &&
+                          length_mm < (1 + tol) * opt.qtip_length_mm &&
+                          width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
+                          (pieces || length_mm >= kMinFragmentElongation * width_mm);
     if (fragment) {
       cv::Mat difference, before_f;
       top_before.convertTo(before_f, CV_32FC3);
@@ -669,14 +680,29 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
     }
     const bool shell_found = found.has_value();
+    // Shorter thin pieces (a head, a stretch of stick) each matched by the whole model: one
+    // Q-tip when at least two are and their models agree.
+    std::vector<const Blob*> pieces;
+    std::vector<ProjectileObservation> piece_models;
     for (const Blob& b : faint) {
       if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
       // A stick's worth of faint change, not a speck the model could be stretched along (a
       // Q-tip lying in both frames leaves specks of re-sampling along its outline).
       const LineFit extent = FitLine(b.pts, mm);
       if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
-          b.area_mm2 < kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5)
+          b.area_mm2 <
+              kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5) {
+        if (extent.length_mm >= kMinFragmentElongation * extent.width_mm &&
+            extent.length_mm >= kFaintPieceMinLengthShare * opt.qtip_head_length_mm &&
+            extent.width_mm <= 2.0 * opt.qtip_head_diameter_mm) {
+          const ProjectileResult r = explain(b, false, true);
+          if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
+            pieces.push_back(&b);
+            piece_models.push_back(*o);
+          }
+        }
         continue;
+      }
       const ProjectileResult r = explain(b, false, true);
       const auto* o = std::get_if<ProjectileObservation>(&r);
       if (!o) continue;
@@ -687,6 +713,28 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       found = *o;
       found->note =
           "a faint Q-tip (its change under the plain threshold), matched by the whole model";
+    }
+    if (!found && pieces.size() >= 2 && !shell_found) {
+      const double agree_px = opt.qtip_head_length_mm / mm;
+      const ProjectileObservation& first = piece_models.front();
+      const bool agree = std::all_of(
+          piece_models.begin(), piece_models.end(), [&](const ProjectileObservation& m) {
+            return cv::norm(m.point_px - first.point_px) <= agree_px &&
+                   cv::norm(m.other_end_px - first.other_end_px) <= agree_px;
+          });
+      if (!agree) return Refusal{nothing + " plainly; faint pieces match Q-tips that differ"};
+      Blob joined{{}, 0.0, pieces.front()->box};
+      for (const Blob* b : pieces) {
+        joined.pts.insert(joined.pts.end(), b->pts.begin(), b->pts.end());
+        joined.area_mm2 += b->area_mm2;
+        joined.box |= b->box;
+      }
+      ProjectileResult r = explain(joined, true, true);
+      if (auto* o = std::get_if<ProjectileObservation>(&r)) {
+        o->note = "a faint Q-tip seen in " + std::to_string(pieces.size()) +
+                  " pieces under the plain threshold, matched by the whole model";
+        return r;
+      }
     }
     if (!found) return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
     return *found;
@@ -780,26 +828,40 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
                                    : std::sqrt(0.5) * opt.shell_side_mm + kTakenAwayRingGapMm;
   const cv::Mat& after_lit = lit.Bytes();
   const double ring_to_mm = ring_from_mm + kTakenAwayRingWidthMm;
-  // A Q-tip by its white stick; a shell by its colour, or, for shells of another colour, by how
-  // much it stands out of its surroundings in each frame. Not a Q-tip so: one lying across a
-  // stand covers figures and borders that stand out of the stand around them more than the
-  // thin stick does (`hard` 89 scene 9: 148 levels in `before`, 42 in `after`).
-  const bool taken =
-      qtip
-          ? TakenAway(MeasureStickWhiteness(top_before, after_lit, o->point_px, o->other_end_px,
-                                            half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm))
-          : TakenAway(MeasureShellColourShare(top_before, after_lit, o->point_px,
-                                              half_width_mm / mm, opt.shell_bgr,
-                                              kShellChromaTolerance)) ||
-                TakenAway(MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px,
-                                                half_width_mm / mm, ring_from_mm / mm,
-                                                ring_to_mm / mm));
+  // A Q-tip by its white stick, against its surroundings or as cotton leaving a coloured
+  // ground; a shell by its colour, or, for shells of another colour, by how much it stands out
+  // of its surroundings in each frame. Not a Q-tip so: one lying across a stand covers figures
+  // and borders that stand out of the stand around them more than the thin stick does (`hard`
+  // 89 scene 9: 148 levels in `before`, 42 in `after`).
+  bool taken = false, shell_unseen_in_after = false;
+  if (qtip) {
+    taken =
+        TakenAway(MeasureStickWhiteness(top_before, after_lit, o->point_px, o->other_end_px,
+                                        half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm)) ||
+        TakenAway(
+            CountWhiteWay(top_before, after_lit, o->point_px, o->other_end_px, half_width_mm / mm));
+  } else {
+    const ShellColourShare share =
+        MeasureShellColourShare(top_before, after_lit, o->point_px, half_width_mm / mm,
+                                opt.shell_bgr, kShellChromaTolerance);
+    const ObjectContrast contrast =
+        MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px,
+                              half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm);
+    taken = TakenAway(share) || TakenAway(contrast);
+    shell_unseen_in_after = !ShownInAfter(o->dot_seen, share, contrast);
+  }
   if (!qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation &&
       WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=
           opt.max_white_share_shell) {
     return Refusal{
         "a change of a shell's size that is white like a Q-tip's cotton, not the "
         "shells' colour (a Q-tip's head, the rest of it hidden?): not adjudicated"};
+  }
+  if (shell_unseen_in_after && !taken) {
+    return Refusal{
+        "a change of a shell's shape that neither its dot, its colour nor its outline shows in "
+        "the after frame more than in the before one (on ground of its own colour?): come to "
+        "rest or picked up cannot be told: not adjudicated"};
   }
   if (taken) {
     return Refusal{"the " + std::string(qtip ? "Q-tip" : "shell") +

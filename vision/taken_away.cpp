@@ -79,6 +79,12 @@ bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {
          w.after - w.around_after <= 0.5 * (w.before - w.around_before);
 }
 
+bool TakenAway(const WhiteWayCounts& c, const TakenAwayOptions& options) {
+  return c.into_before >= options.min_white_way_px &&
+         c.into_before >= options.min_white_way_share * c.changed &&
+         c.into_before >= options.min_white_way_ratio * c.into_after;
+}
+
 StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
                                      cv::Point2d b, double half_width_px, double ring_from_px,
                                      double ring_to_px, double min_change) {
@@ -159,6 +165,13 @@ ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& a
 bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options) {
   return c.measured && c.before >= options.min_shell_share_before &&
          c.after <= options.max_shell_share_after;
+}
+
+bool ShownInAfter(bool dot_seen, const ShellColourShare& share, const ObjectContrast& contrast,
+                  const TakenAwayOptions& options) {
+  return dot_seen ||
+         (share.measured && share.after - share.before >= options.min_shell_share_gain) ||
+         (contrast.measured && contrast.after >= contrast.before);
 }
 
 }  // namespace referee

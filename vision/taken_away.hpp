@@ -8,6 +8,8 @@
 
 #include <opencv2/core.hpp>
 
+#include "vision/white_change.hpp"
+
 namespace referee {
 
 struct TakenAwayOptions {
@@ -31,6 +33,19 @@ struct TakenAwayOptions {
   // in `after`.
   double min_shell_share_before = 0.3;
   double max_shell_share_after = 0.1;
+  // A Q-tip is taken to be in `before` when at least this share of its stick's changed pixels
+  // read as white cotton there over the coloured ground `after` shows (CountWhiteWay), and
+  // min_white_way_ratio times as many as read as cotton come into `after`. Defaults 0.1 and 3:
+  // on 20 `hard` landings none read so (0 pixels); on 14 picked up 0.22-0.98 did, 4.2-300 times
+  // as many as the other way.
+  // At least min_white_way_px of them (a few flecks of noise are no stick).
+  double min_white_way_share = 0.1;
+  double min_white_way_ratio = 3.0;
+  int min_white_way_px = 8;
+  // A shell is shown in `after` when its dot is seen there, when at least this much more of
+  // its middle shows its colour there than in `before`, or when it stands out of its
+  // surroundings there at least as much as in `before`. Default 0.3: at rest 0.61-1.0 more.
+  double min_shell_share_gain = 0.3;
 };
 
 struct ObjectContrast {
@@ -67,6 +82,11 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
                                      cv::Point2d b, double half_width_px, double ring_from_px,
                                      double ring_to_px, double min_change = 15.0);
 
+// Taken away: the stick's change reads as white cotton leaving a coloured ground (from
+// `before` to `after`) and not as cotton arriving. Unlike the whiteness against the stick's
+// surroundings this holds where those surroundings are white paper and a coloured road alike.
+bool TakenAway(const WhiteWayCounts& c, const TakenAwayOptions& options = {});
+
 // Share of the pixels within `radius_px` of `centre` (top-view px) whose chromaticity (r, g
 // shares of R+G+B) lies within `tolerance` of `shell_bgr`'s, in each frame: the frame that
 // holds a shell shows its plasticine there.
@@ -78,5 +98,13 @@ ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& a
                                          cv::Point2d centre, double radius_px,
                                          const cv::Vec3d& shell_bgr, double tolerance);
 bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options = {});
+
+// Whether anything shows a shell in `after` rather than in `before`: its dot (found in `after`),
+// its colour come in, or its outline standing out there at least as much. A shell on a road or
+// figures of its own colour, its dot blurred away, may show none of these: then which frame
+// holds it cannot be told (`hard` 71 scene 8 played the other way round: the colour's share 1.0
+// in both, contrast 22 levels in `before` and 10 in `after`).
+bool ShownInAfter(bool dot_seen, const ShellColourShare& share, const ObjectContrast& contrast,
+                  const TakenAwayOptions& options = {});
 
 }  // namespace referee

@@ -37,4 +37,58 @@ double WhiteChangeShare(const cv::Mat& before, const cv::Mat& after, cv::Point2d
   return changed < 4 ? -1.0 : static_cast<double>(white) / changed;
 }
 
+namespace {
+
+// How far `to` moved off the way from `from` to black or to brighter light on the same colour
+// (a shade or a shadow scales the channels alike), 8-bit levels.
+double OffShadeWay(const cv::Vec3d& to, const cv::Vec3d& from) {
+  const cv::Vec3d change = to - from;
+  const double n2 = from.dot(from);
+  if (n2 < 1e-9) return cv::norm(change);
+  return cv::norm(change - (change.dot(from) / n2) * from);
+}
+
+// Cotton over `ground` seen in `shown`: the change lies along the way to white, and clearly not
+// along the ground's own way to a shade of it (over grey or white ground the two are one way).
+bool WhiteMaterialOver(const cv::Vec3d& shown, const cv::Vec3d& ground, double change,
+                       double max_off_share, double min_off_shade_share) {
+  const double off_white = OffWhiteWay(shown, ground);
+  if (off_white > max_off_share * change) return false;
+  const double off_shade = OffShadeWay(shown, ground);
+  return off_shade >= min_off_shade_share * change && off_shade >= 2.0 * off_white;
+}
+
+}  // namespace
+
+WhiteWayCounts CountWhiteWay(const cv::Mat& before, const cv::Mat& after, cv::Point2d a,
+                             cv::Point2d b, double half_width_px, double min_change_levels,
+                             double max_off_share, double min_off_shade_share) {
+  WhiteWayCounts out;
+  const cv::Point2d ab = b - a;
+  const double len = cv::norm(ab);
+  if (len < 4.0) return out;
+  const cv::Point2d along = ab * (1.0 / len), across(-along.y, along.x);
+  const cv::Rect view({0, 0}, before.size());
+  // Past the painted head: paint is no white material, in either frame.
+  for (double t = 0.2 * len; t <= 0.95 * len; t += 1.0) {
+    for (double v = -half_width_px; v <= half_width_px + 1e-9; v += 1.0) {
+      const cv::Point2d q = a + t * along + v * across;
+      const cv::Point p(cvRound(q.x), cvRound(q.y));
+      if (!view.contains(p)) continue;
+      const cv::Vec3b& pb = before.at<cv::Vec3b>(p);
+      const cv::Vec3b& pa = after.at<cv::Vec3b>(p);
+      const cv::Vec3d bd(pb[0], pb[1], pb[2]), ad(pa[0], pa[1], pa[2]);
+      const double change = cv::norm(ad - bd);
+      if (change < min_change_levels) continue;
+      ++out.changed;
+      if (WhiteMaterialOver(ad, bd, change, max_off_share, min_off_shade_share)) {
+        ++out.into_after;
+      } else if (WhiteMaterialOver(bd, ad, change, max_off_share, min_off_shade_share)) {
+        ++out.into_before;
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace referee

@@ -73,6 +73,11 @@ TEST(BenchAccuracySymmetry, MarkerlessBoardSeenFromTheOtherSideIsScoredInTheTrut
   if (refused == 0) {
     EXPECT_LT(Field(out, R"(impact_mm med [0-9.]+ p95 [0-9.]+ max ([0-9.]+))"), 5.0);
   }
+  // Every pair with nothing new at rest is played and none is ruled: the table photographed
+  // again, the shot taken away, the shot left lying and photographed again.
+  EXPECT_EQ(Field(out, R"(no-projectile adjudicated (\d+)/2)"), 0);
+  EXPECT_EQ(Field(out, R"(taken-away adjudicated (\d+)/1)"), 0);
+  EXPECT_EQ(Field(out, R"(lying-still adjudicated (\d+)/1)"), 0);
 }
 
 TEST(BenchAccuracySymmetry, HalfTurnMapsPointsBaseAnglesAndTerrain) {

@@ -16,6 +16,7 @@
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
+#include "vision/projectile_detector.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/taken_away.hpp"
 
@@ -128,6 +129,54 @@ TEST(TakenAway, AShellIsInTheFrameThatShowsItsColour) {
   cv::Mat red = mat.clone();
   cv::rectangle(red, cv::Rect(24, 24, 12, 12), cv::Scalar(40, 40, 200), cv::FILLED);
   EXPECT_FALSE(TakenAway(MeasureShellColourShare(red, mat, {30, 30}, 4.0, yellow, 0.05)));
+}
+
+TEST(TakenAway, AShellIsShownInAfterByItsDotItsColourOrItsOutline) {
+  const cv::Vec3d yellow(40, 200, 235);
+  const cv::Mat road(60, 60, CV_8UC3, cv::Scalar(45, 195, 230));  // a road of the shells' colour
+  cv::Mat shell = road.clone();
+  // The shell on it: of the road's colour, a little darker (its top in other light).
+  cv::rectangle(shell, cv::Rect(24, 24, 12, 12), cv::Scalar(38, 180, 215), cv::FILLED);
+  const ShellColourShare same_colour =
+      MeasureShellColourShare(shell, road, {30, 30}, 4.0, yellow, 0.05);
+  ASSERT_TRUE(same_colour.measured);
+  EXPECT_NEAR(same_colour.before, same_colour.after, 1e-9);
+  const ObjectContrast picked_up =
+      MeasureObjectContrast(shell, road, {30, 30}, {30, 30}, 4.0, 8.0, 11.0);
+  const ObjectContrast landed =
+      MeasureObjectContrast(road, shell, {30, 30}, {30, 30}, 4.0, 8.0, 11.0);
+  ASSERT_TRUE(picked_up.measured && landed.measured);
+  // Picked up off a road of its colour with its dot unseen: nothing shows it in `after`.
+  EXPECT_FALSE(ShownInAfter(false, same_colour, picked_up));
+  EXPECT_TRUE(ShownInAfter(false, same_colour, landed));
+  EXPECT_TRUE(ShownInAfter(true, same_colour, picked_up));  // its dot found in `after`
+  // Landed on the brown mat: its colour came in.
+  const cv::Mat mat(60, 60, CV_8UC3, cv::Scalar(60, 110, 150));
+  cv::Mat on_mat = mat.clone();
+  cv::rectangle(on_mat, cv::Rect(24, 24, 12, 12), cv::Scalar(45, 190, 225), cv::FILLED);
+  EXPECT_TRUE(ShownInAfter(false, MeasureShellColourShare(mat, on_mat, {30, 30}, 4.0, yellow, 0.05),
+                           ObjectContrast{}));
+}
+
+// `hard` seed 71 scene 8: a yellow shell on a yellow road, its dot blurred away. As shot nothing
+// plainly changed; played the other way round (picked up) it was ruled as a shell 4.0 mm from
+// where it lay (on eabe04b): neither its colour (all of its middle in both frames) nor its
+// outline (22 levels out of its surroundings in `before`, 10 in `after`) shows it in `after`.
+TEST(TakenAway, AShellPickedUpOffARoadOfItsColourIsNotRuled) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 71, .size = {1920, 1080}}, 8);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "shell");
+  const TopView view(TruthCalibration(s));
+  const ShotAnalysis shot = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                                        ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ProjectileResult taken =
+      DetectProjectile(shot.top_after, shot.top_before, view, shot.stands.stands, {},
+                       shot.tall_terrain, shot.flat_terrain);
+  const auto* o = std::get_if<ProjectileObservation>(&taken);
+  EXPECT_EQ(o, nullptr) << "ruled as a " << o->kind << " "
+                        << InchesToMm(Distance(o->point, s.projectile->point))
+                        << " mm from where it lay";
 }
 
 }  // namespace

@@ -181,6 +181,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   BenchSeries impact_mm, centre_mm, angle_deg, grid_px, grid_mm, seconds;
   int tp = 0, fp = 0, fn = 0, shots = 0, shots_refused = 0, decisive = 0, agree = 0;
   int hands = 0, hands_refused = 0, calibrated = 0, cal_failed = 0;
+  int still_pairs = 0, still_adjudicated = 0;
   int empty_pairs = 0, empty_adjudicated = 0, taken_pairs = 0, taken_adjudicated = 0,
       facing_asked = 0, relabelled = 0, sized_asked = 0;
   int height_checks = 0, height_checks_there = 0;
@@ -499,6 +500,11 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     // way round (`after` as the earlier frame) has none at rest either.
     no_projectile(a.top_after, a.top_before, "PROJECTILE TAKEN AWAY", taken_pairs,
                   taken_adjudicated);
+    // The shot left lying where it came to rest and the table photographed again: nothing new
+    // came to rest (the faint-change paths must not read the old shot's edges, shifted by
+    // another exposure, noise and JPEG pass, as a new one).
+    no_projectile(a.top_after, view.Rectify(Rephotographed(after, 2000 + scenes_done)),
+                  "PROJECTILE LYING STILL", still_pairs, still_adjudicated);
     ++scenes_done;
     if (verbose) {
       // Which symmetry took our frame to the truth's ("identity" with the truth camera).
@@ -560,6 +566,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
               empty_pairs);
   std::printf("pairs with the projectile taken away adjudicated (must be 0): %d/%d\n",
               taken_adjudicated, taken_pairs);
+  std::printf(
+      "pairs with the last shot lying still, photographed again, adjudicated (must be 0): "
+      "%d/%d\n",
+      still_adjudicated, still_pairs);
   if (!truth_camera) {
     std::printf(
         "board symmetry applied (markerless board labelled from another corner): %d of %d "
@@ -576,12 +586,13 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "%.2f%% centre_mm "
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
       "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d | differ silent %d "
-      "flagged %d | checks %d false %d agreed %d | taken-away adjudicated %d/%d\n",
+      "flagged %d | checks %d false %d agreed %d | taken-away adjudicated %d/%d | lying-still "
+      "adjudicated %d/%d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
       hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled,
       decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false, checks_agreed,
-      taken_adjudicated, taken_pairs);
+      taken_adjudicated, taken_pairs, still_adjudicated, still_pairs);
   return 0;
 }
 
