@@ -112,6 +112,12 @@ constexpr double kMinFragmentElongation = 1.5;
 // Shortest faint piece matched on its own, share of a head's length. Default 0.75: a head
 // blurred into the mat shows 9-12 mm; shorter specks have no axis to match along.
 constexpr double kFaintPieceMinLengthShare = 0.75;
+// Shortest faint piece taken alone, head lengths. Default 1.5: a head and a stretch of stick
+// as long as half a head; a head alone says nothing of which way its stick runs.
+constexpr double kFaintSinglePieceMinHeads = 1.5;
+// Share of a head-sized change read as white cotton (WhiteChangeShare) from which it is taken
+// for the plain head. Default 0.5.
+constexpr double kMaxHeadWhiteShare = 0.5;
 
 // Share of min_change a pixel must change by to be looked at again when nothing cleared
 // min_change (a faint Q-tip; only the whole model's match may then explain it). Default 0.6:
@@ -249,7 +255,8 @@ double MaxProjectileChangeMm2(const ProjectileOptions& opt, double mm_per_px) {
 }
 
 cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
-                   double px_per_camera_px, cv::Mat* magnitude, cv::Mat* object_change) {
+                   double px_per_camera_px, cv::Mat* magnitude, cv::Mat* object_change,
+                   bool shadows_count) {
   const cv::Mat after = GainCorrected(top_before, top_after);
   cv::Mat before;
   top_before.convertTo(before, CV_32FC3);
@@ -322,7 +329,7 @@ cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double m
       float r[3];
       for (int c = 0; c < 3; ++c) r[c] = (a[x][c] + 4.0f) / (b[x][c] + 4.0f);
       const float rmax = std::max({r[0], r[1], r[2]}), rmin = std::min({r[0], r[1], r[2]});
-      const bool shadow = rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
+      const bool shadow = !shadows_count && rmax < 0.92f && rmin > 0.3f && rmax / rmin < 1.15f;
       if (shadow) o[x] = 0.0f;
       const bool colour_spread = outside_spread < min_change && outside_luma < min_change;
       if (outside >= min_change && !shadow && !colour_spread) k[x] = 255;
@@ -566,6 +573,29 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
                           length_mm < (1 + tol) * opt.qtip_length_mm &&
                           width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
                           (pieces || length_mm >= kMinFragmentElongation * width_mm);
+    // A head alone that is white cotton is the plain head (`hard` 17 scene 4: a plain head on a
+    // grey mat, its painted one dark on white paper, the stick between unseen on the paper, was
+    // ruled a Q-tip's length off with the painted end put on it).
+    std::optional<cv::Point2d> white_head;
+    if (fragment && !pieces && length_mm < kFaintSinglePieceMinHeads * opt.qtip_head_length_mm) {
+      cv::Point2d centre(0, 0);
+      for (const cv::Point& p : blob.pts) centre += cv::Point2d(p);
+      centre *= 1.0 / static_cast<double>(blob.pts.size());
+      if (WhiteChangeShare(top_before, lit.Bytes(), centre, opt.qtip_head_diameter_mm / mm) >=
+          kMaxHeadWhiteShare)
+        white_head = centre;
+      // What shows it must be in `after`: a shell picked up leaves a head-sized change too
+      // (`hard` 43 scene 6 played the other way round was ruled a Q-tip 50 mm from the shell).
+      const double r_px = 0.5 * length_mm / mm;
+      const ObjectContrast contrast = MeasureObjectContrast(
+          top_before, lit.Bytes(), centre, centre, r_px, r_px + kTakenAwayRingGapMm / mm,
+          r_px + (kTakenAwayRingGapMm + kTakenAwayRingWidthMm) / mm);
+      if (TakenAway(contrast)) {
+        return Refusal{"a change of a head's size (" + Mm(length_mm) + " x " + Mm(width_mm) +
+                       " mm) that stands out in the before frame, not the after one: "
+                       "not a head come to rest: not adjudicated"};
+      }
+    }
     if (fragment) {
       cv::Mat difference, before_f;
       top_before.convertTo(before_f, CV_32FC3);
@@ -594,6 +624,12 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       // are then seen in `before`, and its break says where. So is a stick broken where the
       // stand's figures stand in front of it: they are seen not to hold it up.
       const auto& o = std::get<ProjectileObservation>(r);
+      if (white_head &&
+          cv::norm(o.point_px - *white_head) < cv::norm(o.other_end_px - *white_head)) {
+        return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
+                       " mm change of white cotton, its painted head put there: the painted "
+                       "head is not seen: not adjudicated"};
+      }
       if (const std::string id = StandUnderStick(
               view.TableFromRectified(o.point_px), view.TableFromRectified(o.other_end_px), view,
               stands, MmToInches(0.5 * opt.qtip_head_diameter_mm));
@@ -680,41 +716,68 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
     }
     const bool shell_found = found.has_value();
-    // Shorter thin pieces (a head, a stretch of stick) each matched by the whole model: one
-    // Q-tip when at least two are and their models agree.
-    std::vector<const Blob*> pieces;
-    std::vector<ProjectileObservation> piece_models;
-    for (const Blob& b : faint) {
-      if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
-      // A stick's worth of faint change, not a speck the model could be stretched along (a
-      // Q-tip lying in both frames leaves specks of re-sampling along its outline).
-      const LineFit extent = FitLine(b.pts, mm);
-      if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
-          b.area_mm2 <
-              kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5) {
-        if (extent.length_mm >= kMinFragmentElongation * extent.width_mm &&
-            extent.length_mm >= kFaintPieceMinLengthShare * opt.qtip_head_length_mm &&
-            extent.width_mm <= 2.0 * opt.qtip_head_diameter_mm) {
-          const ProjectileResult r = explain(b, false, true);
-          if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
-            pieces.push_back(&b);
-            piece_models.push_back(*o);
+    // A Q-tip in faint `regions`, matched by the whole model (`seen` says how the change was
+    // looked at, for the note): nullopt when none is.
+    const auto faint_qtip = [&](const std::vector<Blob>& regions,
+                                const std::string& seen) -> std::optional<ProjectileResult> {
+      std::optional<ProjectileObservation> qtip;
+      // Shorter thin pieces (a head, a stretch of stick) each matched by the whole model: one
+      // Q-tip when at least two are and their models agree.
+      std::vector<const Blob*> pieces;
+      std::vector<ProjectileObservation> piece_models;
+      std::vector<double> piece_lengths_mm;
+      for (const Blob& b : regions) {
+        if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
+        // A stick's worth of faint change, not a speck the model could be stretched along (a
+        // Q-tip lying in both frames leaves specks of re-sampling along its outline).
+        const LineFit extent = FitLine(b.pts, mm);
+        if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
+            b.area_mm2 <
+                kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5) {
+          if (extent.length_mm >= kMinFragmentElongation * extent.width_mm &&
+              extent.length_mm >= kFaintPieceMinLengthShare * opt.qtip_head_length_mm &&
+              extent.width_mm <= 2.0 * opt.qtip_head_diameter_mm) {
+            const ProjectileResult r = explain(b, false, true);
+            if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
+              pieces.push_back(&b);
+              piece_models.push_back(*o);
+              piece_lengths_mm.push_back(extent.length_mm);
+            }
           }
+          continue;
         }
-        continue;
+        const ProjectileResult r = explain(b, false, true);
+        const auto* o = std::get_if<ProjectileObservation>(&r);
+        if (!o) continue;
+        if (qtip || shell_found) {
+          return Refusal{nothing + (shell_found
+                                        ? " plainly; faint changes match a shell and a Q-tip"
+                                        : " plainly; two faint changes match a Q-tip")};
+        }
+        qtip = *o;
+        qtip->note = "a faint Q-tip (" + seen + "), matched by the whole model";
       }
-      const ProjectileResult r = explain(b, false, true);
-      const auto* o = std::get_if<ProjectileObservation>(&r);
-      if (!o) continue;
-      if (found) {
-        return Refusal{nothing + (shell_found ? " plainly; faint changes match a shell and a Q-tip"
-                                              : " plainly; two faint changes match a Q-tip")};
+      if (qtip) return *qtip;
+      if (shell_found) return std::nullopt;
+      // One piece: a head with a stretch of its stick gives the model its axis, and the model's
+      // painted end must lie on it (a stretch of stick alone leaves the end a guess: `hard` 43
+      // scene 10 and 19 scene 7 put it 17-23 mm past the piece and 2.9-5.9 mm off).
+      const auto painted_end_on_piece = [&] {
+        const cv::Point2d end = piece_models.front().point_px;
+        return std::any_of(
+            pieces.front()->pts.begin(), pieces.front()->pts.end(), [&](const cv::Point& q) {
+              return cv::norm(cv::Point2d(q) - end) * mm <= opt.qtip_head_diameter_mm;
+            });
+      };
+      if (pieces.size() == 1 &&
+          piece_lengths_mm.front() >= kFaintSinglePieceMinHeads * opt.qtip_head_length_mm &&
+          painted_end_on_piece()) {
+        ProjectileObservation o = piece_models.front();
+        o.note = "a faint Q-tip seen as its head and part of its stick (" + seen +
+                 "), matched by the whole model";
+        return o;
       }
-      found = *o;
-      found->note =
-          "a faint Q-tip (its change under the plain threshold), matched by the whole model";
-    }
-    if (!found && pieces.size() >= 2 && !shell_found) {
+      if (pieces.size() < 2) return std::nullopt;
       const double agree_px = opt.qtip_head_length_mm / mm;
       const ProjectileObservation& first = piece_models.front();
       const bool agree = std::all_of(
@@ -731,13 +794,47 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       }
       ProjectileResult r = explain(joined, true, true);
       if (auto* o = std::get_if<ProjectileObservation>(&r)) {
-        o->note = "a faint Q-tip seen in " + std::to_string(pieces.size()) +
-                  " pieces under the plain threshold, matched by the whole model";
+        o->note = "a faint Q-tip seen in " + std::to_string(pieces.size()) + " pieces (" + seen +
+                  "), matched by the whole model";
         return r;
       }
+      return std::nullopt;
+    };
+    if (auto r = faint_qtip(faint, "its change under the plain threshold")) return *r;
+    if (found) return *found;
+    if (!faint_refusal.empty()) return Refusal{faint_refusal};
+    // A black head and a grey stick over white paper or a grey mat darken every channel alike,
+    // as a shadow does, and the change tests set them aside. A new shadow has a caster, and
+    // nothing else changed: a thin change that the whole Q-tip model matches is taken.
+    const std::vector<Blob> dark =
+        regions_of(ChangeMask(top_before, top_after, kFaintChangeShare * opt.min_change,
+                              view.PxPerCameraPx(), nullptr, nullptr, true));
+    if (auto r = faint_qtip(dark, "darkening its ground as a shadow would")) return *r;
+    // Say what was seen: a player who sees a dark head lying there is not told nothing changed.
+    const double min_seen_mm2 = 0.5 * opt.qtip_head_diameter_mm * opt.qtip_head_diameter_mm;
+    const auto largest_of = [&](const std::vector<Blob>& regions) -> const Blob* {
+      const Blob* largest = nullptr;
+      for (const Blob& b : regions) {
+        if (!b.from_outside && b.area_mm2 >= min_seen_mm2 &&
+            (!largest || b.area_mm2 > largest->area_mm2))
+          largest = &b;
+      }
+      return largest;
+    };
+    const auto size_of = [&](const Blob& b) {
+      const LineFit extent = FitLine(b.pts, mm);
+      return Mm(extent.length_mm) + " x " + Mm(extent.width_mm) + " mm";
+    };
+    if (const Blob* b = largest_of(faint)) {
+      return Refusal{"no projectile found: only a faint change (" + size_of(*b) +
+                     ", under the plain threshold) that no projectile model places: not "
+                     "adjudicated"};
     }
-    if (!found) return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
-    return *found;
+    if (const Blob* b = largest_of(dark)) {
+      return Refusal{"no projectile found: only a darkening a shadow could make changed (" +
+                     size_of(*b) + "), which no projectile model matches: not adjudicated"};
+    }
+    return Refusal{nothing};
   }
   if (blobs.size() == 1 || blobs[1].area_mm2 <= 0.25 * blobs[0].area_mm2) return explain(blobs[0]);
   // Several regions of similar size changed. Adjudicated only when exactly one is a projectile

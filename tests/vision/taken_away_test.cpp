@@ -179,5 +179,26 @@ TEST(TakenAway, AShellPickedUpOffARoadOfItsColourIsNotRuled) {
                         << " mm from where it lay";
 }
 
+// `hard` seed 43 scene 6: a shell picked up off the mat, played the other way round. The
+// change it leaves is a head's size and as long as it is wide enough to be matched as a Q-tip
+// seen by its painted head alone, and was ruled a Q-tip 50 mm from the shell (on d57b51f); the
+// head-sized change stands out of its surroundings in `before`, not in `after`.
+TEST(TakenAway, AShellPickedUpIsNotRuledAsAQtipSeenByItsHead) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 43, .size = {1920, 1080}}, 6);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "shell");
+  const TopView view(TruthCalibration(s));
+  const ShotAnalysis shot = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                                        ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ProjectileResult taken =
+      DetectProjectile(shot.top_after, shot.top_before, view, shot.stands.stands, {},
+                       shot.tall_terrain, shot.flat_terrain);
+  const auto* o = std::get_if<ProjectileObservation>(&taken);
+  EXPECT_EQ(o, nullptr) << "ruled as a " << o->kind << " "
+                        << InchesToMm(Distance(o->point, s.projectile->point))
+                        << " mm from where it lay";
+}
+
 }  // namespace
 }  // namespace referee
