@@ -3,7 +3,10 @@
 // compressed as a webcam sends it.
 #pragma once
 
+#include <cstdint>
+
 #include "datasets/synth_scene.hpp"
+#include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
@@ -14,6 +17,18 @@ namespace referee {
 inline ShotAnalysis AnalyseRenderedScene(const Scenario& sc, const SynthScene& s) {
   return AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
                      ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+}
+
+inline Scenario HardScenario() { return LoadScenario(DatasetsDir() / "scenarios" / "hard.json"); }
+
+// A `hard` scene at 1080p, as `referee synth --seed SEED` writes scene_INDEX.
+inline SynthScene HardScene(const Scenario& sc, uint64_t seed, int index) {
+  return GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
+}
+
+// How far the analysis put the shot from where the scene's projectile rests, mm.
+inline double ShotErrorMm(const ShotAnalysis& a, const SynthScene& s) {
+  return InchesToMm(Distance(a.projectile->point, s.projectile->point));
 }
 
 }  // namespace referee

@@ -16,15 +16,15 @@ namespace {
 // grid line. Before: "a change of 11 x 6 mm is neither a Q-tip nor a shell" (a fragment had to
 // be twice as long as wide to be matched).
 TEST(FaintQtipFragmentTest, AQtipSeenOnlyByItsPaintedHeadIsMatchedWhole) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 43, .size = {1920, 1080}}, 5);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 43, 5);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_TRUE(s.projectile->resting_on.empty());
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_LT(ShotErrorMm(a, s), 2.5);
 }
 
 // Seed 23, scene 8: a Q-tip on the bare pale tan mat, plainly visible. Under the lowered
@@ -32,15 +32,15 @@ TEST(FaintQtipFragmentTest, AQtipSeenOnlyByItsPaintedHeadIsMatchedWhole) {
 // (a stick's worth is half a Q-tip); the whole model matched from each is the same Q-tip.
 // Before: "no projectile found: nothing changed between before and after".
 TEST(FaintQtipFragmentTest, AFaintQtipSeenInTwoShortPiecesIsMatchedWhole) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 23, .size = {1920, 1080}}, 8);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 23, 8);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_TRUE(s.projectile->resting_on.empty());
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_LT(ShotErrorMm(a, s), 2.5);
   EXPECT_NE(a.projectile->note.find("pieces"), std::string::npos) << a.projectile->note;
 }
 
@@ -50,14 +50,13 @@ TEST(FaintQtipFragmentTest, AFaintQtipSeenInTwoShortPiecesIsMatchedWhole) {
 // model put the painted end on it and ruled the shot 77.65 mm off, a silent wrong decisive
 // verdict.
 TEST(FaintQtipFragmentTest, APlainHeadAloneIsNotTakenForThePaintedOne) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 17, .size = {1920, 1080}}, 4);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 17, 4);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   if (a.projectile.has_value()) {
-    EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5)
-        << a.projectile->note;
+    EXPECT_LT(ShotErrorMm(a, s), 2.5) << a.projectile->note;
   }
 }
 
@@ -66,14 +65,13 @@ TEST(FaintQtipFragmentTest, APlainHeadAloneIsNotTakenForThePaintedOne) {
 // 23 mm past it and 5.89 mm from the truth (a single piece taken without its head, s27 before
 // the painted end had to lie on the piece): a stretch of stick alone leaves the end a guess.
 TEST(FaintQtipFragmentTest, AStretchOfStickAloneDoesNotPlaceTheEnd) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 43, .size = {1920, 1080}}, 10);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 43, 10);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   if (a.projectile.has_value()) {
-    EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5)
-        << a.projectile->note;
+    EXPECT_LT(ShotErrorMm(a, s), 2.5) << a.projectile->note;
   } else {
     EXPECT_NE(a.refusal.find("faint change"), std::string::npos) << a.refusal;
   }

@@ -13,8 +13,6 @@
 namespace referee {
 namespace {
 
-Scenario HardScenario() { return LoadScenario(DatasetsDir() / "scenarios" / "hard.json"); }
-
 // Scene `index` of the `hard` set of generator seed `seed`, at 1080p as `referee synth` renders it.
 SynthScene HardScene(uint64_t seed, int index) {
   return GenerateScene(HardScenario(), SynthOptions{.seed = seed, .size = {1920, 1080}}, index);

@@ -14,14 +14,14 @@ namespace {
 // Seed 47, scene 1: a Q-tip on a white paper, its grey stick and black head plain to a person.
 // Before: "no projectile found: nothing changed between before and after".
 TEST(ShadowLikeQtipTest, ADarkHeadAndGreyStickOnWhitePaperArePlaced) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 47, .size = {1920, 1080}}, 1);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 47, 1);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_LT(ShotErrorMm(a, s), 2.5);
   EXPECT_NE(a.projectile->note.find("shadow"), std::string::npos) << a.projectile->note;
 }
 
@@ -29,8 +29,8 @@ TEST(ShadowLikeQtipTest, ADarkHeadAndGreyStickOnWhitePaperArePlaced) {
 // says nothing of the way the stick runs: refused, and the players are told what was seen.
 // Before: "nothing changed between before and after".
 TEST(ShadowLikeQtipTest, ADarkHeadAloneIsRefusedAsSeen) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 89, .size = {1920, 1080}}, 8);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 89, 8);
   ASSERT_TRUE(s.projectile.has_value());
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   EXPECT_FALSE(a.projectile.has_value());

@@ -19,13 +19,6 @@
 namespace referee {
 namespace {
 
-Scenario HardScenario() { return LoadScenario(DatasetsDir() / "scenarios" / "hard.json"); }
-
-// A `hard` scene at 1080p, as `referee synth --seed SEED` writes scene_INDEX.
-SynthScene HardScene(const Scenario& sc, uint64_t seed, int index) {
-  return GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
-}
-
 // A colour `share` of the way from `ground` to `object` (an object blurred over its ground).
 cv::Vec3d Mix(const cv::Vec3d& ground, const cv::Vec3d& object, double share) {
   return ground + share * (object - ground);
