@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "vision/stand_surface.hpp"
+#include "vision/stick_middle.hpp"
 
 namespace referee {
 
@@ -89,34 +90,24 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
                                      cv::Point2d b, double half_width_px, double ring_from_px,
                                      double ring_to_px, double min_change) {
   StickWhiteness out;
-  const cv::Point2d ab = b - a;
-  const double len = cv::norm(ab);
-  if (len < 4.0) return out;
-  const cv::Point2d along = ab * (1.0 / len), across(-along.y, along.x);
-  const cv::Rect view({0, 0}, before.size());
   std::vector<int> wb, wa, ring_b, ring_a;
   const auto darkest = [](const cv::Vec3b& v) { return std::min({v[0], v[1], v[2]}); };
-  // From past the painted head to the plain end: where the frames differ there, one of them
-  // shows the stick (a tree's crown or a roof over part of it shows alike in both).
-  for (double t = 0.2 * len; t <= 0.95 * len; t += 0.5) {
-    for (double v = -ring_to_px; v <= ring_to_px + 1e-9; v += 0.5) {
-      const bool core = std::abs(v) <= half_width_px;
-      if (!core && std::abs(v) < ring_from_px) continue;
-      const cv::Point2d q = a + t * along + v * across;
-      const cv::Point p(cvRound(q.x), cvRound(q.y));
-      if (!view.contains(p)) continue;
-      const int in_before = darkest(before.at<cv::Vec3b>(p));
-      const int in_after = darkest(after.at<cv::Vec3b>(p));
-      if (core) {
-        if (std::abs(in_before - in_after) < min_change) continue;
-        wb.push_back(in_before);
-        wa.push_back(in_after);
-      } else {
-        ring_b.push_back(in_before);
-        ring_a.push_back(in_after);
-      }
+  // Where the frames differ along the stick's middle, one of them shows the stick (a tree's
+  // crown or a roof over part of it shows alike in both).
+  ForEachStickMiddlePixel(before.size(), a, b, ring_to_px, 0.5, [&](cv::Point p, double v) {
+    const bool core = std::abs(v) <= half_width_px;
+    if (!core && std::abs(v) < ring_from_px) return;
+    const int in_before = darkest(before.at<cv::Vec3b>(p));
+    const int in_after = darkest(after.at<cv::Vec3b>(p));
+    if (core) {
+      if (std::abs(in_before - in_after) < min_change) return;
+      wb.push_back(in_before);
+      wa.push_back(in_after);
+    } else {
+      ring_b.push_back(in_before);
+      ring_a.push_back(in_after);
     }
-  }
+  });
   if (wb.size() < 8 || ring_b.size() < 8) return out;
   const auto median = [](std::vector<int>& v) {
     auto mid = v.begin() + static_cast<long>(v.size() / 2);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "vision/stick_middle.hpp"
+
 namespace referee {
 
 double OffWhiteWay(const cv::Vec3d& after, const cv::Vec3d& before, double white_ground_room) {
@@ -64,30 +66,19 @@ WhiteWayCounts CountWhiteWay(const cv::Mat& before, const cv::Mat& after, cv::Po
                              cv::Point2d b, double half_width_px, double min_change_levels,
                              double max_off_share, double min_off_shade_share) {
   WhiteWayCounts out;
-  const cv::Point2d ab = b - a;
-  const double len = cv::norm(ab);
-  if (len < 4.0) return out;
-  const cv::Point2d along = ab * (1.0 / len), across(-along.y, along.x);
-  const cv::Rect view({0, 0}, before.size());
-  // Past the painted head: paint is no white material, in either frame.
-  for (double t = 0.2 * len; t <= 0.95 * len; t += 1.0) {
-    for (double v = -half_width_px; v <= half_width_px + 1e-9; v += 1.0) {
-      const cv::Point2d q = a + t * along + v * across;
-      const cv::Point p(cvRound(q.x), cvRound(q.y));
-      if (!view.contains(p)) continue;
-      const cv::Vec3b& pb = before.at<cv::Vec3b>(p);
-      const cv::Vec3b& pa = after.at<cv::Vec3b>(p);
-      const cv::Vec3d bd(pb[0], pb[1], pb[2]), ad(pa[0], pa[1], pa[2]);
-      const double change = cv::norm(ad - bd);
-      if (change < min_change_levels) continue;
-      ++out.changed;
-      if (WhiteMaterialOver(ad, bd, change, max_off_share, min_off_shade_share)) {
-        ++out.into_after;
-      } else if (WhiteMaterialOver(bd, ad, change, max_off_share, min_off_shade_share)) {
-        ++out.into_before;
-      }
+  ForEachStickMiddlePixel(before.size(), a, b, half_width_px, 1.0, [&](cv::Point p, double) {
+    const cv::Vec3b& pb = before.at<cv::Vec3b>(p);
+    const cv::Vec3b& pa = after.at<cv::Vec3b>(p);
+    const cv::Vec3d bd(pb[0], pb[1], pb[2]), ad(pa[0], pa[1], pa[2]);
+    const double change = cv::norm(ad - bd);
+    if (change < min_change_levels) return;
+    ++out.changed;
+    if (WhiteMaterialOver(ad, bd, change, max_off_share, min_off_shade_share)) {
+      ++out.into_after;
+    } else if (WhiteMaterialOver(bd, ad, change, max_off_share, min_off_shade_share)) {
+      ++out.into_before;
     }
-  }
+  });
   return out;
 }
 

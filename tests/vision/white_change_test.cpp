@@ -106,8 +106,7 @@ TEST_P(PaintAgainstGroundTest, TheDarkHeadOnWhitePaperIsThePaintedOne) {
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5)
-      << "(" << c.before_fix_mm << " mm before)";
+  EXPECT_LT(ShotErrorMm(a, s), 2.5) << "(" << c.before_fix_mm << " mm before)";
 }
 
 INSTANTIATE_TEST_SUITE_P(RenderedHard, PaintAgainstGroundTest,
@@ -123,8 +122,7 @@ TEST(WhiteChange, AQtipsWhiteHeadAloneIsNotRuledAsAShell) {
   ASSERT_EQ(s.projectile->kind, "qtip");
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_FALSE(a.projectile.has_value())
-      << "ruled as a " << a.projectile->kind << " "
-      << InchesToMm(Distance(a.projectile->point, s.projectile->point)) << " mm off";
+      << "ruled as a " << a.projectile->kind << " " << ShotErrorMm(a, s) << " mm off";
   EXPECT_NE(a.refusal.find("white like a Q-tip"), std::string::npos) << a.refusal;
 }
 
@@ -140,7 +138,7 @@ TEST(WhiteChange, AQtipRunningOnOverWhitePaperIsPlacedByItsPaintedHead) {
   const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+  EXPECT_LT(ShotErrorMm(a, s), 2.5);
   EXPECT_NE(a.projectile->note.find("white paper"), std::string::npos) << a.projectile->note;
 }
 
@@ -204,8 +202,7 @@ TEST(WhiteChange, AQtipPickedUpIsNotRuledThroughTheWholeAnalysis) {
       AnalyseShot(TopView(TruthCalibration(s)), AsWebcamSends(s.after, s.jpeg_quality), s.before,
                   ScenarioSideColors(sc), LoadStandKinds(), &s.board);
   EXPECT_FALSE(a.projectile.has_value())
-      << "ruled as a " << a.projectile->kind << " "
-      << InchesToMm(Distance(a.projectile->point, s.projectile->point)) << " mm from where it lay";
+      << "ruled as a " << a.projectile->kind << " " << ShotErrorMm(a, s) << " mm from where it lay";
 }
 
 }  // namespace
