@@ -37,18 +37,19 @@ cv::Mat ExplainedMask(const TopView& view, const std::vector<DetectedStand>& sta
   return mask;
 }
 
-// Terrain that may show a shade of a side's colour over more than a piece of border: a roof,
-// water, a bridge over it, a brown road (toward red).
-bool MayShowSideShade(Terrain t) {
-  return t == Terrain::kHouse || t == Terrain::kWater || t == Terrain::kBridge ||
-         t == Terrain::kRoad;
+// Terrain that may show a shade of a side's colour over more than a piece of border. A roof
+// hides what lies under it, so nothing is asked there; water, a bridge over it and a road are
+// ground a base may stand on (SideShadeGround).
+bool IsRoof(Terrain t) { return t == Terrain::kHouse; }
+bool IsSideShadeGround(Terrain t) {
+  return t == Terrain::kWater || t == Terrain::kBridge || t == Terrain::kRoad;
 }
 
-// Where the board places such terrain (CV_8U, 255) in `window`: its squares and outlines on the
-// mat, for houses and bridges also as seen at their height (roofs lean away from the camera),
-// grown by 2 mm for the blur.
-cv::Mat SideShadeTerrain(const Board& board, const TopView& view, cv::Rect window,
-                         const UnfoundBaseOptions& o) {
+// Where the board places terrain `which` accepts (CV_8U, 255) in `window`: its squares and
+// outlines on the mat, for houses and bridges also as seen at their height (roofs and decks lean
+// away from the camera), grown by 2 mm for the blur.
+cv::Mat TerrainInWindow(const Board& board, const TopView& view, cv::Rect window,
+                        const UnfoundBaseOptions& o, bool (*which)(Terrain)) {
   cv::Mat mask(window.size(), CV_8U, cv::Scalar(0));
   const double tall_in = MmToInches(o.tall_terrain_height_mm);
   const auto fill = [&](const std::vector<Vec2>& outline, Terrain t) {
@@ -72,17 +73,27 @@ cv::Mat SideShadeTerrain(const Board& board, const TopView& view, cv::Rect windo
   for (int row = 0; row < g.rows; ++row) {
     for (int col = 0; col < g.cols; ++col) {
       const Terrain t = board.TerrainAt({col, row});
-      if (!MayShowSideShade(t)) continue;
+      if (!which(t)) continue;
       const double s = g.square_size_in, x = col * s, y = row * s;
       fill({{x, y}, {x + s, y}, {x + s, y + s}, {x, y + s}}, t);
     }
   }
   for (const auto& f : board.features) {
-    if (MayShowSideShade(f.type)) fill(f.outline.vertices, f.type);
+    if (which(f.type)) fill(f.outline.vertices, f.type);
   }
   const int grow = std::max(1, static_cast<int>(std::lround(2.0 / view.MmPerPx())));
   cv::dilate(mask, mask, cv::getStructuringElement(cv::MORPH_RECT, {2 * grow + 1, 2 * grow + 1}));
   return mask;
+}
+
+// The terrain a patch lies on where the board says water, a bridge or a road: the square's, or
+// a feature's whose outline holds the point.
+std::string GroundName(const Board& board, Vec2 p) {
+  for (const auto& f : board.features) {
+    if (IsSideShadeGround(f.type) && PointInPolygon(p, f.outline)) return TerrainName(f.type);
+  }
+  const auto sq = board.grid.SquareOf(p);
+  return sq ? TerrainName(board.TerrainAt(*sq)) : std::string("terrain");
 }
 
 }  // namespace
@@ -102,9 +113,17 @@ std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandD
                                    cvCeil(2 * window_px) + 1, cvCeil(2 * window_px) + 1) &
                           cv::Rect({0, 0}, stands.side_masks.front().size());
   if (window.empty()) return out;
-  // What found stands and the board's coloured terrain explain is set aside.
+  // What found stands explain and what roofs hide are set aside. Water, a bridge and a road
+  // may show a side's shade by themselves, so there only the side's strict colour counts; where
+  // the ground shows even that, a base of that side on it cannot be told from it by colour, and
+  // the players are asked to look (hard 59/8: a blue base on a river of blue's own chroma, only
+  // darker, was missed and hit without a word when these squares were left out whole).
   cv::Mat explained = ExplainedMask(view, stands.stands, window, o);
-  if (board) explained |= SideShadeTerrain(*board, view, window, o);
+  cv::Mat ground(window.size(), CV_8U, cv::Scalar(0));
+  if (board) {
+    explained |= TerrainInWindow(*board, view, window, o, IsRoof);
+    ground = TerrainInWindow(*board, view, window, o, IsSideShadeGround) & ~explained;
+  }
   cv::Mat near(window.size(), CV_8U, cv::Scalar(0));
   cv::circle(near, cv::Point(cvRound(c.x) - window.x, cvRound(c.y) - window.y), cvRound(near_px),
              cv::Scalar(255), cv::FILLED);
@@ -118,19 +137,22 @@ std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandD
   }
   for (size_t s = 0; s < stands.side_masks.size() && s < sides.size(); ++s) {
     cv::Mat evidence = stands.side_masks[s](window).clone();
-    if (s < toward.size()) evidence |= toward[s];
+    if (s < toward.size()) evidence |= toward[s] & ~ground;
     const cv::Mat unexplained = evidence & ~explained;
     cv::Mat labels, stats, centroids;
     const int n = cv::connectedComponentsWithStats(unexplained, labels, stats, centroids, 8);
     std::vector<std::vector<cv::Point>> pieces(static_cast<size_t>(n));
     std::vector<bool> reaches(static_cast<size_t>(n), false);
+    std::vector<size_t> on_ground(static_cast<size_t>(n), 0);
     for (int y = 0; y < labels.rows; ++y) {
       const int* l = labels.ptr<int>(y);
       const uchar* in = near.ptr<uchar>(y);
+      const uchar* gr = ground.ptr<uchar>(y);
       for (int x = 0; x < labels.cols; ++x) {
         if (l[x] == 0) continue;
         pieces[static_cast<size_t>(l[x])].emplace_back(x, y);
         if (in[x]) reaches[static_cast<size_t>(l[x])] = true;
+        if (gr[x]) ++on_ground[static_cast<size_t>(l[x])];
       }
     }
     std::optional<UnfoundBaseCheck> best;
@@ -154,11 +176,21 @@ std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandD
       chk.point = view.TableFromRectified(cv::Point2d(nearest.x + window.x, nearest.y + window.y));
       chk.area_mm2 = area_mm2;
       chk.length_mm = length_mm;
-      char buf[200];
-      std::snprintf(buf, sizeof buf,
-                    "%s colour (%.0f mm^2, %.0f mm long) in or beside the hit circle that no "
-                    "found stand explains: a base not detected?",
-                    chk.side.c_str(), area_mm2, length_mm);
+      char buf[260];
+      if (board && 2 * on_ground[static_cast<size_t>(k)] >= pts.size()) {
+        chk.ground = GroundName(*board, chk.point);
+        std::snprintf(buf, sizeof buf,
+                      "%s colour (%.0f mm^2, %.0f mm long) on the %s in or beside the hit circle: "
+                      "a %s base there cannot be told from it by its colour; look",
+                      chk.side.c_str(), area_mm2, length_mm,
+                      chk.ground == "bridge" ? "water under the bridge" : chk.ground.c_str(),
+                      chk.side.c_str());
+      } else {
+        std::snprintf(buf, sizeof buf,
+                      "%s colour (%.0f mm^2, %.0f mm long) in or beside the hit circle that no "
+                      "found stand explains: a base not detected?",
+                      chk.side.c_str(), area_mm2, length_mm);
+      }
       chk.reason = buf;
       best = chk;
     }

@@ -25,9 +25,10 @@ struct UnfoundBaseOptions {
   // Each found stand's outline is grown by this before it explains a colour, mm (blur, edge
   // error). Default 3; raise for a very soft camera.
   double footprint_margin_mm = 3.0;
-  // Terrain the board places that may show a side's shade over a whole patch (a roof, water, a
-  // bridge, a brown road toward red) is left out; houses and bridges also where the camera sees
-  // them this tall, mm (StandDetectorOptions::tall_terrain_height_mm). Default 80.
+  // Terrain the board places that may show a side's shade over a whole patch: roofs are left
+  // out; on water, a bridge or a road (a brown road toward red) only the side's strict colour
+  // counts, not its washed-out shades. Houses and bridges are taken where the camera sees them
+  // this tall, mm (StandDetectorOptions::tall_terrain_height_mm). Default 80.
   double tall_terrain_height_mm = 80.0;
   // Tallest figures on a base, mm above its top (TABLE_KIT: up to ~25): a found stand's figures
   // painted near a side colour are seen this far up, leaning away from the camera. Default 25.
@@ -55,6 +56,10 @@ struct UnfoundBaseCheck {
   Vec2 point;            // table inches: the patch's point nearest the circle's centre
   double area_mm2 = 0;   // the patch's area (the whole patch, also outside the circle)
   double length_mm = 0;  // its longest extent
+  // Set when most of the patch lies on water, a bridge or a road that shows the side's own
+  // colour: the terrain's name ("water", "bridge", "road"); the ground itself may be all the
+  // camera saw, so this asks the players to look rather than says a base was missed.
+  std::string ground;
 };
 
 // stands: the stand search of `top_before` (its side masks, colour and the stands found);

@@ -77,5 +77,38 @@ TEST(UnfoundBaseCheck, AMissedBaseUnderTheCircleOfAHardSceneIsReported) {
   EXPECT_LT(InchesToMm(DistanceToRect(checks[0].point, red5.footprint)), 5.0);
 }
 
+// Hard seed 59 scene 8: a howitzer shell 17.6 mm from blue-5, a blue base standing across a
+// bridge on a river of blue's own chroma (only darker). The search misses it and the engine
+// calls a miss; the river's squares were left out of the check whole, so the miss went out
+// without a word. The check now asks the players to look, naming the terrain, where blue-5
+// stands.
+TEST(UnfoundBaseCheck, ABaseOnWaterOfItsOwnColourIsAskedFor) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene s = GenerateScene(
+      sc, SynthOptions{.seed = 59, .size = {1920, 1080}, .with_hand_frame = false}, 8);
+  const TopView view(TruthCalibration(s));
+  const StandKindCatalog catalog = LoadStandKinds();
+  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, 90),
+                                     ScenarioSideColors(sc), catalog, &s.board);
+  const RenderedDetection found{s, a.stands};
+  const Stand& blue5 = Truth(found, "blue-5");
+  ASSERT_EQ(FoundNear(found, blue5, 12.0), nullptr) << "the search now finds blue-5";
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  Shot shot;
+  shot.kind = ShotKind::kHowitzer;
+  shot.point = a.projectile->point;
+  const Verdict v =
+      AdjudicateShot(s.board, StandsOf(a.stands), shot, catalog, LoadShotOptions("napoleonic"));
+  EXPECT_TRUE(v.candidates.empty());
+  ASSERT_LT(DistanceToRect(v.point, blue5.footprint), v.hit_radius_in);
+  const std::vector<UnfoundBaseCheck> checks =
+      FindUnfoundBases(view, a.stands, v.point, v.hit_radius_in, &s.board);
+  const auto blue = std::find_if(checks.begin(), checks.end(),
+                                 [](const UnfoundBaseCheck& c) { return c.side == "blue"; });
+  ASSERT_NE(blue, checks.end());
+  EXPECT_FALSE(blue->ground.empty()) << blue->reason;
+  EXPECT_LT(InchesToMm(DistanceToRect(blue->point, blue5.footprint)), 5.0);
+}
+
 }  // namespace
 }  // namespace referee

@@ -325,7 +325,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"side", c.side},
                           {"point", Pt(c.point)},
                           {"area_mm2", c.area_mm2},
-                          {"length_mm", c.length_mm}});
+                          {"length_mm", c.length_mm},
+                          {"ground", c.ground}});
   }
   // One camera does not measure how high a shot on a stand lies: where a height it could lie at
   // changes who is hit, say at which height, for the players to measure.

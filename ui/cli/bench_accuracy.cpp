@@ -189,6 +189,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   // whose verdict differs (flagged) or agrees, and on any adjudicated shot where no true stand
   // the search missed reaches the circle (a false alarm).
   int differ_flagged = 0, checks_agreed = 0, checks_raised = 0, checks_false = 0;
+  int ground_checks = 0;  // checks whose colour lies on water, a bridge or a road
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -340,10 +341,16 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         if (!checks.empty()) {
           ++checks_raised;
           checks_false += missed_near ? 0 : 1;
+          ground_checks += std::ranges::any_of(
+                               checks, [](const UnfoundBaseCheck& c) { return !c.ground.empty(); })
+                               ? 1
+                               : 0;
           for (const auto& c : checks) {
-            char cbuf[160];
-            std::snprintf(cbuf, sizeof cbuf, "; CHECK %s at %.2f,%.2f in (%.0f mm^2, %.0f mm)%s",
-                          c.side.c_str(), c.point.x, c.point.y, c.area_mm2, c.length_mm,
+            char cbuf[200];
+            std::snprintf(cbuf, sizeof cbuf,
+                          "; CHECK %s at %.2f,%.2f in (%.0f mm^2, %.0f mm)%s%s%s", c.side.c_str(),
+                          c.point.x, c.point.y, c.area_mm2, c.length_mm,
+                          c.ground.empty() ? "" : " on ", c.ground.c_str(),
                           missed_near ? "" : " FALSE ALARM");
             line += cbuf;
           }
@@ -557,6 +564,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "the circle)\n",
       checks_raised, checks_false);
   std::printf(
+      "checks whose side colour lies on water, a bridge or a road of that colour (the camera "
+      "cannot tell a base there): %d\n",
+      ground_checks);
+  std::printf(
       "height checks (a shot on a stand whose height decides who is hit): %d (the truth's "
       "ruling the one at the other height: %d)\n",
       height_checks, height_checks_there);
@@ -587,12 +598,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
       "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d | differ silent %d "
       "flagged %d | checks %d false %d agreed %d | taken-away adjudicated %d/%d | lying-still "
-      "adjudicated %d/%d\n",
+      "adjudicated %d/%d | ground checks %d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
       hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled,
       decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false, checks_agreed,
-      taken_adjudicated, taken_pairs, still_adjudicated, still_pairs);
+      taken_adjudicated, taken_pairs, still_adjudicated, still_pairs, ground_checks);
   return 0;
 }
 
