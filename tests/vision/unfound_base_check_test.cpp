@@ -49,32 +49,54 @@ TEST(UnfoundBaseCheck, AFoundBaseTakenOutOfTheListIsAskedForAndNothingElse) {
   EXPECT_GE(tried, 10);
 }
 
+// A `hard` scene's shot whose target base the stand search missed: the scene, the stands and
+// projectile found, and the engine's verdict on them; `truth_id` must be missed and lie within
+// the hit circle.
+struct MissedTarget {
+  SynthScene scene;
+  ShotAnalysis analysis;
+  Verdict verdict;
+  Stand truth;
+  std::vector<UnfoundBaseCheck> checks;
+};
+
+MissedTarget RuleHardShotOverAMissedBase(std::uint64_t seed, int index, ShotKind kind,
+                                         const std::string& truth_id) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  MissedTarget m;
+  m.scene = GenerateScene(
+      sc, SynthOptions{.seed = seed, .size = {1920, 1080}, .with_hand_frame = false}, index);
+  const SynthScene& s = m.scene;
+  const TopView view(TruthCalibration(s));
+  const StandKindCatalog catalog = LoadStandKinds();
+  m.analysis = AnalyseShot(view, s.before, AsWebcamSends(s.after, 90), ScenarioSideColors(sc),
+                           catalog, &s.board);
+  const RenderedDetection found{s, m.analysis.stands};
+  m.truth = Truth(found, truth_id);
+  EXPECT_EQ(FoundNear(found, m.truth, 12.0), nullptr) << "the search now finds " << truth_id;
+  if (!m.analysis.projectile) {
+    ADD_FAILURE() << m.analysis.refusal;
+    return m;
+  }
+  Shot shot;
+  shot.kind = kind;
+  shot.point = m.analysis.projectile->point;
+  m.verdict = AdjudicateShot(s.board, StandsOf(m.analysis.stands), shot, catalog,
+                             LoadShotOptions("napoleonic"));
+  EXPECT_TRUE(m.verdict.candidates.empty());
+  EXPECT_LT(DistanceToRect(m.verdict.point, m.truth.footprint), m.verdict.hit_radius_in);
+  m.checks =
+      FindUnfoundBases(view, m.analysis.stands, m.verdict.point, m.verdict.hit_radius_in, &s.board);
+  return m;
+}
+
 // Hard seed 5 scene 5 (blur 2.8-6.2 mm): the Q-tip's tip lies 5 mm from the red commander
 // red-5, whose washed-out border the search misses. The engine, given the stands found, calls a
 // miss; the check points at red-5.
 TEST(UnfoundBaseCheck, AMissedBaseUnderTheCircleOfAHardSceneIsReported) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s =
-      GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, 5);
-  const TopView view(TruthCalibration(s));
-  const StandKindCatalog catalog = LoadStandKinds();
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, 90),
-                                     ScenarioSideColors(sc), catalog, &s.board);
-  const RenderedDetection found{s, a.stands};
-  const Stand& red5 = Truth(found, "red-5");
-  ASSERT_EQ(FoundNear(found, red5, 12.0), nullptr) << "the search now finds red-5";
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  Shot shot;
-  shot.kind = ShotKind::kField;
-  shot.point = a.projectile->point;
-  const Verdict v =
-      AdjudicateShot(s.board, StandsOf(a.stands), shot, catalog, LoadShotOptions("napoleonic"));
-  EXPECT_TRUE(v.candidates.empty());
-  EXPECT_LT(DistanceToRect(v.point, red5.footprint), v.hit_radius_in);
-  const std::vector<UnfoundBaseCheck> checks =
-      FindUnfoundBases(view, a.stands, v.point, v.hit_radius_in, &s.board);
-  ASSERT_FALSE(checks.empty());
-  EXPECT_LT(InchesToMm(DistanceToRect(checks[0].point, red5.footprint)), 5.0);
+  const MissedTarget m = RuleHardShotOverAMissedBase(5, 5, ShotKind::kField, "red-5");
+  ASSERT_FALSE(m.checks.empty());
+  EXPECT_LT(InchesToMm(DistanceToRect(m.checks[0].point, m.truth.footprint)), 5.0);
 }
 
 // Hard seed 59 scene 8: a howitzer shell 17.6 mm from blue-5, a blue base standing across a
@@ -83,31 +105,12 @@ TEST(UnfoundBaseCheck, AMissedBaseUnderTheCircleOfAHardSceneIsReported) {
 // without a word. The check now asks the players to look, naming the terrain, where blue-5
 // stands.
 TEST(UnfoundBaseCheck, ABaseOnWaterOfItsOwnColourIsAskedFor) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(
-      sc, SynthOptions{.seed = 59, .size = {1920, 1080}, .with_hand_frame = false}, 8);
-  const TopView view(TruthCalibration(s));
-  const StandKindCatalog catalog = LoadStandKinds();
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, 90),
-                                     ScenarioSideColors(sc), catalog, &s.board);
-  const RenderedDetection found{s, a.stands};
-  const Stand& blue5 = Truth(found, "blue-5");
-  ASSERT_EQ(FoundNear(found, blue5, 12.0), nullptr) << "the search now finds blue-5";
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  Shot shot;
-  shot.kind = ShotKind::kHowitzer;
-  shot.point = a.projectile->point;
-  const Verdict v =
-      AdjudicateShot(s.board, StandsOf(a.stands), shot, catalog, LoadShotOptions("napoleonic"));
-  EXPECT_TRUE(v.candidates.empty());
-  ASSERT_LT(DistanceToRect(v.point, blue5.footprint), v.hit_radius_in);
-  const std::vector<UnfoundBaseCheck> checks =
-      FindUnfoundBases(view, a.stands, v.point, v.hit_radius_in, &s.board);
-  const auto blue = std::find_if(checks.begin(), checks.end(),
-                                 [](const UnfoundBaseCheck& c) { return c.side == "blue"; });
-  ASSERT_NE(blue, checks.end());
-  EXPECT_FALSE(blue->ground.empty()) << blue->reason;
-  EXPECT_LT(InchesToMm(DistanceToRect(blue->point, blue5.footprint)), 5.0);
+  const MissedTarget m = RuleHardShotOverAMissedBase(59, 8, ShotKind::kHowitzer, "blue-5");
+  const auto blue =
+      std::ranges::find_if(m.checks, [](const UnfoundBaseCheck& c) { return c.side == "blue"; });
+  ASSERT_NE(blue, m.checks.end());
+  EXPECT_EQ(blue->ground, "bridge") << blue->reason;
+  EXPECT_LT(InchesToMm(DistanceToRect(blue->point, m.truth.footprint)), 5.0);
 }
 
 }  // namespace
