@@ -8,6 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 
 #include "engine/input_error.hpp"
+#include "vision/image_file.hpp"
 
 namespace referee {
 
@@ -172,10 +173,11 @@ bool FrameSource::Read(cv::Mat& frame) {
   if (kind_ == Kind::kImages) {
     while (next_image_ < image_files_.size()) {
       const auto& path = image_files_[next_image_++];
-      frame = cv::imread(path.string(), cv::IMREAD_COLOR);
-      if (frame.empty()) {
-        throw InputError(path.string(), "", "cannot decode the image");
+      ImageFile file = ReadImageFile(path);
+      if (!file.problem.empty()) {
+        throw InputError(path.string(), "", "cannot decode the image: " + file.problem);
       }
+      frame = std::move(file.image);
       ++frames_read_;
       return true;
     }

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -67,6 +68,12 @@ class AdjudicateCommandTest : public ::testing::Test {
     cv::resize(scene_->before, small, {scene_->before.cols / 2, scene_->before.rows / 2});
     cv::imwrite((Dir() / "after_small.jpg").string(), small);
     std::ofstream((Dir() / "not_an_image.jpg").string()) << "this is not a JPEG\n";
+    // The `after` JPEG with its last third missing, as an interrupted copy leaves it.
+    std::vector<unsigned char> jpeg;
+    cv::imencode(".jpg", scene_->after, jpeg);
+    std::ofstream((Dir() / "after_cut.jpg").string(), std::ios::binary)
+        .write(reinterpret_cast<const char*>(jpeg.data()),
+               static_cast<std::streamsize>(jpeg.size() * 2 / 3));
     TableCalibration cal;
     cal.board = scene_->board.grid;
     cal.camera = scene_->camera;
@@ -148,6 +155,14 @@ TEST_F(AdjudicateCommandTest, RejectsAnUnreadableImageNamingIt) {
   const std::string reason = Rejected(Args("cal.yml", "before.png", "not_an_image.jpg"));
   EXPECT_NE(reason.find("not_an_image.jpg"), std::string::npos) << reason;
   EXPECT_NE(reason.find("unreadable"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, RejectsAnImageCutShortNamingIt) {
+  // Decoded with grey rows where the data ran out, it was refused as "a hand or arm reaches
+  // over the table", which sends the players looking for a hand.
+  const std::string reason = Rejected(Args("cal.yml", "before.png", "after_cut.jpg"));
+  EXPECT_NE(reason.find("after_cut.jpg"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cut short"), std::string::npos) << reason;
 }
 
 TEST_F(AdjudicateCommandTest, RejectsAnImageOfAnotherSize) {

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -72,6 +74,32 @@ TEST(FrameSource, VideoFileIsReadFrameByFrame) {
   src.Rewind();
   ASSERT_TRUE(src.Read(frame));
   EXPECT_NEAR(frame.at<cv::Vec3b>(24, 32)[1], 10, 4);
+}
+
+// A frame file cut short in a folder (a copy interrupted) decoded with grey rows and played as
+// a frame; it is now an InputError naming the file, and the frames after it still play.
+TEST(FrameSource, AFrameFileCutShortIsNamedAndTheNextOnePlays) {
+  const fs::path dir = FreshDir("cut");
+  std::vector<unsigned char> jpeg;
+  cv::Mat noisy(240, 320, CV_8UC3);
+  cv::randu(noisy, cv::Scalar::all(0), cv::Scalar::all(255));
+  ASSERT_TRUE(cv::imencode(".jpg", noisy, jpeg));
+  std::ofstream(dir / "frame_1.jpg", std::ios::binary)
+      .write(reinterpret_cast<const char*>(jpeg.data()),
+             static_cast<std::streamsize>(jpeg.size() / 2));
+  cv::imwrite((dir / "frame_2.png").string(), NumberedFrame(2));
+  auto src = FrameSource::OpenImages(dir);
+  cv::Mat frame;
+  try {
+    src.Read(frame);
+    ADD_FAILURE() << "the cut frame was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("frame_1.jpg"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("cut short"), std::string::npos) << e.what();
+  }
+  ASSERT_TRUE(src.Read(frame));
+  EXPECT_EQ(frame.at<cv::Vec3b>(0, 0)[0], 50);
+  EXPECT_FALSE(src.Read(frame));
 }
 
 TEST(FrameSource, WhatCannotBeOpenedIsAnInputError) {

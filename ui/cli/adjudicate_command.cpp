@@ -27,6 +27,7 @@
 #include "engine/verdict.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/image_file.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/shot_evidence.hpp"
@@ -243,10 +244,17 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                       std::to_string(cal.board.rows) + " squares, board file has " +
                       std::to_string(g.cols) + "x" + std::to_string(g.rows) + ")"));
   }
-  const cv::Mat before = cv::imread(opt.before, cv::IMREAD_COLOR);
-  const cv::Mat after = cv::imread(opt.after, cv::IMREAD_COLOR);
-  if (before.empty()) return Write(opt, Rejected(opt.before + ": unreadable image"));
-  if (after.empty()) return Write(opt, Rejected(opt.after + ": unreadable image"));
+  // "unreadable image" names what is wrong after it (a file cut short decodes with grey rows,
+  // which were ruled a hand over the table).
+  const ImageFile before_file = ReadImageFile(opt.before);
+  const ImageFile after_file = ReadImageFile(opt.after);
+  for (const auto& [file, name] : {std::pair{&before_file, opt.before}, {&after_file, opt.after}}) {
+    if (!file->problem.empty()) {
+      return Write(opt, Rejected(name + ": unreadable image: " + file->problem));
+    }
+  }
+  const cv::Mat& before = before_file.image;
+  const cv::Mat& after = after_file.image;
   for (const auto& [img, name] : {std::pair{&before, opt.before}, {&after, opt.after}}) {
     if (img->size() != cal.camera.image_size) {
       return Write(opt, Rejected(name + ": image is " + std::to_string(img->cols) + "x" +

@@ -15,6 +15,7 @@
 #include "engine/input_error.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/image_file.hpp"
 
 namespace referee::cli {
 
@@ -73,8 +74,11 @@ int RunCalibrate(const std::vector<std::string>& args) {
   const BoardFile board = LoadBoardFile(opt.board_path);
   if (const std::string note = IgnoredKeysNote(board, opt.board_path); !note.empty())
     std::cerr << "referee calibrate: " << note << "\n";
-  const cv::Mat image = cv::imread(opt.image_path, cv::IMREAD_COLOR);
-  if (image.empty()) throw InputError(opt.image_path, "", "cannot read the image");
+  const ImageFile file = ReadImageFile(opt.image_path);
+  if (!file.problem.empty()) {
+    throw InputError(opt.image_path, "", "cannot read the image: " + file.problem);
+  }
+  const cv::Mat& image = file.image;
   std::optional<LensModel> lens;
   if (!opt.lens_path.empty()) {
     lens = LoadLens(opt.lens_path);

@@ -11,6 +11,7 @@
 #include "engine/input_error.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/image_file.hpp"
 
 namespace referee::cli {
 
@@ -53,8 +54,11 @@ int RunRectify(const std::vector<std::string>& args) {
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
   const TableCalibration cal = LoadCalibration(opt.calibration_path);
-  const cv::Mat image = cv::imread(opt.image_path, cv::IMREAD_COLOR);
-  if (image.empty()) throw InputError(opt.image_path, "", "cannot read the image");
+  const ImageFile file = ReadImageFile(opt.image_path);
+  if (!file.problem.empty()) {
+    throw InputError(opt.image_path, "", "cannot read the image: " + file.problem);
+  }
+  const cv::Mat& image = file.image;
   if (image.size() != cal.camera.image_size) {
     throw InputError(opt.image_path, "", "image size differs from the calibration's");
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <utility>
 
 namespace referee::live {
@@ -148,8 +149,11 @@ void VisionWorker::Run() {
     bool ok = false;
     try {
       ok = source_.Read(frame);
-    } catch (const std::exception&) {
-      ok = false;
+    } catch (const std::exception& e) {
+      // A bad file in a folder of frames (cut short, not an image) is named and skipped: the
+      // source has moved past it, and the game goes on with the next frame.
+      std::cerr << "referee live: " << e.what() << " (frame skipped)\n";
+      continue;
     }
     if (!ok) break;
     // Source time: a camera's frames are timed as they arrive; a file's by its frame rate.

@@ -1,0 +1,30 @@
+// Camera images read from disk. A JPEG or PNG cut short (a copy interrupted, a camera app still
+// writing the file, a card pulled out) still decodes: libjpeg fills the missing rows with grey
+// and only warns. The referee then saw a large change and ruled it a hand over the table; the
+// user is told instead that the file is incomplete.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace referee {
+
+// What is wrong with `bytes` as a whole image file, "" when nothing is seen: a JPEG (FF D8 FF)
+// whose segments and scans run out before its end-of-image marker (data a phone appends after
+// the marker is never read), a PNG with no IEND chunk near its end. Other formats are not
+// checked.
+std::string ImageCutShort(const std::vector<unsigned char>& bytes);
+
+// An image read whole (BGR), or `problem` saying why not, for a one-line message that the
+// caller prefixes with the file's name: it cannot be opened, it is cut short, it is not an
+// image OpenCV can decode.
+struct ImageFile {
+  cv::Mat image;
+  std::string problem;
+};
+ImageFile ReadImageFile(const std::filesystem::path& path);
+
+}  // namespace referee
