@@ -622,6 +622,33 @@ bool InsideLikeABase(const cv::Mat& dep, const Ring& t, cv::Point2d c, double ba
   return true;
 }
 
+// The fraction of the way from `outside` to the side's colour (1) that `band` lies: how much of
+// the colour the band shows over what surrounds it (0: the same as its surroundings).
+double FractionOverSurroundings(double band, double outside) {
+  return outside < 1.0 ? (band - outside) / (1.0 - outside) : 0.0;
+}
+
+// Does the band of ring t around c, departing `band`, end at the ring? The mat outside it reads
+// at most a third of the band; or, where the surroundings are a shade toward the colour (paper,
+// a card, a road, a tinted mat), the band stands above them by a clear part of what a border of
+// the full colour reads (full_band), over all and on each side (see the options).
+bool ColourEndsAtBand(const cv::Mat& dep, const Ring& t, cv::Point2d c, double band,
+                      double full_band, const BlurredRingOptions& options) {
+  const double outside = MedianAt(dep, t.outside, c);
+  if (outside <= band / 3.0) return true;
+  if (options.min_local_band_fraction <= 0 || full_band <= 0) return false;
+  if (FractionOverSurroundings(band, outside) < options.min_local_band_fraction * full_band) {
+    return false;
+  }
+  for (const std::vector<cv::Point>& side : t.outside_side) {
+    if (FractionOverSurroundings(band, MedianAt(dep, side, c)) <
+        options.min_local_side_fraction * full_band) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // Does each side of pose p show its band? A side facing away from the camera's foot only in
 // part where the tallest figures' tops are seen past its whole border: two sides of a base the
 // camera sees along its diagonal, one of a base it sees square on.
@@ -794,11 +821,12 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   const std::array<double, 4> past_px = FigureTopsPastPx(win, options);
   if (!BandOnEverySide(win, past_px, g, options)) return std::nullopt;
   // The inside no more toward the side's colour than the band (a patch of the colour, a roof or
-  // water, is that colour throughout); the mat outside is mat (at most a third of the band's
-  // departure: a larger patch of the colour is no base's edge).
+  // water, is that colour throughout); the colour ends at the band (the mat outside at most a
+  // third of the band's departure, or, on paper or a tinted mat, the band clearly above what
+  // surrounds it: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
   if (!InsideLikeABase(dep, win.ring, win.c, band, FullBandMedian(g), options) ||
-      MedianAt(dep, win.ring.outside, win.c) > band / 3.0) {
+      !ColourEndsAtBand(dep, win.ring, win.c, band, FullBandMedian(g), options)) {
     return std::nullopt;
   }
   PxRect r = RectOf(win);

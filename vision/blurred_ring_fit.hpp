@@ -18,7 +18,8 @@
 // that search, is placed by its opposite side at the catalogue size; where they turn it further,
 // the pose they give is fitted again and must explain the band at least as well, still stand
 // out of the bare mat, show a band on every side and be left in place by its own edges), and when
-// its inside is no more toward the side's colour than its band and the mat around it is mat.
+// its inside is no more toward the side's colour than its band and the colour ends at its band
+// (the mat around it is mat, or the band stands clearly above a sheet of paper or tinted mat).
 #pragma once
 
 #include <array>
@@ -121,6 +122,20 @@ struct BlurredRingOptions {
   // run on past a side; the bases the exception gains on seeds 5-43 read at most 0.62. Default
   // on.
   bool colour_ends_at_ring = true;
+  // The mat just outside the band (past the blur) must read at most a third of the band's
+  // departure: a ring fitted inside a larger patch of the colour has the colour around it too.
+  // A base on a sheet of paper, a card or a road, or on a mat the light tints, has surroundings
+  // a shade toward the colour throughout (white paper reads 0.4-0.5 toward blue from a green
+  // mat), yet its band still stands out of them. Such a base is taken when its band stands above
+  // its own surroundings, toward the colour, by at least min_local_band_fraction of what a
+  // border of the full colour reads under the frame's blur ((band - outside) / (1 - outside),
+  // the outside's median), and on each side by at least min_local_side_fraction (the colour ends
+  // at the ring all round, not a ring inside a larger patch open on some side). Rings fitted on
+  // a patch of the colour, a tinted road or a paper's edge read at most a quarter of a border
+  // over what surrounds them (`hard` 5, 7, 31), the bases on paper or a tinted mat there 0.4 to
+  // 1.3. Defaults 1/3 (as min_band_strength: a border clearly there) and 1/4; 0 turns this off.
+  double min_local_band_fraction = 1.0 / 3.0;
+  double min_local_side_fraction = 0.25;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;
   // Borders are painted by hand, from the nominal width up to this wide, mm. A seed no ring

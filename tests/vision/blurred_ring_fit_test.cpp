@@ -152,6 +152,38 @@ TEST(BlurredRingFitTest, FindsABaseWhoseFiguresWearTheSideColourButNotAnEvenPatc
       FitBlurredRings(Camera(even, 0.6, 7), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0).empty());
 }
 
+// A base standing on a sheet of white paper: from a green mat, the paper reads about 0.45 of
+// the way toward blue, so the mat just outside the band reads more than a third of the band
+// (the base was dropped as a ring inside a patch of the colour). Its band still stands out of
+// its own surroundings by most of a border's colour, on every side: found at its place and
+// size. The paper alone, its edges blurred as a band's are, is still no base.
+TEST(BlurredRingFitTest, FindsABaseOnPaperThatReadsAShadeTowardTheColourButNotThePaper) {
+  const cv::Size size(400, 360);
+  const PxRect truth = Rect({201.3, 178.6}, 40, 30, 20);
+  const PxRect paper = Rect({195.0, 182.0}, 110, 85, 14);
+  cv::Mat sheet(size, CV_32F, cv::Scalar(0));
+  cv::fillConvexPoly(sheet, GrownCorners(paper, 0), cv::Scalar(0.45));
+  cv::Mat paint = sheet.clone();
+  const cv::Mat base = PaintBase(size, truth, 3.5);
+  cv::Mat on_base(size, CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(on_base, GrownCorners(truth, 0), cv::Scalar(255));
+  base.copyTo(paint, on_base);
+  // As before: only where the mat outside is bare mat.
+  BlurredRingOptions bare_mat_only;
+  bare_mat_only.min_local_band_fraction = 0;
+  EXPECT_TRUE(FitBlurredRings(Camera(paint, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0,
+                              bare_mat_only)
+                  .empty());
+  const std::vector<PxRect> found =
+      FitBlurredRings(Camera(paint, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_LT(cv::norm(found[0].center - truth.center) * kMmPerPx, 1.5);
+  EXPECT_NEAR(std::max(found[0].len_a, found[0].len_b) * kMmPerPx, 40.0, 1.0);
+  EXPECT_NEAR(std::min(found[0].len_a, found[0].len_b) * kMmPerPx, 30.0, 1.0);
+  EXPECT_TRUE(
+      FitBlurredRings(Camera(sheet, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0).empty());
+}
+
 // A 40 x 40 mm gun base whose barrel, or a horse, overhangs half of one side: what overhangs
 // wears the side's colour, so that half's blurred band fits best further out than the edge
 // search reaches (the base was dropped). That half tells nothing; its side is placed by its
