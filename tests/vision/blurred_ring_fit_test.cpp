@@ -171,9 +171,9 @@ TEST(BlurredRingFitTest, FindsABaseOnPaperThatReadsAShadeTowardTheColourButNotTh
   // As before: only where the mat outside is bare mat.
   BlurredRingOptions bare_mat_only;
   bare_mat_only.min_local_band_fraction = 0;
-  EXPECT_TRUE(FitBlurredRings(Camera(paint, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0,
-                              bare_mat_only)
-                  .empty());
+  EXPECT_TRUE(
+      FitBlurredRings(Camera(paint, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0, bare_mat_only)
+          .empty());
   const std::vector<PxRect> found =
       FitBlurredRings(Camera(paint, 0.6, 8), {}, {}, kMmPerPx, kSizes, kBlurMm, 3.0);
   ASSERT_EQ(found.size(), 1u);
