@@ -173,11 +173,7 @@ bool FrameSource::Read(cv::Mat& frame) {
   if (kind_ == Kind::kImages) {
     while (next_image_ < image_files_.size()) {
       const auto& path = image_files_[next_image_++];
-      ImageFile file = ReadImageFile(path);
-      if (!file.problem.empty()) {
-        throw InputError(path.string(), "", "cannot decode the image: " + file.problem);
-      }
-      frame = std::move(file.image);
+      frame = ReadImageFileOrThrow(path, "cannot decode the image");
       ++frames_read_;
       return true;
     }

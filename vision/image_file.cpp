@@ -4,8 +4,11 @@
 #include <array>
 #include <fstream>
 #include <iterator>
+#include <utility>
 
 #include <opencv2/imgcodecs.hpp>
+
+#include "engine/input_error.hpp"
 
 namespace referee {
 
@@ -90,6 +93,12 @@ ImageFile ReadImageFile(const std::filesystem::path& path) {
   out.image = cv::imdecode(bytes, cv::IMREAD_COLOR);
   if (out.image.empty()) out.problem = "not an image OpenCV can decode";
   return out;
+}
+
+cv::Mat ReadImageFileOrThrow(const std::filesystem::path& path, const std::string& what) {
+  ImageFile file = ReadImageFile(path);
+  if (!file.problem.empty()) throw InputError(path.string(), "", what + ": " + file.problem);
+  return std::move(file.image);
 }
 
 }  // namespace referee

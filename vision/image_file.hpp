@@ -27,4 +27,7 @@ struct ImageFile {
 };
 ImageFile ReadImageFile(const std::filesystem::path& path);
 
+// The image, or an InputError naming the file: "<path>: <what> <problem>".
+cv::Mat ReadImageFileOrThrow(const std::filesystem::path& path, const std::string& what);
+
 }  // namespace referee

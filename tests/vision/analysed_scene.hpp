@@ -3,7 +3,10 @@
 // compressed as a webcam sends it.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <string>
 
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -29,6 +32,20 @@ inline SynthScene HardScene(const Scenario& sc, uint64_t seed, int index) {
 // How far the analysis put the shot from where the scene's projectile rests, mm.
 inline double ShotErrorMm(const ShotAnalysis& a, const SynthScene& s) {
   return InchesToMm(Distance(a.projectile->point, s.projectile->point));
+}
+
+// Scene `index` of `hard` seed `seed` holds a Q-tip that the analysis places within 2.5 mm,
+// saying in its note how it was seen (`note_part`).
+inline void ExpectHardQtipPlaced(uint64_t seed, int index, const std::string& note_part) {
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, seed, index);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "qtip");
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "qtip");
+  EXPECT_LT(ShotErrorMm(a, s), 2.5);
+  EXPECT_NE(a.projectile->note.find(note_part), std::string::npos) << a.projectile->note;
 }
 
 }  // namespace referee

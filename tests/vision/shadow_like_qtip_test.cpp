@@ -14,15 +14,7 @@ namespace {
 // Seed 47, scene 1: a Q-tip on a white paper, its grey stick and black head plain to a person.
 // Before: "no projectile found: nothing changed between before and after".
 TEST(ShadowLikeQtipTest, ADarkHeadAndGreyStickOnWhitePaperArePlaced) {
-  const Scenario sc = HardScenario();
-  const SynthScene s = HardScene(sc, 47, 1);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(ShotErrorMm(a, s), 2.5);
-  EXPECT_NE(a.projectile->note.find("shadow"), std::string::npos) << a.projectile->note;
+  ExpectHardQtipPlaced(47, 1, "shadow");
 }
 
 // Seed 89, scene 8: the stick lies white on white paper and only the black head shows, which

@@ -131,15 +131,7 @@ TEST(WhiteChange, AQtipsWhiteHeadAloneIsNotRuledAsAShell) {
 // Refused before as a change too short for a Q-tip; its missing part lies on white ground, so
 // it is taken at the model's length and its tip, measured at the paint, is placed.
 TEST(WhiteChange, AQtipRunningOnOverWhitePaperIsPlacedByItsPaintedHead) {
-  const Scenario sc = HardScenario();
-  const SynthScene s = HardScene(sc, 37, 4);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_EQ(s.projectile->kind, "qtip");
-  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "qtip");
-  EXPECT_LT(ShotErrorMm(a, s), 2.5);
-  EXPECT_NE(a.projectile->note.find("white paper"), std::string::npos) << a.projectile->note;
+  ExpectHardQtipPlaced(37, 4, "white paper");
 }
 
 // `hard` 17 scene 10 played the other way round (the Q-tip picked up), as `bench accuracy`

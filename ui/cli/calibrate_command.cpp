@@ -74,11 +74,7 @@ int RunCalibrate(const std::vector<std::string>& args) {
   const BoardFile board = LoadBoardFile(opt.board_path);
   if (const std::string note = IgnoredKeysNote(board, opt.board_path); !note.empty())
     std::cerr << "referee calibrate: " << note << "\n";
-  const ImageFile file = ReadImageFile(opt.image_path);
-  if (!file.problem.empty()) {
-    throw InputError(opt.image_path, "", "cannot read the image: " + file.problem);
-  }
-  const cv::Mat& image = file.image;
+  const cv::Mat image = ReadImageFileOrThrow(opt.image_path, "cannot read the image");
   std::optional<LensModel> lens;
   if (!opt.lens_path.empty()) {
     lens = LoadLens(opt.lens_path);

@@ -54,11 +54,7 @@ int RunRectify(const std::vector<std::string>& args) {
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   opt.Check();
   const TableCalibration cal = LoadCalibration(opt.calibration_path);
-  const ImageFile file = ReadImageFile(opt.image_path);
-  if (!file.problem.empty()) {
-    throw InputError(opt.image_path, "", "cannot read the image: " + file.problem);
-  }
-  const cv::Mat& image = file.image;
+  const cv::Mat image = ReadImageFileOrThrow(opt.image_path, "cannot read the image");
   if (image.size() != cal.camera.image_size) {
     throw InputError(opt.image_path, "", "image size differs from the calibration's");
   }
