@@ -451,8 +451,10 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
   // the whole-model match may explain it.
   // `faint`: the blob is from the lowered change threshold (nothing cleared the plain one): only
   // the whole Q-tip model's strict match may explain it.
-  const auto explain = [&](const Blob& blob, bool pieces = false,
-                           bool faint = false) -> ProjectileResult {
+  // `any_axis`: the blob is a head with no axis of its own: the model is matched in every
+  // direction from it.
+  const auto explain = [&](const Blob& blob, bool pieces = false, bool faint = false,
+                           bool any_axis = false) -> ProjectileResult {
     // Extent along and across the principal axis of the changed pixels.
     const LineFit extent = FitLine(blob.pts, mm);
     const double length_mm = extent.length_mm;
@@ -582,7 +584,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     const bool fragment = !blob.cut_off && opt.expect != "shell" &&
                           length_mm < (1 + tol) * opt.qtip_length_mm &&
                           width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
-                          (pieces || length_mm >= kMinFragmentElongation * width_mm);
+                          (pieces || any_axis || length_mm >= kMinFragmentElongation * width_mm);
     // A head alone that is white cotton is the plain head (`hard` 17 scene 4: a plain head on a
     // grey mat, its painted one dark on white paper, the stick between unseen on the paper, was
     // ruled a Q-tip's length off with the painted end put on it).
@@ -616,6 +618,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       // Pieces at both ends already show the heads a Q-tip's length apart (a third of the
       // model's columns); the stick between them must still show along half the model.
       if (pieces) topt.min_column_share = kPiecesColumnShare;
+      if (any_axis) topt.angle_search_deg = 90.0;
       const QtipTemplateResult m = MatchQtipTemplate(difference, blob.pts, mm, topt);
       if (!m.found) return Refusal{neither + " (" + m.reason + "): not adjudicated"};
       if (pieces && m.match.length_mm < length_mm - opt.qtip_head_diameter_mm) {
@@ -719,6 +722,89 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     if (found) return *found;
     return std::monostate{};
   };
+  // A Q-tip in faint `regions`, matched by the whole model (`seen` says how the change was
+  // looked at, for the note; `shell_found`: a faint shell matched too): nullopt when none is.
+  const auto faint_qtip = [&](const std::vector<Blob>& regions, const std::string& seen,
+                              bool shell_found) -> std::optional<ProjectileResult> {
+    std::optional<ProjectileObservation> qtip;
+    // Shorter thin pieces (a head, a stretch of stick) each matched by the whole model: one
+    // Q-tip when at least two are and their models agree.
+    std::vector<const Blob*> pieces;
+    std::vector<ProjectileObservation> piece_models;
+    std::vector<double> piece_lengths_mm;
+    for (const Blob& b : regions) {
+      if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
+      // A stick's worth of faint change, not a speck the model could be stretched along (a
+      // Q-tip lying in both frames leaves specks of re-sampling along its outline).
+      const LineFit extent = FitLine(b.pts, mm);
+      if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
+          b.area_mm2 <
+              kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5) {
+        if (extent.length_mm >= kMinFragmentElongation * extent.width_mm &&
+            extent.length_mm >= kFaintPieceMinLengthShare * opt.qtip_head_length_mm &&
+            extent.width_mm <= 2.0 * opt.qtip_head_diameter_mm) {
+          const ProjectileResult r = explain(b, false, true);
+          if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
+            pieces.push_back(&b);
+            piece_models.push_back(*o);
+            piece_lengths_mm.push_back(extent.length_mm);
+          }
+        }
+        continue;
+      }
+      const ProjectileResult r = explain(b, false, true);
+      const auto* o = std::get_if<ProjectileObservation>(&r);
+      if (!o) continue;
+      if (qtip || shell_found) {
+        return Refusal{nothing + (shell_found ? " plainly; faint changes match a shell and a Q-tip"
+                                              : " plainly; two faint changes match a Q-tip")};
+      }
+      qtip = *o;
+      qtip->note = "a faint Q-tip (" + seen + "), matched by the whole model";
+    }
+    if (qtip) return *qtip;
+    if (shell_found) return std::nullopt;
+    // One piece: a head with a stretch of its stick gives the model its axis, and the model's
+    // painted end must lie on it (a stretch of stick alone leaves the end a guess: `hard` 43
+    // scene 10 and 19 scene 7 put it 17-23 mm past the piece and 2.9-5.9 mm off).
+    const auto painted_end_on_piece = [&] {
+      const cv::Point2d end = piece_models.front().point_px;
+      return std::any_of(pieces.front()->pts.begin(), pieces.front()->pts.end(),
+                         [&](const cv::Point& q) {
+                           return cv::norm(cv::Point2d(q) - end) * mm <= opt.qtip_head_diameter_mm;
+                         });
+    };
+    if (pieces.size() == 1 &&
+        piece_lengths_mm.front() >= kFaintSinglePieceMinHeads * opt.qtip_head_length_mm &&
+        painted_end_on_piece()) {
+      ProjectileObservation o = piece_models.front();
+      o.note = "a faint Q-tip seen as its head and part of its stick (" + seen +
+               "), matched by the whole model";
+      return o;
+    }
+    if (pieces.size() < 2) return std::nullopt;
+    const double agree_px = opt.qtip_head_length_mm / mm;
+    const ProjectileObservation& first = piece_models.front();
+    const bool agree =
+        std::all_of(piece_models.begin(), piece_models.end(), [&](const ProjectileObservation& m) {
+          return cv::norm(m.point_px - first.point_px) <= agree_px &&
+                 cv::norm(m.other_end_px - first.other_end_px) <= agree_px;
+        });
+    if (!agree) return Refusal{nothing + " plainly; faint pieces match Q-tips that differ"};
+    Blob joined{{}, 0.0, pieces.front()->box};
+    for (const Blob* b : pieces) {
+      joined.pts.insert(joined.pts.end(), b->pts.begin(), b->pts.end());
+      joined.area_mm2 += b->area_mm2;
+      joined.box |= b->box;
+    }
+    ProjectileResult r = explain(joined, true, true);
+    if (auto* o = std::get_if<ProjectileObservation>(&r)) {
+      o->note = "a faint Q-tip seen in " + std::to_string(pieces.size()) + " pieces (" + seen +
+                "), matched by the whole model";
+      return r;
+    }
+    return std::nullopt;
+  };
   if (blobs.empty()) {
     // Nothing cleared the plain change test. A white stick blurred on a mat of its brightness
     // may still be plain to a person: look again at a lower threshold, and take only a thin
@@ -737,91 +823,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
       return Refusal{faint_refusal.empty() ? nothing : faint_refusal};
     }
     const bool shell_found = found.has_value();
-    // A Q-tip in faint `regions`, matched by the whole model (`seen` says how the change was
-    // looked at, for the note): nullopt when none is.
-    const auto faint_qtip = [&](const std::vector<Blob>& regions,
-                                const std::string& seen) -> std::optional<ProjectileResult> {
-      std::optional<ProjectileObservation> qtip;
-      // Shorter thin pieces (a head, a stretch of stick) each matched by the whole model: one
-      // Q-tip when at least two are and their models agree.
-      std::vector<const Blob*> pieces;
-      std::vector<ProjectileObservation> piece_models;
-      std::vector<double> piece_lengths_mm;
-      for (const Blob& b : regions) {
-        if (b.from_outside || b.cut_off || b.area_mm2 > max_area) continue;
-        // A stick's worth of faint change, not a speck the model could be stretched along (a
-        // Q-tip lying in both frames leaves specks of re-sampling along its outline).
-        const LineFit extent = FitLine(b.pts, mm);
-        if (extent.length_mm < kFaintMinLengthShare * opt.qtip_length_mm ||
-            b.area_mm2 <
-                kFaintMinLengthShare * opt.qtip_length_mm * opt.qtip_head_diameter_mm * 0.5) {
-          if (extent.length_mm >= kMinFragmentElongation * extent.width_mm &&
-              extent.length_mm >= kFaintPieceMinLengthShare * opt.qtip_head_length_mm &&
-              extent.width_mm <= 2.0 * opt.qtip_head_diameter_mm) {
-            const ProjectileResult r = explain(b, false, true);
-            if (const auto* o = std::get_if<ProjectileObservation>(&r)) {
-              pieces.push_back(&b);
-              piece_models.push_back(*o);
-              piece_lengths_mm.push_back(extent.length_mm);
-            }
-          }
-          continue;
-        }
-        const ProjectileResult r = explain(b, false, true);
-        const auto* o = std::get_if<ProjectileObservation>(&r);
-        if (!o) continue;
-        if (qtip || shell_found) {
-          return Refusal{nothing + (shell_found
-                                        ? " plainly; faint changes match a shell and a Q-tip"
-                                        : " plainly; two faint changes match a Q-tip")};
-        }
-        qtip = *o;
-        qtip->note = "a faint Q-tip (" + seen + "), matched by the whole model";
-      }
-      if (qtip) return *qtip;
-      if (shell_found) return std::nullopt;
-      // One piece: a head with a stretch of its stick gives the model its axis, and the model's
-      // painted end must lie on it (a stretch of stick alone leaves the end a guess: `hard` 43
-      // scene 10 and 19 scene 7 put it 17-23 mm past the piece and 2.9-5.9 mm off).
-      const auto painted_end_on_piece = [&] {
-        const cv::Point2d end = piece_models.front().point_px;
-        return std::any_of(
-            pieces.front()->pts.begin(), pieces.front()->pts.end(), [&](const cv::Point& q) {
-              return cv::norm(cv::Point2d(q) - end) * mm <= opt.qtip_head_diameter_mm;
-            });
-      };
-      if (pieces.size() == 1 &&
-          piece_lengths_mm.front() >= kFaintSinglePieceMinHeads * opt.qtip_head_length_mm &&
-          painted_end_on_piece()) {
-        ProjectileObservation o = piece_models.front();
-        o.note = "a faint Q-tip seen as its head and part of its stick (" + seen +
-                 "), matched by the whole model";
-        return o;
-      }
-      if (pieces.size() < 2) return std::nullopt;
-      const double agree_px = opt.qtip_head_length_mm / mm;
-      const ProjectileObservation& first = piece_models.front();
-      const bool agree = std::all_of(
-          piece_models.begin(), piece_models.end(), [&](const ProjectileObservation& m) {
-            return cv::norm(m.point_px - first.point_px) <= agree_px &&
-                   cv::norm(m.other_end_px - first.other_end_px) <= agree_px;
-          });
-      if (!agree) return Refusal{nothing + " plainly; faint pieces match Q-tips that differ"};
-      Blob joined{{}, 0.0, pieces.front()->box};
-      for (const Blob* b : pieces) {
-        joined.pts.insert(joined.pts.end(), b->pts.begin(), b->pts.end());
-        joined.area_mm2 += b->area_mm2;
-        joined.box |= b->box;
-      }
-      ProjectileResult r = explain(joined, true, true);
-      if (auto* o = std::get_if<ProjectileObservation>(&r)) {
-        o->note = "a faint Q-tip seen in " + std::to_string(pieces.size()) + " pieces (" + seen +
-                  "), matched by the whole model";
-        return r;
-      }
-      return std::nullopt;
-    };
-    if (auto r = faint_qtip(faint, "its change under the plain threshold")) return *r;
+    if (auto r = faint_qtip(faint, "its change under the plain threshold", shell_found)) return *r;
     if (found) return *found;
     if (!faint_refusal.empty()) return Refusal{faint_refusal};
     // A black head and a grey stick over white paper or a grey mat darken every channel alike,
@@ -830,7 +832,7 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     const std::vector<Blob> dark =
         regions_of(ChangeMask(top_before, top_after, kFaintChangeShare * opt.min_change,
                               view.PxPerCameraPx(), nullptr, nullptr, true));
-    if (auto r = faint_qtip(dark, "darkening its ground as a shadow would")) return *r;
+    if (auto r = faint_qtip(dark, "darkening its ground as a shadow would", shell_found)) return *r;
     // Say what was seen: a player who sees a dark head lying there is not told nothing changed.
     const double min_seen_mm2 = 0.5 * opt.qtip_head_diameter_mm * opt.qtip_head_diameter_mm;
     const auto largest_of = [&](const std::vector<Blob>& regions) -> const Blob* {
@@ -861,36 +863,55 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
     ProjectileResult r = explain(blobs[0]);
     // A shell of a colour near its ground's (yellow on a tan mat) under heavy blur clears the
     // plain change test only at its core, a few mm across, which neither model takes (`hard`
-    // 109 scene 4: "a change of 8 x 5 mm"). Its whole shape is looked for in the faint change
-    // around that core, as when nothing clears the plain test.
+    // 109 scene 4: "a change of 8 x 5 mm"); so does a Q-tip's dark painted head whose white
+    // stick blurs into a pale mat (109 scene 1: "10 x 7 mm"). The whole shape is looked for in
+    // the faint change around that core, as when nothing clears the plain test.
     const auto* refusal = std::get_if<Refusal>(&r);
     const Blob& core = blobs[0];
-    if (!refusal || opt.expect == "qtip" || core.from_outside ||
-        core.area_mm2 >= opt.shell_side_mm * opt.shell_side_mm ||
-        FitLine(core.pts, mm).length_mm >= kCoreMaxShellSideShare * opt.shell_side_mm ||
-        refusal->reason.find(kNeitherModel) == std::string::npos) {
+    if (!refusal || core.from_outside || refusal->reason.find(kNeitherModel) == std::string::npos)
       return r;
-    }
+    const double core_length_mm = FitLine(core.pts, mm).length_mm;
+    const bool shell_core = opt.expect != "qtip" &&
+                            core.area_mm2 < opt.shell_side_mm * opt.shell_side_mm &&
+                            core_length_mm < kCoreMaxShellSideShare * opt.shell_side_mm;
+    const bool head_core = opt.expect != "shell" &&
+                           core_length_mm < kFaintSinglePieceMinHeads * opt.qtip_head_length_mm;
+    if (!shell_core && !head_core) return r;
     std::vector<Blob> around;
     for (Blob& f : regions_of(ChangeMask(top_before, top_after, kFaintChangeShare * opt.min_change,
                                          view.PxPerCameraPx()))) {
-      // The core alone in it: other plain changes inside the faint region are no one shell's
-      // faint edges (glints around a square of figures with a dark spot in its middle).
+      // The core alone in it: other plain changes inside the faint region are no one
+      // projectile's faint edges (glints around a square of figures with a dark spot in its
+      // middle).
       const bool core_alone = std::none_of(blobs.begin() + 1, blobs.end(), [&](const Blob& o) {
         return (o.box & f.box).area() > 0;
       });
-      if ((f.box & core.box) == core.box && core_alone &&
-          f.area_mm2 >= kCoreShellMinFaintFill * opt.shell_side_mm * opt.shell_side_mm) {
-        around.push_back(std::move(f));
-      }
+      if ((f.box & core.box) == core.box && core_alone) around.push_back(std::move(f));
     }
     std::string faint_refusal;
-    const auto shell = faint_shell(around, faint_refusal);
-    if (const auto* o = std::get_if<ProjectileObservation>(&shell)) {
-      ProjectileObservation seen = *o;
-      seen.note = "a shell seen plainly only at its core (" + Mm(core.area_mm2) +
-                  " mm^2), matched by the whole model in the faint change around it";
-      return seen;
+    if (shell_core) {
+      std::vector<Blob> shell_sized;
+      for (const Blob& f : around) {
+        if (f.area_mm2 >= kCoreShellMinFaintFill * opt.shell_side_mm * opt.shell_side_mm)
+          shell_sized.push_back(f);
+      }
+      const auto shell = faint_shell(shell_sized, faint_refusal);
+      if (const auto* o = std::get_if<ProjectileObservation>(&shell)) {
+        ProjectileObservation seen = *o;
+        seen.note = "a shell seen plainly only at its core (" + Mm(core.area_mm2) +
+                    " mm^2), matched by the whole model in the faint change around it";
+        return seen;
+      }
+    }
+    if (head_core) {
+      const auto qtip =
+          faint_qtip(around, "its head plain, the rest under the plain threshold", false);
+      if (qtip && std::holds_alternative<ProjectileObservation>(*qtip)) return *qtip;
+      ProjectileResult any = explain(core, false, true, true);
+      if (auto* o = std::get_if<ProjectileObservation>(&any)) {
+        o->note = "a Q-tip seen plainly only at its head, the whole model matched around it";
+        return any;
+      }
     }
     if (!faint_refusal.empty()) return Refusal{faint_refusal};
     return r;

@@ -18,8 +18,9 @@ namespace {
 // tenth of its median over a ring two shell sides wide.
 constexpr double kLitMatShare = 0.9;
 // Share of a painted-alike interior (its bare top of the border's colour) not of the border's
-// colour above which something other than a bare top is seen there: figures of the side colour
-// may cover the rest, so a shell on it cannot be put on the bare top. Below it, sensor noise.
+// colour above which something other than a bare top is seen there (figures of the side colour
+// may cover the rest); below it, sensor noise: only the border's colour is seen. Either way a
+// shell on it cannot be put on the bare top; this only words the refusal.
 constexpr double kSomeFigureCover = 0.02;
 // Share of a ring's pixels on flat terrain that a colour of that terrain must cover to count as
 // the floor: a road or a river crossing the ring covers a third of it or more; the bare top of a
@@ -102,12 +103,21 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
   return n ? static_cast<double>(like) / n : -1;
 }
 
-ShellSupport UnsureBareTop(const std::string& stand_id) {
+// A stand whose interior is of its border's colour; `something_else`: other colours are seen
+// on it too, too few to be figures throughout.
+struct UnsureTop {
+  std::string stand_id;
+  bool something_else = false;
+};
+
+ShellSupport UnsureBareTop(const UnsureTop& top) {
   ShellSupport out;
   out.what = "unknown";
-  out.why = "it lies on " + stand_id +
-            ", whose bare top is of its border's colour with something else seen on it: figures "
-            "of the side colour there cannot be told from the bare top";
+  out.why = "it lies on " + top.stand_id +
+            (top.something_else
+                 ? ", whose bare top is of its border's colour with something else seen on it"
+                 : ", whose top shows nothing but its border's colour") +
+            ": figures of the side colour there cannot be told from the bare top";
   return out;
 }
 
@@ -138,9 +148,12 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   // The stand whose figures could hold it up where the mat's colour under it could also be a
   // figure's top in shadow; empty when none.
   std::string mat_or_dark_figures;
-  // The stands whose bare top is of the border's colour with something else seen on it: figures
-  // of the side colour may stand anywhere on them (see kSomeFigureCover).
-  std::vector<std::string> unsure_bare;
+  // The stands whose interior is of the border's colour without figures seen throughout:
+  // figures of the side colour may stand anywhere on them (`hard` 101 scene 1: a shell 32 mm up
+  // on red figures of a red-bordered base, put on its bare top, 14.7 mm off). Every stand
+  // carries figures; a top of nothing but its border's colour is figures of that colour as
+  // likely as bare paint.
+  std::vector<UnsureTop> unsure_bare;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
     // On the figures when the `before` view showed figures (not the bare top) where the shell
@@ -151,9 +164,8 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
             ? FigureShare(surface, top_before, outline_px, opt.min_figure_cover)
             : 0.0;
     const bool figures = figure_share >= opt.min_figure_share;
-    if (surface.valid && !surface.interior_distinct && surface.figure_cover > kSomeFigureCover &&
-        surface.figure_cover < opt.min_figure_cover)
-      unsure_bare.push_back(s.stand.id);
+    if (surface.valid && !surface.interior_distinct && surface.figure_cover < opt.min_figure_cover)
+      unsure_bare.push_back({s.stand.id, surface.figure_cover > kSomeFigureCover});
     // Outside this base when it would lie on the mat: the mat cannot hold it (that is the
     // shell's half side less a tenth, so a shell beside a base at any turn is not taken for it).
     const bool overlaps_on_mat = DistanceToRect(on_mat, fp) <= MmToInches(0.4 * opt.side_mm);
@@ -198,12 +210,14 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.what = figures ? "figures" : "base";
   }
   // On a bare top of the border's colour where figures of that colour may stand: unknown.
-  const auto unsure = [&](const ShellSupport& o) {
-    return o.what == "base" &&
-           std::find(unsure_bare.begin(), unsure_bare.end(), o.stand_id) != unsure_bare.end();
+  const auto unsure = [&](const ShellSupport& o) -> const UnsureTop* {
+    if (o.what != "base") return nullptr;
+    const auto it = std::find_if(unsure_bare.begin(), unsure_bare.end(),
+                                 [&](const UnsureTop& u) { return u.stand_id == o.stand_id; });
+    return it == unsure_bare.end() ? nullptr : &*it;
   };
   if (!out.stand_id.empty()) {
-    if (unsure(out)) out = UnsureBareTop(out.stand_id);
+    if (const UnsureTop* u = unsure(out)) out = UnsureBareTop(*u);
     return out;
   }
   // It would overlap a base on the mat and its centre is off every bare base top it could lie
@@ -218,7 +232,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.bottom_in = figure_holders == 1 ? figures_in : base_in;
     out.stand_id = on->stand.id;
     out.what = figure_holders == 1 ? "figures" : "base";
-    if (unsure(out)) out = UnsureBareTop(out.stand_id);
+    if (const UnsureTop* u = unsure(out)) out = UnsureBareTop(*u);
     return out;
   }
   if (!mat_or_dark_figures.empty()) {  // the mat, or a stand's figures of the mat's colour

@@ -86,6 +86,8 @@ TEST(AdjudicateRestHeightTest, TheHeightThatDecidesAShotOnFiguresIsTheTablesOwn)
   std::ifstream in(out);
   const json j = json::parse(in);
   ASSERT_FALSE(j.at("rejected").get<bool>()) << j.at("reason");
+  // Its dot shows on the shell's top here: the point is the dot, not the square's centre.
+  EXPECT_TRUE(j.at("projectile").at("dot_seen").get<bool>());
   const json* height = nullptr;
   for (const auto& c : j.at("check")) {
     if (c.contains("decides_height_mm")) height = &c;

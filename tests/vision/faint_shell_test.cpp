@@ -98,12 +98,8 @@ TEST(FaintShellTest, AShellSeenPlainlyOnlyAtItsCoreIsMatchedWhole) {
 
   // Only a fleck of the shell's colour where its core was, 5 x 3 mm with no shell around it
   // (refused as neither model by the plain test, like the core): no whole shell to match.
-  cv::Mat fleck = s.before.clone();
-  const cv::Point2d c = s.camera.ImageFromTable(s.projectile->point);
-  const double px_per_mm =
-      cv::norm(s.camera.ImageFromTable(s.projectile->point + Vec2{MmToInches(10), 0}) - c) / 10;
-  cv::ellipse(fleck, c, cv::Size2d(2.5 * px_per_mm, 1.5 * px_per_mm), 30, 0, 360,
-              cv::Scalar(40, 200, 235), cv::FILLED, cv::LINE_AA);
+  const cv::Mat fleck =
+      WithFleck(s, s.projectile->point, cv::Size2d(2.5, 1.5), 30, cv::Scalar(40, 200, 235));
   const ProjectileResult r = DetectProjectile(
       a.top_before, view.Rectify(AsWebcamSends(fleck, s.jpeg_quality)), view, a.stands.stands);
   const auto* placed = std::get_if<ProjectileObservation>(&r);

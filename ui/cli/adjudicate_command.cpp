@@ -313,6 +313,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                      {"resting_on", p.resting_on}};
   // Small changes set aside beside the projectile (noise, a shadow), said so the user can look.
   if (!p.note.empty()) j["projectile"]["note"] = p.note;
+  // A shell placed at its square's centre, its dot unseen, is a looser fix than one on its dot.
+  if (p.kind == "shell") j["projectile"]["dot_seen"] = p.dot_seen;
   Shot shot;
   shot.kind = !opt.shot.empty()          ? *ParseShotKind(opt.shot)
               : p.kind == "qtip"         ? ShotKind::kField
