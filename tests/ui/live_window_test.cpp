@@ -5,6 +5,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -224,6 +225,31 @@ TEST_F(LiveWindow, BadSourceIsOneLineAndExitTwo) {
   EXPECT_NE(out.find("missing.avi"), std::string::npos) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(RunReferee("live --demo --camera 0", dir_ / "two.txt"), 2);
+}
+
+// A frame file of the folder cut short (a copy interrupted) is named on the console and skipped,
+// and the game plays on to its ruling. Before s28 the playback ended there without a word, and
+// no shot was ruled.
+TEST_F(LiveWindow, AFrameFileCutShortIsNamedAndThePlayGoesOn) {
+  const fs::path frames = RecordedSequence(dir_);
+  ASSERT_FALSE(frames.empty()) << ReadAll(dir_ / "synth.txt");
+  const fs::path cut = frames / "frame_0003.jpg";
+  ASSERT_TRUE(fs::exists(cut));
+  fs::resize_file(cut, fs::file_size(cut) / 2);
+  const fs::path log = dir_ / "cut.jsonl";
+  const int rc = RunReferee(
+      "live --images " + frames.string() + " --frames 34 --log " + log.string(), dir_ / "cut.txt");
+  const std::string out = ReadAll(dir_ / "cut.txt");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("frame_0003.jpg"), std::string::npos) << out;
+  EXPECT_NE(out.find("cut short"), std::string::npos) << out;
+  EXPECT_NE(out.find("(frame skipped)"), std::string::npos) << out;
+  const GameLog game = ReadGameLog(log);
+  const bool ruled = std::any_of(game.events.begin(), game.events.end(), [](const auto& e) {
+    const auto* v = e.template As<ShotVerdict>();
+    return v != nullptr && v->impact_in.has_value();
+  });
+  EXPECT_TRUE(ruled) << "no shot was ruled after the skipped frame";
 }
 
 // Bug (session 10, CI): xvfb-run exits 5 when removing its temporary folder races with the X

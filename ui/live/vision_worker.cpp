@@ -6,6 +6,8 @@
 #include <iostream>
 #include <utility>
 
+#include "engine/input_error.hpp"
+
 namespace referee::live {
 
 VisionWorker::VisionWorker(FrameSource source, PipelineConfig config, bool lockstep)
@@ -149,11 +151,15 @@ void VisionWorker::Run() {
     bool ok = false;
     try {
       ok = source_.Read(frame);
-    } catch (const std::exception& e) {
+    } catch (const InputError& e) {
       // A bad file in a folder of frames (cut short, not an image) is named and skipped: the
       // source has moved past it, and the game goes on with the next frame.
       std::cerr << "referee live: " << e.what() << " (frame skipped)\n";
       continue;
+    } catch (const std::exception&) {
+      // Anything else (a camera backend failing) ends the stream as before: reading again
+      // could fail again for ever.
+      ok = false;
     }
     if (!ok) break;
     // Source time: a camera's frames are timed as they arrive; a file's by its frame rate.
