@@ -862,6 +862,13 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
   p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
   p2.fit = Evaluate(dep, p2.ring, p2.c);
+  // The edges' turn explains the band worse than the search's angle: they are pulled (see
+  // BlurredRingOptions::keep_search_pose_over_turning_edges).
+  if (p2.fit.rho < win.fit.rho && options.keep_search_pose_over_turning_edges &&
+      !options.off_line.empty() && band >= options.min_band_strength * FullBandMedian(g) &&
+      MedianAt(options.off_line, win.ring.band, win.c) <= band) {
+    return r;
+  }
   if (p2.fit.rho < win.fit.rho || !OutOfNull(p2, null, options) ||
       !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
     return std::nullopt;
@@ -891,6 +898,24 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
     auto* o = out.ptr<float>(y);
     for (int x = 0; x < chroma.cols; ++x) {
       if (v[x]) o[x] = (c[x] - mat_chroma).dot(dir) / len2;
+    }
+  }
+  return out;
+}
+
+cv::Mat OffLineDeparture(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                         const cv::Vec2f& side_chroma) {
+  cv::Mat out(chroma.size(), CV_32F, cv::Scalar(0));
+  const cv::Vec2f dir = side_chroma - mat_chroma;
+  const float len2 = std::max(1e-6f, dir.dot(dir));
+  for (int y = 0; y < chroma.rows; ++y) {
+    const auto* c = chroma.ptr<cv::Vec2f>(y);
+    const auto* v = valid.ptr<uchar>(y);
+    auto* o = out.ptr<float>(y);
+    for (int x = 0; x < chroma.cols; ++x) {
+      if (!v[x]) continue;
+      const cv::Vec2f d = c[x] - mat_chroma;
+      o[x] = std::abs(d[0] * dir[1] - d[1] * dir[0]) / len2;  // |d x dir| / |dir|^2
     }
   }
   return out;
@@ -1073,6 +1098,8 @@ void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::
     const cv::Vec2f own(sides[s].mean);
     const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, own);
     BlurredRingOptions side_options = options;
+    if (options.keep_search_pose_over_turning_edges)
+      side_options.off_line = OffLineDeparture(chroma, valid, mat_chroma, own);
     for (size_t k = 0; k < sides.size(); ++k) {
       if (k == s || !options.compare_other_sides) continue;
       std::array<cv::Mat, 2> share =
