@@ -743,17 +743,19 @@ std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>&
 }
 
 std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
-                                const BlurredRingOptions& options, bool size_tie);
+                                const BlurredRingOptions& options, bool size_tie,
+                                std::optional<PxRect>* kept_out);
 
 // The base a seed's box holds, if one size and angle clearly explain it (see the header).
 // poses: every hypothesis' coarse pose (CoarsePoses), size_of their sizes; nulls: per size,
 // the scores on bare mat. tie_out (may be null): where no size wins but the leader ties only
 // with other sizes of the same base (SizeTieLeader), that base with its rivals, if none was
-// kept there before.
+// kept there before. kept_out (may be null): the winner at the search's pose where its edges
+// are pulled (see FitWinner), if none was kept there before.
 std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
                               const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
                               const Geometry& g, const BlurredRingOptions& options,
-                              std::optional<PxRect>* tie_out) {
+                              std::optional<PxRect>* tie_out, std::optional<PxRect>* kept_out) {
   // Fine poses for the hypotheses near the best: one far behind on the coarse grid stays
   // behind (a finer step gains a few hundredths of correlation).
   double coarse_best = -2;
@@ -786,7 +788,9 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       break;
     }
   }
-  if (winner) return FitWinner(dep, poses[*winner], nulls[size_of[*winner]], g, options, false);
+  if (winner) {
+    return FitWinner(dep, poses[*winner], nulls[size_of[*winner]], g, options, false, kept_out);
+  }
   // No clear winner: a tie between sizes of the same base, kept aside with its rivals for when
   // no other attempt at this seed finds a clear one.
   std::vector<size_t> tied;
@@ -799,7 +803,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
       std::stable_sort(members.begin() + 1, members.end(),
                        [&](size_t x, size_t y) { return poses[x].fit.rho > poses[y].fit.rho; });
       for (const size_t m : members) {
-        *tie_out = FitWinner(dep, poses[m], nulls[size_of[m]], g, options, true);
+        *tie_out = FitWinner(dep, poses[m], nulls[size_of[m]], g, options, true, nullptr);
         if (!*tie_out) continue;
         for (const size_t k : members) {
           if (k != m) (*tie_out)->other_sizes.push_back(RectOf(poses[k]));
@@ -814,7 +818,8 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
 // The winning hypothesis' base, if its band, inside, surroundings and edges bear it out; null:
 // the bare mat's scores on its template.
 std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, const Geometry& g,
-                                const BlurredRingOptions& options, bool size_tie) {
+                                const BlurredRingOptions& options, bool size_tie,
+                                std::optional<PxRect>* kept_out) {
   win.ring = MakeRing(win.ring.len_a, win.ring.len_b, win.ring.angle, g, win.ring.stride,
                       win.ring.depth_step, true);
   // A band along every side (the far side may be partly hidden by figures, see the options).
@@ -849,7 +854,29 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
     return x;
   };
   const cv::Point2d move = moved(r, ref);
-  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm) return std::nullopt;
+  const auto pose_at = [&](const PxRect& x) {
+    Pose p;
+    p.c = cv::Point(cvRound(x.center.x), cvRound(x.center.y));
+    p.ring = MakeRing(x.len_a, x.len_b, std::atan2(x.axis_a.y, x.axis_a.x), g, 1);
+    p.fit = Evaluate(dep, p.ring, p.c);
+    return p;
+  };
+  // Edges pulled (see BlurredRingOptions::keep_search_pose_over_turning_edges): the search's pose
+  // stands where the one they give explains the band worse and the band is clearly the colour.
+  const auto search_pose_stands = [&](const Pose& edges_pose) {
+    return edges_pose.fit.rho < win.fit.rho && options.keep_search_pose_over_turning_edges &&
+           !options.off_line.empty() && band >= options.min_band_strength * FullBandMedian(g) &&
+           MedianAt(options.off_line, win.ring.band, win.c) <= band;
+  };
+  // Kept aside: a fit another border width or angle gives cleanly is preferred (see
+  // FitBlurredRings).
+  const auto keep = [kept_out](const PxRect& x) {
+    if (kept_out != nullptr && !*kept_out) *kept_out = x;
+  };
+  if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm) {
+    if (search_pose_stands(pose_at(turned(r, move, ref.turn_rad)))) keep(r);
+    return std::nullopt;
+  }
   if (std::abs(ref.turn_rad) <= DegToRad(options.max_refined_turn_deg)) {
     return turned(r, move, ref.turn_rad);
   }
@@ -858,16 +885,10 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // pulled by figures or a neighbour give a worse one), still stands out of the bare mat with a
   // band on every side, and its edges, moved again, now leave it in place.
   const PxRect r2 = turned(r, move, ref.turn_rad);
-  Pose p2;
-  p2.c = cv::Point(cvRound(r2.center.x), cvRound(r2.center.y));
-  p2.ring = MakeRing(r2.len_a, r2.len_b, std::atan2(r2.axis_a.y, r2.axis_a.x), g, 1);
-  p2.fit = Evaluate(dep, p2.ring, p2.c);
-  // The edges' turn explains the band worse than the search's angle: they are pulled (see
-  // BlurredRingOptions::keep_search_pose_over_turning_edges).
-  if (p2.fit.rho < win.fit.rho && options.keep_search_pose_over_turning_edges &&
-      !options.off_line.empty() && band >= options.min_band_strength * FullBandMedian(g) &&
-      MedianAt(options.off_line, win.ring.band, win.c) <= band) {
-    return r;
+  const Pose p2 = pose_at(r2);
+  if (search_pose_stands(p2)) {
+    keep(r);
+    return std::nullopt;
   }
   if (p2.fit.rho < win.fit.rho || !OutOfNull(p2, null, options) ||
       !BandOnEverySide(p2, FigureTopsPastPx(p2, options), g, options)) {
@@ -1044,13 +1065,13 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
     for (const auto& [core, box] : tiles) {
       // A wider border only where the narrower ones explain nothing: every base a narrower
       // ring fits is kept as it was.
-      std::optional<PxRect> r, tie;
+      std::optional<PxRect> r, tie, kept;
       const double theta = DominantAngle(smooth, box);
       std::vector<std::vector<Pose>> poses(widths.size());
       std::vector<size_t> size_of;
       for (size_t k = 0; k < widths.size() && !r; ++k) {
         poses[k] = CoarsePoses(dep, box, sizes, {theta}, widths[k], mat.sigma, size_of);
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
       }
       // Nothing fits at the gradients' mean direction: the other directions they peak at are
       // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
@@ -1066,16 +1087,18 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
         for (size_t h = 0; h < more.size(); ++h) {
           if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
         }
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie);
+        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
       }
       // Nothing stood out of the bare mat by its correlation: the same hypotheses judged again
       // where their gain alone rules the mat out (BlurredRingOptions::strong_gain_sigma), only
       // here, so that no base the strict test finds, or reports with its other sizes, changes.
       for (size_t k = 0; k < widths.size() && !r && !tie && options.strong_gain_sigma > 0; ++k) {
         if (!poses[k].empty())
-          r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie);
+          r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie, &kept);
       }
-      // No attempt found a clear winner: a base whose size the band could not tell.
+      // No attempt found a clean fit: the winner whose edges are pulled, else a base whose size
+      // the band could not tell.
+      if (!r) r = std::move(kept);
       if (!r) r = std::move(tie);
       if (!r || OverlapsAny(*r, bases) || OverlapsAny(*r, found)) continue;
       if (!core.contains(cv::Point(cvRound(r->center.x), cvRound(r->center.y)))) continue;

@@ -136,18 +136,18 @@ struct BlurredRingOptions {
   // 1.3. Defaults 1/3 (as min_band_strength: a border clearly there) and 1/4; 0 turns this off.
   double min_local_band_fraction = 1.0 / 3.0;
   double min_local_side_fraction = 0.25;
-  // Where the edges turn the fit past max_refined_turn_deg and the pose they give explains the
-  // band worse than the search's own, the search's pose is kept when the band is clearly the
-  // side's colour: at least min_band_strength of a border of the full colour (as above), and its
-  // median departure across the line from the mat to the side's colour (off_line, see
-  // OffLineDeparture; empty: never kept) no larger than along it. Under a blur wider than the
-  // border, side faces and figures seen past a tilted camera's far sides spread the band at two
-  // opposite corners, and each half-side edge, fitted alone, then reads a turn the band as a
-  // whole does not bear out (`hard` 103 scene 10 blue-8: the edges read -10.75 degrees where
-  // the base stands 2.6 degrees from the fit; kept, it is found 0.61 mm from its centre). A
-  // tinted ruler or paper a ring fits on reads a weak band, or as far across the line as along
-  // it (a yellow ruler toward red, `hard` 7 scene 3: 0.99 across, 0.16 along). The edges' own
-  // shift is not applied either: it is pulled as their turn is. Default on.
+  // Where the edges move the fit past max_refined_shift_mm or turn it past max_refined_turn_deg
+  // and the pose they give explains the band worse than the search's own, the search's pose is
+  // kept when the band is clearly the side's colour: at least min_band_strength of a border of
+  // the full colour (as above), and its median departure across the line from the mat to the
+  // side's colour (off_line, see OffLineDeparture; empty: never kept) no larger than along it.
+  // Under a blur wider than the border, side faces and figures seen past a tilted camera's far
+  // sides spread the band unevenly, and each half-side edge, fitted alone, then reads a turn or
+  // a shift the band as a whole does not bear out (`hard` 103 scene 10 blue-8: the edges read
+  // -10.75 degrees where the base stands 2.6 degrees from the fit; kept, it is found 0.61 mm
+  // from its centre). A tinted ruler or paper a ring fits on reads a weak band, or as far across
+  // the line as along it (a yellow ruler toward red, `hard` 7 scene 3: 0.99 across, 0.16 along).
+  // The edges' own shift is not applied either: it is pulled as their turn is. Default on.
   bool keep_search_pose_over_turning_edges = true;
   cv::Mat off_line;
   // Random placements on the mat measuring the null scores, per size. Default 200.
