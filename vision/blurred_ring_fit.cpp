@@ -908,38 +908,42 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
 
 }  // namespace
 
-cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                        const cv::Vec2f& side_chroma) {
+namespace {
+
+// Per valid pixel of chroma, f(its offset from mat_chroma); 0 elsewhere.
+template <typename F>
+cv::Mat PerPixelFromMat(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                        F f) {
   cv::Mat out(chroma.size(), CV_32F, cv::Scalar(0));
-  const cv::Vec2f dir = side_chroma - mat_chroma;
-  const float len2 = std::max(1e-6f, dir.dot(dir));
   for (int y = 0; y < chroma.rows; ++y) {
     const auto* c = chroma.ptr<cv::Vec2f>(y);
     const auto* v = valid.ptr<uchar>(y);
     auto* o = out.ptr<float>(y);
     for (int x = 0; x < chroma.cols; ++x) {
-      if (v[x]) o[x] = (c[x] - mat_chroma).dot(dir) / len2;
+      if (v[x]) o[x] = f(c[x] - mat_chroma);
     }
   }
   return out;
 }
 
-cv::Mat OffLineDeparture(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                         const cv::Vec2f& side_chroma) {
-  cv::Mat out(chroma.size(), CV_32F, cv::Scalar(0));
+}  // namespace
+
+cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                        const cv::Vec2f& side_chroma) {
   const cv::Vec2f dir = side_chroma - mat_chroma;
   const float len2 = std::max(1e-6f, dir.dot(dir));
-  for (int y = 0; y < chroma.rows; ++y) {
-    const auto* c = chroma.ptr<cv::Vec2f>(y);
-    const auto* v = valid.ptr<uchar>(y);
-    auto* o = out.ptr<float>(y);
-    for (int x = 0; x < chroma.cols; ++x) {
-      if (!v[x]) continue;
-      const cv::Vec2f d = c[x] - mat_chroma;
-      o[x] = std::abs(d[0] * dir[1] - d[1] * dir[0]) / len2;  // |d x dir| / |dir|^2
-    }
-  }
-  return out;
+  return PerPixelFromMat(chroma, valid, mat_chroma,
+                         [&](const cv::Vec2f& d) { return d.dot(dir) / len2; });
+}
+
+cv::Mat OffLineDeparture(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                         const cv::Vec2f& side_chroma) {
+  const cv::Vec2f dir = side_chroma - mat_chroma;
+  const float len2 = std::max(1e-6f, dir.dot(dir));
+  // |d x dir| / |dir|^2: the distance from the line in units of the mat-to-side distance.
+  return PerPixelFromMat(chroma, valid, mat_chroma, [&](const cv::Vec2f& d) {
+    return std::abs(d[0] * dir[1] - d[1] * dir[0]) / len2;
+  });
 }
 
 std::array<cv::Mat, 2> ShareOfTwoColours(const cv::Mat& chroma, const cv::Mat& valid,

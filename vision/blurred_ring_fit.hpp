@@ -147,7 +147,10 @@ struct BlurredRingOptions {
   // -10.75 degrees where the base stands 2.6 degrees from the fit; kept, it is found 0.61 mm
   // from its centre). A tinted ruler or paper a ring fits on reads a weak band, or as far across
   // the line as along it (a yellow ruler toward red, `hard` 7 scene 3: 0.99 across, 0.16 along).
-  // The edges' own shift is not applied either: it is pulled as their turn is. Default on.
+  // The edges' own shift is not applied either: it is pulled as their turn is. Only a fallback:
+  // a wider border, another angle or the strong-gain pass that fits the seed cleanly is taken
+  // first (kept at once, such a fit had pre-empted the later ones that place `hard` 7
+  // scene 3 blue-1 within 1.5 mm and scene 8 blue-6 and blue-7). Default on.
   bool keep_search_pose_over_turning_edges = true;
   cv::Mat off_line;
   // Random placements on the mat measuring the null scores, per size. Default 200.

@@ -248,6 +248,22 @@ TEST(BlurredRingFitTest, FindsABaseWhoseFiguresHideTwoSidesTheCameraSeesThemPast
   EXPECT_LT(std::min(err, 90.0 - err), 2.0);
 }
 
+// The stands found in r's scene (a `hard` one) with other detector options.
+StandDetection DetectAgain(const RenderedDetection& r, const StandDetectorOptions& options) {
+  const TopView view(TruthCalibration(r.scene));
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  return DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc), LoadStandKinds(),
+                      options, &r.scene.board);
+}
+
+// Is a base of truth's side found within mm of its centre?
+bool FoundOfItsSide(const StandDetection& d, const Stand& truth, double mm) {
+  return std::any_of(d.stands.begin(), d.stands.end(), [&](const auto& ds) {
+    return ds.stand.side == truth.side &&
+           Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(mm);
+  });
+}
+
 // The base `id` of a rendered scene is found at its place (max_centre_mm), size (2 mm) and
 // angle (max_angle_deg; mod 90 degrees for a square base, mod 180 otherwise).
 void ExpectFoundAsRendered(const RenderedDetection& r, const std::string& id, double max_angle_deg,
@@ -380,17 +396,9 @@ TEST(BlurredRingFitTest, KeepsTheSearchsPoseWhereHalfSideEdgesReadAMoveTheBandDo
 
   StandDetectorOptions off;
   off.blurred_ring.keep_search_pose_over_turning_edges = false;
-  const TopView view(TruthCalibration(r.scene));
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const StandDetection without =
-      DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc), LoadStandKinds(),
-                   off, &r.scene.board);
+  const StandDetection without = DetectAgain(r, off);
   for (const char* id : {"blue-8", "blue-5", "red-9"}) {
-    const Stand& truth = Truth(r, id);
-    EXPECT_FALSE(std::any_of(without.stands.begin(), without.stands.end(), [&](const auto& ds) {
-      return ds.stand.side == truth.side &&
-             Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(6.0);
-    })) << id;
+    EXPECT_FALSE(FoundOfItsSide(without, Truth(r, id), 6.0)) << id;
   }
 }
 
@@ -446,15 +454,7 @@ TEST(BlurredRingFitTest, ReportsARenderedBaseWhoseSizeTheBandCannotTellWithItsOt
 
   StandDetectorOptions off;
   off.blurred_ring.report_size_ties = false;
-  const TopView view(TruthCalibration(r.scene));
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const StandDetection without =
-      DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc), LoadStandKinds(),
-                   off, &r.scene.board);
-  EXPECT_FALSE(std::any_of(without.stands.begin(), without.stands.end(), [&](const auto& ds) {
-    return ds.stand.side == truth.side &&
-           Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(6.0);
-  }));
+  EXPECT_FALSE(FoundOfItsSide(DetectAgain(r, off), truth, 6.0));
 }
 
 // Hard seed 5, scene 4 (heavy blur, tilted camera): the red 40 x 30 mm cavalry base's riders
@@ -477,14 +477,6 @@ int CountNearPoint(const RenderedDetection& r, Vec2 at_in, double mm,
         return (side.empty() || ds.stand.side == side) &&
                Distance(ds.stand.footprint.center, at_in) < MmToInches(mm);
       }));
-}
-
-// The stands found in r's scene with other detector options.
-StandDetection DetectAgain(const RenderedDetection& r, const StandDetectorOptions& options) {
-  const TopView view(TruthCalibration(r.scene));
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  return DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc), LoadStandKinds(),
-                      options, &r.scene.board);
 }
 
 // Hard seed 29, scene 4: a yellow ruler lies across two sheets of paper on a brown mat. Yellow
