@@ -861,10 +861,10 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
     p.fit = Evaluate(dep, p.ring, p.c);
     return p;
   };
-  // Edges pulled (see BlurredRingOptions::keep_search_pose_over_turning_edges): the search's pose
+  // Edges pulled (see BlurredRingOptions::keep_search_pose_over_pulled_edges): the search's pose
   // stands where the one they give explains the band worse and the band is clearly the colour.
   const auto search_pose_stands = [&](const Pose& edges_pose) {
-    return edges_pose.fit.rho < win.fit.rho && options.keep_search_pose_over_turning_edges &&
+    return edges_pose.fit.rho < win.fit.rho && options.keep_search_pose_over_pulled_edges &&
            !options.off_line.empty() && band >= options.min_band_strength * FullBandMedian(g) &&
            MedianAt(options.off_line, win.ring.band, win.c) <= band;
   };
@@ -1125,7 +1125,7 @@ void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::
     const cv::Vec2f own(sides[s].mean);
     const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, own);
     BlurredRingOptions side_options = options;
-    if (options.keep_search_pose_over_turning_edges)
+    if (options.keep_search_pose_over_pulled_edges)
       side_options.off_line = OffLineDeparture(chroma, valid, mat_chroma, own);
     for (size_t k = 0; k < sides.size(); ++k) {
       if (k == s || !options.compare_other_sides) continue;

@@ -151,7 +151,7 @@ struct BlurredRingOptions {
   // a wider border, another angle or the strong-gain pass that fits the seed cleanly is taken
   // first (kept at once, such a fit had pre-empted the later ones that place `hard` 7
   // scene 3 blue-1 within 1.5 mm and scene 8 blue-6 and blue-7). Default on.
-  bool keep_search_pose_over_turning_edges = true;
+  bool keep_search_pose_over_pulled_edges = true;
   cv::Mat off_line;
   // Random placements on the mat measuring the null scores, per size. Default 200.
   int null_samples = 200;

@@ -395,7 +395,7 @@ TEST(BlurredRingFitTest, KeepsTheSearchsPoseWhereHalfSideEdgesReadAMoveTheBandDo
   ExpectNoFalseBases(r, 6.0);
 
   StandDetectorOptions off;
-  off.blurred_ring.keep_search_pose_over_turning_edges = false;
+  off.blurred_ring.keep_search_pose_over_pulled_edges = false;
   const StandDetection without = DetectAgain(r, off);
   for (const char* id : {"blue-8", "blue-5", "red-9"}) {
     EXPECT_FALSE(FoundOfItsSide(without, Truth(r, id), 6.0)) << id;
