@@ -131,6 +131,7 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
         StickColour(top_before, top_after_lit, axis_points(0.2, 0.8), 2 * opt.max_unseen_change);
   }
   const DetectedStand* on = nullptr;
+  const DetectedStand* crossed = nullptr;  // the first base the stick crosses
   double best_run = 0;
   int best_lo = 0, best_hi = 0;
   const double sample_mm = InchesToMm(Distance(tip_on_mat, plain_on_mat)) / kSamples;
@@ -142,9 +143,15 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
     for (int i = 0; i <= kSamples && !crosses; ++i)
       crosses = inside.Contains(view.TableAtHeight(along(i), head_r));
     if (!crosses) continue;
+    if (!crossed) crossed = &s;
     const StandSurface surface = MeasureStandSurface(s, view, top_before, opt.border_mm);
-    if (!surface.valid || surface.figure_cover < opt.min_figure_cover) continue;
+    // A top of nothing but its border's colour: figures of the side colour over its interior.
+    const bool own_colour_top =
+        opt.own_colour_top_holds_figures && TopOfBordersColour(surface, opt.min_figure_cover);
+    if (!surface.valid || (surface.figure_cover < opt.min_figure_cover && !own_colour_top))
+      continue;
     const OrientedRect top_area = Grown(s.stand.footprint, MmToInches(1.0));
+    const OrientedRect interior = Grown(s.stand.footprint, -MmToInches(opt.border_mm));
     // The length of stick over figures: each piece counts the share of it that shows figures,
     // as thin figure tops (a head, a musket) cover only part of a piece as wide as the stick.
     double run_mm = 0, hidden_mm = 0;
@@ -162,7 +169,10 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
            {c - step_px * u - v, c + step_px * u - v, c + step_px * u + v, c - step_px * u + v}) {
         piece.emplace_back(static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y)));
       }
-      const double share = FigureShare(surface, top_before, piece, opt.min_figure_cover);
+      const double share =
+          own_colour_top
+              ? (interior.Contains(view.TableAtHeight(along(i), on_figures_in)) ? 1.0 : 0.0)
+              : FigureShare(surface, top_before, piece, opt.min_figure_cover);
       if (share < opt.min_piece_share) continue;
       // The figures there hide the stick: it lies lower than they stand.
       if (stick_bgr) {
@@ -194,7 +204,17 @@ QtipSupport QtipRestHeights(Vec2 tip_on_mat, Vec2 plain_on_mat, const TopView& v
       on = &s;
     }
   }
-  if (!on || best_run < opt.min_figure_run_mm) return out;
+  if (!on || best_run < opt.min_figure_run_mm) {
+    // A stick across a base with neither end on it cannot lie on the mat: it lies at least on
+    // the base's top (`hard` 109 scene 2: ruled on the mat across a wagon whose figures held it
+    // 13 mm up, with no check of its height).
+    if (out.what == "mat" && crossed) {
+      out.what = "base";
+      out.stand_id = crossed->stand.id;
+      out.tip_height_in = out.plain_height_in = base_in + stick_r;
+    }
+    return out;
+  }
   out.what = "figures";
   out.stand_id = on->stand.id;
   // The stick rests on the figures; where the figures are not under its middle it tips over

@@ -4,7 +4,8 @@
 // camera's foot / camera height): 20 mm at 30" from the foot of a 100" camera is 6 mm.
 // The height cannot be read from one camera: it comes from what lies under the stick, seen in
 // the `before` view: the mat, a bare base top, or the figures on a base (a stick across a
-// base rests on its tallest figures). A stick whose middle is over the figures lies level on
+// base rests on its tallest figures; a top of nothing but its border's colour is figures of the
+// side colour over the interior). A stick whose middle is over the figures lies level on
 // them; one whose middle is beyond them tips over their edge until its other end rests on the
 // mat or a base, so its height varies along it and the end over the figures is the highest.
 #pragma once
@@ -57,6 +58,10 @@ struct QtipSupportOptions {
   // Share of a piece's axis pixels that must show the `before` figures unchanged (where the stick,
   // if seen, would plainly change them) for that piece to lie behind them, 0..1. Default 0.5.
   double min_hidden_share = 0.5;
+  // A base whose whole top reads as its border's colour (TopOfBordersColour) carries figures
+  // of that colour over its interior (TABLE_KIT: figures cover it): a stick over the interior
+  // lies on them. Off: such a base holds no figures. Default on.
+  bool own_colour_top_holds_figures = true;
 };
 
 struct QtipSupport {

@@ -151,8 +151,8 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   // The stands whose interior is of the border's colour without figures seen throughout:
   // figures of the side colour may stand anywhere on them (`hard` 101 scene 1: a shell 32 mm up
   // on red figures of a red-bordered base, put on its bare top, 14.7 mm off). Every stand
-  // carries figures; a top of nothing but its border's colour is figures of that colour as
-  // likely as bare paint.
+  // carries figures over its interior; a top of nothing but its border's colour is figures of
+  // that colour.
   std::vector<UnsureTop> unsure_bare;
   for (const auto& s : stands) {
     const OrientedRect& fp = s.stand.footprint;
@@ -164,7 +164,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
             ? FigureShare(surface, top_before, outline_px, opt.min_figure_cover)
             : 0.0;
     const bool figures = figure_share >= opt.min_figure_share;
-    if (surface.valid && !surface.interior_distinct && surface.figure_cover < opt.min_figure_cover)
+    if (TopOfBordersColour(surface, opt.min_figure_cover))
       unsure_bare.push_back({s.stand.id, surface.figure_cover > kSomeFigureCover});
     // Outside this base when it would lie on the mat: the mat cannot hold it (that is the
     // shell's half side less a tenth, so a shell beside a base at any turn is not taken for it).
@@ -209,15 +209,31 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.stand_id = s.stand.id;
     out.what = figures ? "figures" : "base";
   }
-  // On a bare top of the border's colour where figures of that colour may stand: unknown.
+  // On a bare top of the border's colour where figures of that colour may stand: TABLE_KIT's
+  // figures cover a base's interior, so where its centre is over the interior at their height
+  // it lies on them (the ruling height's check flags a verdict a lower rest would change);
+  // elsewhere on it, unknown.
   const auto unsure = [&](const ShellSupport& o) -> const UnsureTop* {
     if (o.what != "base") return nullptr;
     const auto it = std::find_if(unsure_bare.begin(), unsure_bare.end(),
                                  [&](const UnsureTop& u) { return u.stand_id == o.stand_id; });
     return it == unsure_bare.end() ? nullptr : &*it;
   };
+  const auto on_unsure_top = [&](const UnsureTop& u) {
+    const auto it = std::find_if(stands.begin(), stands.end(),
+                                 [&](const DetectedStand& s) { return s.stand.id == u.stand_id; });
+    const OrientedRect interior = Grown(it->stand.footprint, -MmToInches(opt.border_mm));
+    if (!opt.own_colour_top_holds_figures ||
+        !interior.Contains(view.TableAtHeight(seen, figures_in + half_thick)))
+      return UnsureBareTop(u);
+    ShellSupport f;
+    f.bottom_in = figures_in;
+    f.stand_id = u.stand_id;
+    f.what = "figures";
+    return f;
+  };
   if (!out.stand_id.empty()) {
-    if (const UnsureTop* u = unsure(out)) out = UnsureBareTop(*u);
+    if (const UnsureTop* u = unsure(out)) out = on_unsure_top(*u);
     return out;
   }
   // It would overlap a base on the mat and its centre is off every bare base top it could lie
@@ -232,7 +248,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.bottom_in = figure_holders == 1 ? figures_in : base_in;
     out.stand_id = on->stand.id;
     out.what = figure_holders == 1 ? "figures" : "base";
-    if (const UnsureTop* u = unsure(out)) out = UnsureBareTop(*u);
+    if (const UnsureTop* u = unsure(out)) out = on_unsure_top(*u);
     return out;
   }
   if (!mat_or_dark_figures.empty()) {  // the mat, or a stand's figures of the mat's colour

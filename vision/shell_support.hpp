@@ -9,10 +9,11 @@
 //    that terrain's colour, must show under it: else it rests on something of unknown height;
 //  - on a stand, figures seen under its silhouette before the shot put it on the figures, the
 //    bare base top (flock, paint) on the base;
+//  - a top of nothing but the border's colour (or nearly) is figures of the side colour over
+//    the interior: a shell over the interior lies on them;
 //  - its height is unknown where what is seen cannot decide: the mat's colour under it only in
 //    shadow (a grey figure's top looks the same) where a stand's figures could hold it up, or a
-//    bare top of the border's colour with something else on it (figures of the side colour
-//    cannot be told from that top).
+//    shell on such a top but not over its interior.
 #pragma once
 
 #include <string>
@@ -51,6 +52,11 @@ struct ShellSupportOptions {
   // found stand to be taken as on the mat; below it the support is "unknown". Default 0.4
   // (a grid line under the shell takes up to a quarter); lower it for a busy, printed mat.
   double min_mat_share_alone = 0.4;
+  // A base whose whole top reads as its border's colour carries figures of that colour over its
+  // interior (TABLE_KIT: figures cover the interior), so a shell whose centre is over the
+  // interior at the figures' height lies on them. Off: its height is "unknown" (refused).
+  // Default on.
+  bool own_colour_top_holds_figures = true;
 };
 
 struct ShellSupport {

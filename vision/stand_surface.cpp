@@ -204,4 +204,8 @@ cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {
   return out;
 }
 
+bool TopOfBordersColour(const StandSurface& surface, double min_cover) {
+  return surface.valid && !surface.interior_distinct && surface.figure_cover < min_cover;
+}
+
 }  // namespace referee

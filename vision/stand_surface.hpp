@@ -49,6 +49,11 @@ bool LikeColour(const cv::Vec3b& bgr, const cv::Vec3d& reference, double max_gai
 double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
                    const std::vector<cv::Point>& polygon_px, double min_cover);
 
+// Whether the stand's whole top reads as its border's colour (figures cover less than
+// `min_cover` of its interior in any other colour): figures painted in the side colour over the
+// interior, as TABLE_KIT's figures cover it, cannot be told from a bare top there.
+bool TopOfBordersColour(const StandSurface& surface, double min_cover);
+
 // Per channel, the median of the samples (each channel's samples reordered). Non-empty input.
 cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& samples);
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -29,9 +30,31 @@ inline SynthScene HardScene(const Scenario& sc, uint64_t seed, int index) {
   return GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
 }
 
+// Scene `index` of `hard` seed `seed` into `s`, and the analysis of it; the scene's projectile
+// must be a `kind` ("qtip" | "shell"): the scene is the one a test describes.
+inline ShotAnalysis AnalyseHardShot(uint64_t seed, int index, const std::string& kind,
+                                    SynthScene& s) {
+  const Scenario sc = HardScenario();
+  s = HardScene(sc, seed, index);
+  EXPECT_TRUE(s.projectile.has_value() && s.projectile->kind == kind);
+  return AnalyseRenderedScene(sc, s);
+}
+
 // How far the analysis put the shot from where the scene's projectile rests, mm.
 inline double ShotErrorMm(const ShotAnalysis& a, const SynthScene& s) {
   return InchesToMm(Distance(a.projectile->point, s.projectile->point));
+}
+
+// How far the centre of the found stand the analysis put the projectile on lies from the centre
+// of the stand the scene's projectile rests on, mm; -1 when either is not there.
+inline double RestingStandOffsetMm(const ShotAnalysis& a, const SynthScene& s) {
+  const auto truth = std::ranges::find_if(
+      s.stands, [&](const Stand& t) { return t.id == s.projectile->resting_on; });
+  const auto found = std::ranges::find_if(a.stands.stands, [&](const DetectedStand& d) {
+    return d.stand.id == a.projectile->resting_on;
+  });
+  if (truth == s.stands.end() || found == a.stands.stands.end()) return -1;
+  return InchesToMm(Distance(found->stand.footprint.center, truth->footprint.center));
 }
 
 // Scene `index` of `hard` seed `seed` holds a Q-tip that the analysis places within 2.5 mm,

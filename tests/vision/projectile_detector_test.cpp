@@ -254,8 +254,11 @@ TEST_F(ProjectileDetectorTest, RaisedHeadsShadowBeyondItIsNotTheHead) {
   EXPECT_LT(InchesToMm(Distance(o.point, tip)), 1.5) << InchesToMm(Distance(o.point, tip));
 }
 
-TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
-  // The same base without figures (all border colour): nothing to rest on but the base top.
+// A top of nothing but the border's colour is figures of the side colour over the interior
+// (TABLE_KIT: figures cover it), not a bare top: the stick across it lies on them. It was ruled
+// at the base top, 21 mm low (`hard` 5 scene 3: 12.4 mm off). With a figure height of 0 (bare
+// bases) it stays at the base top.
+TEST_F(ProjectileDetectorTest, QtipAcrossATopOfTheBordersColourLiesOnItsFigures) {
   const Vec2 centre{40.0, 28.0};
   const OrientedRect fp{centre, MmToInches(40), MmToInches(40), 15.0};
   FillBase(fp);
@@ -264,9 +267,17 @@ TEST_F(ProjectileDetectorTest, QtipAcrossABareBaseStaysAtTheBaseTop) {
   DrawQtip(centre - MmToInches(39.0) * dir, centre + MmToInches(36.0) * dir);
   DetectedStand stand = StandAt(centre);
   stand.stand.footprint = fp;
+  const ProjectileOptions defaults;
   const ProjectileResult r = DetectProjectile(before, after, *view_, {stand});
   ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(r)) << std::get<Refusal>(r).reason;
-  EXPECT_LT(InchesToMm(std::get<ProjectileObservation>(r).height_in), 6.0);
+  EXPECT_EQ(std::get<ProjectileObservation>(r).resting_on, "red-1");
+  EXPECT_GT(InchesToMm(std::get<ProjectileObservation>(r).height_in),
+            defaults.base_height_mm + defaults.figure_height_mm);
+  ProjectileOptions bare;
+  bare.figure_height_mm = 0;
+  const ProjectileResult low = DetectProjectile(before, after, *view_, {stand}, bare);
+  ASSERT_TRUE(std::holds_alternative<ProjectileObservation>(low)) << std::get<Refusal>(low).reason;
+  EXPECT_LT(InchesToMm(std::get<ProjectileObservation>(low).height_in), 6.0);
 }
 
 TEST_F(ProjectileDetectorTest, WhiteCottonIsNotTakenForPaint) {

@@ -77,8 +77,36 @@ TEST(QtipSupportTest, StickOverARankOfHeadsOffItsAxisRestsOnTheFigures) {
 
 // The same stick with the rank of heads 4 mm off its axis, clear of it: the heads' blurred edges
 // under the stick's outline do not hold it up.
+// Both its ends lie past the base, so it lies across the base's top, not on the mat (before s31
+// it was ruled on the mat, with no stand to check its height against).
 TEST(QtipSupportTest, StickBesideARankOfHeadsIsNotOnThem) {
-  EXPECT_NE(StickAlongTheBase(4.0).what, "figures");
+  const QtipSupport s = StickAlongTheBase(4.0);
+  EXPECT_EQ(s.what, "base");
+  EXPECT_EQ(s.stand_id, "blue-1");
+  EXPECT_NEAR(InchesToMm(s.tip_height_in), 2.5 + 1.25, 0.01);
+  EXPECT_NEAR(InchesToMm(s.plain_height_in), 2.5 + 1.25, 0.01);
+}
+
+// A base whose whole top is its border's blue: figures painted in the side colour over its
+// interior (TABLE_KIT), which the stick across it lies on; with the option off, its bare top.
+TEST(QtipSupportTest, StickAcrossATopOfTheBordersColourLiesOnItsFigures) {
+  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
+  const DetectedStand stand = CentreStand();
+  const OrientedRect& fp = stand.stand.footprint;
+  cv::Mat before(view.size(), CV_8UC3, cv::Scalar(50, 95, 70));
+  std::vector<cv::Point> poly;
+  for (const Vec2 c : fp.Corners()) poly.push_back(Px(view, c));
+  cv::fillConvexPoly(before, poly, cv::Scalar(200, 70, 40), cv::LINE_AA);
+  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
+  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
+  const QtipSupport on = QtipRestHeights(tip, plain, view, before, {stand});
+  EXPECT_EQ(on.what, "figures");
+  EXPECT_EQ(on.stand_id, "blue-1");
+  EXPECT_NEAR(InchesToMm(on.tip_height_in), 2.5 + 20.0 + 1.25, 0.01);
+  const QtipSupport bare = QtipRestHeights(
+      tip, plain, view, before, {stand}, QtipSupportOptions{.own_colour_top_holds_figures = false});
+  EXPECT_EQ(bare.what, "base");
+  EXPECT_NEAR(InchesToMm(bare.tip_height_in), 2.5 + 1.25, 0.01);
 }
 
 // A 40 x 20 mm base at the board's centre with one figure (a red disc 12 mm across) in its
@@ -124,7 +152,7 @@ TEST(QtipSupportTest, StickSeenOverAFigureRestsOnIt) {
 // figure under the stick's line): 23.8 mm up instead of 3.6, 6.41 mm off.
 TEST(QtipSupportTest, StickHiddenBehindAFigureIsNotOnIt) {
   const QtipSupport s = StickPastOneFigure(true);
-  EXPECT_NE(s.what, "figures");
+  EXPECT_EQ(s.what, "base");
   EXPECT_EQ(s.hidden_by, "blue-1");
   EXPECT_LT(InchesToMm(s.tip_height_in), 6.0);
   EXPECT_LT(InchesToMm(s.plain_height_in), 6.0);

@@ -100,24 +100,5 @@ TEST(SynthPipelineTest, FaintBlurredQtipsAreMatchedByTheWholeModel) {
   }
 }
 
-// Bug: hard seed 5 scene 3's faint Q-tip lies across a howitzer whose crew is painted near the
-// side colour; the figures read as a bare top and the tip was put 12.4 mm off (a wrong decisive
-// verdict). A faint Q-tip across a stand is refused: what holds it up is not seen.
-TEST(SynthPipelineTest, AFaintQtipAcrossAStandIsRefusedNotGuessed) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s =
-      GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, 3);
-  ASSERT_TRUE(s.projectile && s.projectile->kind == "qtip");
-  const TableCalibration cal = TruthCalibration(s);
-  const TopView view(cal);
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                                     ScenarioSideColors(sc), LoadStandKinds(), &s.board);
-  EXPECT_FALSE(a.projectile.has_value())
-      << "adjudicated " << InchesToMm(Distance(a.projectile->point, s.projectile->point))
-      << " mm off";
-  EXPECT_NE(a.refusal.find("whether figures hold it up is not seen"), std::string::npos)
-      << a.refusal;
-}
-
 }  // namespace
 }  // namespace referee
