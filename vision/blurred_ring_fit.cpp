@@ -863,9 +863,9 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   };
   // Edges pulled (see BlurredRingOptions::keep_search_pose_over_pulled_edges): the search's pose
   // stands where the one they give explains the band worse and the band is clearly the colour.
-  const auto search_pose_stands = [&](const Pose& edges_pose) {
-    return edges_pose.fit.rho < win.fit.rho && options.keep_search_pose_over_pulled_edges &&
-           !options.off_line.empty() && band >= options.min_band_strength * FullBandMedian(g) &&
+  const auto band_clearly_the_colour = [&] {
+    return options.keep_search_pose_over_pulled_edges && !options.off_line.empty() &&
+           band >= options.min_band_strength * FullBandMedian(g) &&
            MedianAt(options.off_line, win.ring.band, win.c) <= band;
   };
   // Kept aside: a fit another border width or angle gives cleanly is preferred (see
@@ -874,7 +874,8 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
     if (kept_out != nullptr && !*kept_out) *kept_out = x;
   };
   if (cv::norm(move) * g.mm_per_px > options.max_refined_shift_mm) {
-    if (search_pose_stands(pose_at(turned(r, move, ref.turn_rad)))) keep(r);
+    if (band_clearly_the_colour() && pose_at(turned(r, move, ref.turn_rad)).fit.rho < win.fit.rho)
+      keep(r);
     return std::nullopt;
   }
   if (std::abs(ref.turn_rad) <= DegToRad(options.max_refined_turn_deg)) {
@@ -886,7 +887,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // band on every side, and its edges, moved again, now leave it in place.
   const PxRect r2 = turned(r, move, ref.turn_rad);
   const Pose p2 = pose_at(r2);
-  if (search_pose_stands(p2)) {
+  if (p2.fit.rho < win.fit.rho && band_clearly_the_colour()) {
     keep(r);
     return std::nullopt;
   }

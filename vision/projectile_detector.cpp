@@ -664,15 +664,17 @@ ProjectileResult ExplainChange(const cv::Mat& top_before, const cv::Mat& top_aft
                        " mm change of white cotton, its painted head put there: the painted "
                        "head is not seen: not adjudicated"};
       }
-      if (const std::string id = StandUnderStick(
-              view.TableFromRectified(o.point_px), view.TableFromRectified(o.other_end_px), view,
-              stands, MmToInches(0.5 * opt.qtip_head_diameter_mm));
-          !id.empty() &&
-          !(!any_axis && support_what == "figures" && o.resting_on == id &&
-            std::abs(StickLengthMm(o) - opt.qtip_length_mm) <= opt.qtip_head_length_mm) &&
-          !(pieces && support_what != "figures" && hidden_by == id &&
-            BreakOverStand(blob.pts, o.point_px, o.other_end_px, o.height_in, view, stands, id) &&
-            std::abs(StickLengthMm(o) - opt.qtip_length_mm) <= kPiecesLengthToleranceMm)) {
+      const std::string id = StandUnderStick(view.TableFromRectified(o.point_px),
+                                             view.TableFromRectified(o.other_end_px), view, stands,
+                                             MmToInches(0.5 * opt.qtip_head_diameter_mm));
+      const double length_off_mm = std::abs(StickLengthMm(o) - opt.qtip_length_mm);
+      const bool on_its_figures = !any_axis && support_what == "figures" && o.resting_on == id &&
+                                  length_off_mm <= opt.qtip_head_length_mm;
+      const bool broken_behind_them =
+          !id.empty() && pieces && support_what != "figures" && hidden_by == id &&
+          length_off_mm <= kPiecesLengthToleranceMm &&
+          BreakOverStand(blob.pts, o.point_px, o.other_end_px, o.height_in, view, stands, id);
+      if (!id.empty() && !on_its_figures && !broken_behind_them) {
         return Refusal{"a faint Q-tip matched along a " + Mm(length_mm) + " x " + Mm(width_mm) +
                        " mm change lies across " + id +
                        ": whether figures hold it up is not seen: not adjudicated"};

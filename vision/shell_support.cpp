@@ -106,14 +106,14 @@ double MatShare(const std::vector<cv::Point>& outline, const TopView& view, cons
 // A stand whose interior is of its border's colour; `something_else`: other colours are seen
 // on it too, too few to be figures throughout.
 struct UnsureTop {
-  std::string stand_id;
+  const DetectedStand* stand = nullptr;
   bool something_else = false;
 };
 
 ShellSupport UnsureBareTop(const UnsureTop& top) {
   ShellSupport out;
   out.what = "unknown";
-  out.why = "it lies on " + top.stand_id +
+  out.why = "it lies on " + top.stand->stand.id +
             (top.something_else
                  ? ", whose bare top is of its border's colour with something else seen on it"
                  : ", whose top shows nothing but its border's colour") +
@@ -165,7 +165,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
             : 0.0;
     const bool figures = figure_share >= opt.min_figure_share;
     if (TopOfBordersColour(surface, opt.min_figure_cover))
-      unsure_bare.push_back({s.stand.id, surface.figure_cover > kSomeFigureCover});
+      unsure_bare.push_back({&s, surface.figure_cover > kSomeFigureCover});
     // Outside this base when it would lie on the mat: the mat cannot hold it (that is the
     // shell's half side less a tenth, so a shell beside a base at any turn is not taken for it).
     const bool overlaps_on_mat = DistanceToRect(on_mat, fp) <= MmToInches(0.4 * opt.side_mm);
@@ -213,29 +213,21 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
   // figures cover a base's interior, so where its centre is over the interior at their height
   // it lies on them (the ruling height's check flags a verdict a lower rest would change);
   // elsewhere on it, unknown.
-  const auto unsure = [&](const ShellSupport& o) -> const UnsureTop* {
-    if (o.what != "base") return nullptr;
-    const auto it = std::find_if(unsure_bare.begin(), unsure_bare.end(),
-                                 [&](const UnsureTop& u) { return u.stand_id == o.stand_id; });
-    return it == unsure_bare.end() ? nullptr : &*it;
-  };
-  const auto on_unsure_top = [&](const UnsureTop& u) {
-    const auto it = std::find_if(stands.begin(), stands.end(),
-                                 [&](const DetectedStand& s) { return s.stand.id == u.stand_id; });
-    const OrientedRect interior = Grown(it->stand.footprint, -MmToInches(opt.border_mm));
+  const auto settle_unsure_top = [&](ShellSupport o) {
+    if (o.what != "base") return o;
+    const auto u = std::find_if(unsure_bare.begin(), unsure_bare.end(), [&](const UnsureTop& t) {
+      return t.stand->stand.id == o.stand_id;
+    });
+    if (u == unsure_bare.end()) return o;
+    const OrientedRect interior = Grown(u->stand->stand.footprint, -MmToInches(opt.border_mm));
     if (!opt.own_colour_top_holds_figures ||
         !interior.Contains(view.TableAtHeight(seen, figures_in + half_thick)))
-      return UnsureBareTop(u);
-    ShellSupport f;
-    f.bottom_in = figures_in;
-    f.stand_id = u.stand_id;
-    f.what = "figures";
-    return f;
+      return UnsureBareTop(*u);
+    o.bottom_in = figures_in;
+    o.what = "figures";
+    return o;
   };
-  if (!out.stand_id.empty()) {
-    if (const UnsureTop* u = unsure(out)) out = on_unsure_top(*u);
-    return out;
-  }
+  if (!out.stand_id.empty()) return settle_unsure_top(out);
   // It would overlap a base on the mat and its centre is off every bare base top it could lie
   // on: figures hold it up where it is seen (one stand's), else it lies across the edge of the
   // nearest base, its centre overhanging (a ~1 mm question between the mat and the base top).
@@ -248,8 +240,7 @@ ShellSupport ShellRestHeight(cv::Point2d silhouette_px, const std::vector<cv::Po
     out.bottom_in = figure_holders == 1 ? figures_in : base_in;
     out.stand_id = on->stand.id;
     out.what = figure_holders == 1 ? "figures" : "base";
-    if (const UnsureTop* u = unsure(out)) out = on_unsure_top(*u);
-    return out;
+    return settle_unsure_top(out);
   }
   if (!mat_or_dark_figures.empty()) {  // the mat, or a stand's figures of the mat's colour
     out.what = "unknown";
