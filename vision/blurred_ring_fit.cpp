@@ -35,6 +35,20 @@ struct Geometry {
   int row_px = 0;          // the departure map's row length, for samples as flat offsets
 };
 
+// The geometry of departure's frame at this scale, blur and border width.
+Geometry FrameGeometry(const cv::Mat& departure, double mm_per_px, double blur_mm,
+                       double border_mm) {
+  Geometry g;
+  g.mm_per_px = mm_per_px;
+  g.sigma_px = std::max(0.5, blur_mm * kRiseToSigma / mm_per_px);
+  g.border_px = border_mm / mm_per_px;
+  // Past the blur, then 1 mm of plain mat.
+  g.out_px = 2.5 * g.sigma_px + 1.0 / mm_per_px;
+  g.interior_px = g.border_px + 2.0 * g.sigma_px;
+  g.row_px = departure.cols;
+  return g;
+}
+
 struct Sample {
   cv::Point off;
   int flat;  // off as an offset into the map's rows (Geometry::row_px)
@@ -981,14 +995,7 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
                                     double border_mm, const BlurredRingOptions& options) {
   std::vector<PxRect> found;
   if (departure.empty() || sizes.empty() || blur_mm <= 0) return found;
-  Geometry g;
-  g.mm_per_px = mm_per_px;
-  g.sigma_px = std::max(0.5, blur_mm * kRiseToSigma / mm_per_px);
-  g.border_px = border_mm / mm_per_px;
-  // Past the blur, then 1 mm of plain mat.
-  g.out_px = 2.5 * g.sigma_px + 1.0 / mm_per_px;
-  g.interior_px = g.border_px + 2.0 * g.sigma_px;
-  g.row_px = departure.cols;
+  const Geometry g = FrameGeometry(departure, mm_per_px, blur_mm, border_mm);
   // The border widths tried, narrowest first: hand-painted borders are wider than the nominal
   // one (a 5 mm band blurred by 5 mm is no 3 mm band's profile).
   std::vector<Geometry> widths{g};
@@ -1113,6 +1120,46 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
     }
   }
   return found;
+}
+
+BlurredRingScore ScoreBlurredRing(const cv::Mat& departure, const PxRect& r, double mm_per_px,
+                                  double blur_mm, double border_mm) {
+  BlurredRingScore out;
+  if (departure.empty() || blur_mm <= 0 || mm_per_px <= 0) return out;
+  const Geometry g = FrameGeometry(departure, mm_per_px, blur_mm, border_mm);
+  const Ring t = MakeRing(r.len_a, r.len_b, std::atan2(r.axis_a.y, r.axis_a.x), g, 1, 1.0, true);
+  const cv::Point c(cvRound(r.center.x), cvRound(r.center.y));
+  const Fit f = Evaluate(departure, t, c);
+  out.rho = f.rho;
+  out.gain = f.gain;
+  out.side_gain = f.side_gain;
+  out.band = MedianAt(departure, t.band, cv::Point2d(c));
+  return out;
+}
+
+std::pair<PxRect, BlurredRingScore> BestBlurredRingNear(const cv::Mat& departure, const PxRect& r,
+                                                        double mm_per_px, double blur_mm,
+                                                        double border_mm, int reach_px,
+                                                        const std::vector<double>& turns_rad) {
+  PxRect best = r;
+  if (departure.empty() || blur_mm <= 0 || mm_per_px <= 0) return {best, {}};
+  const Geometry g = FrameGeometry(departure, mm_per_px, blur_mm, border_mm);
+  const double angle = std::atan2(r.axis_a.y, r.axis_a.x);
+  const cv::Point c0(cvRound(r.center.x), cvRound(r.center.y));
+  double best_rho = -2;
+  for (const double turn : turns_rad) {
+    const Ring t = MakeRing(r.len_a, r.len_b, angle + turn, g, 1);
+    for (int dy = -reach_px; dy <= reach_px; ++dy) {
+      for (int dx = -reach_px; dx <= reach_px; ++dx) {
+        const double rho = Evaluate(departure, t, c0 + cv::Point(dx, dy)).rho;
+        if (rho <= best_rho) continue;
+        best_rho = rho;
+        best.center = cv::Point2d(c0 + cv::Point(dx, dy));
+        best.axis_a = {std::cos(angle + turn), std::sin(angle + turn)};
+      }
+    }
+  }
+  return {best, ScoreBlurredRing(departure, best, mm_per_px, blur_mm, border_mm)};
 }
 
 void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,

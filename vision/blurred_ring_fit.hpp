@@ -24,6 +24,7 @@
 
 #include <array>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -204,6 +205,24 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
                                     const cv::Mat& excluded, double mm_per_px,
                                     const std::vector<BaseSize>& sizes, double blur_mm,
                                     double border_mm, const BlurredRingOptions& options = {});
+
+// How well a base's blurred border at r explains departure (CV_32F, DepartureToward): the
+// correlation of the four sides' profiles with the blurred band (as FitBlurredRings scores a
+// pose), the band's gain, each side's gain (sides -a, +a, -b, +b) and the band's median
+// departure. blur_mm, border_mm as FitBlurredRings takes them.
+struct BlurredRingScore {
+  double rho = -2, gain = 0, band = 0;
+  std::array<double, 4> side_gain{0, 0, 0, 0};
+};
+BlurredRingScore ScoreBlurredRing(const cv::Mat& departure, const PxRect& r, double mm_per_px,
+                                  double blur_mm, double border_mm);
+
+// The pose near r (its centre moved up to reach_px each way, 1 px steps, and turned by each
+// of turns_rad) whose blurred ring correlates best with departure, with its score.
+std::pair<PxRect, BlurredRingScore> BestBlurredRingNear(const cv::Mat& departure, const PxRect& r,
+                                                        double mm_per_px, double blur_mm,
+                                                        double border_mm, int reach_px,
+                                                        const std::vector<double>& turns_rad);
 
 // Each side's blurred-ring bases (FitBlurredRings on its DepartureToward map) added to rects
 // (per side, as in sides), each clear of every base found before it and of terrain (see

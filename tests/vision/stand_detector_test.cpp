@@ -477,6 +477,37 @@ TEST_F(StandDetectorTest, FindsABaseHalfUnderACanopyWhereTheBoardHasAWood) {
 // before vision/side_washout's frame washout search). Beside
 // them, things a washed colour also passes: a sheet of paper (neutral, filled) and a pond in
 // the full blue (whose blurred edge is a ring of the washed colour). No red side is present.
+// Two 40 x 20 bases touching along their 40 mm sides, under a blur wider than their borders:
+// the rectangle holding both is a 40 x 40 catalogue base whose blurred ring fits all round,
+// but the line between them carries two borders side by side, so neither is grown into it
+// (GrowShortBasesOnBlurredBand's seam test).
+TEST_F(StandDetectorTest, TwoTouching40x20BasesUnderAHeavyBlurAreNotGrownIntoOne) {
+  cv::RNG rng(23);
+  const cv::Scalar blue(192, 75, 42);
+  const double w = MmToInches(40), dp = MmToInches(20), ang = 14.0;
+  const Vec2 c{20.0, 14.0};
+  std::vector<DrawnBase> bases;
+  bases.reserve(2);
+  for (int i = 0; i < 2; ++i) {
+    bases.push_back({{c + Rotate({0.0, (i - 0.5) * dp}, DegToRad(ang)), w, dp, ang}, blue, false});
+  }
+  for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
+  cv::GaussianBlur(img, img, {0, 0}, 4.0);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  for (const auto& ds : d.stands) {
+    EXPECT_LT(InchesToMm(ds.stand.footprint.depth_in), 30.0)
+        << ds.stand.id << " at " << ds.stand.footprint.center.x << ", "
+        << ds.stand.footprint.center.y;
+  }
+  for (const auto& b : bases) {
+    const DetectedStand* s = Nearest(d, b.rect.center);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LT(InchesToMm(Distance(s->stand.footprint.center, b.rect.center)), 2.0);
+  }
+}
+
 TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
   cv::RNG rng(17);
   const cv::Scalar mat(40, 58, 75), blue(192, 75, 42);
