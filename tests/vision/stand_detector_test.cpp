@@ -508,6 +508,30 @@ TEST_F(StandDetectorTest, TwoTouching40x20BasesUnderAHeavyBlurAreNotGrownIntoOne
   }
 }
 
+// A red 40 x 40 mm base whose figures are painted blue over a 37 x 18 mm block (leaning a
+// little over the border), near a 40 x 20 mm base's size and found as one: the blue block is
+// those figures, inside the red border, not a blue base (bases cannot overlap; `hard` 103 scene
+// 5 read such figures as a 37 x 16 mm blue base).
+TEST_F(StandDetectorTest, FiguresOfTheOtherSidesColourInsideABaseAreNotABase) {
+  cv::RNG rng(31);
+  const cv::Scalar red(42, 48, 192), blue(192, 75, 42);
+  const OrientedRect base{{24.0, 16.0}, MmToInches(40), MmToInches(40), 8.0};
+  DrawBase(img, view, {base, red, false}, 3.0, rng);
+  OrientedRect figures = base;
+  figures.width_in = MmToInches(37);
+  figures.depth_in = MmToInches(18);
+  std::vector<cv::Point> pts;
+  for (const Vec2& c : figures.Corners()) pts.emplace_back(view.RectifiedFromTable(c));
+  cv::fillConvexPoly(img, pts, blue, cv::LINE_AA);
+  cv::GaussianBlur(img, img, {0, 0}, 1.5);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  const StandDetection d = DetectStands(img, view, Colors(), catalog, opt);
+  ASSERT_EQ(d.stands.size(), 1u);
+  EXPECT_EQ(d.stands[0].stand.side, "red");
+  EXPECT_LT(InchesToMm(Distance(d.stands[0].stand.footprint.center, base.center)), 1.5);
+}
+
 TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
   cv::RNG rng(17);
   const cv::Scalar mat(40, 58, 75), blue(192, 75, 42);
