@@ -38,8 +38,9 @@ struct BlurredGrowthOptions {
   // Default 0.1: the halves grown on `hard` seeds 101 and 113 gained 0.27-0.57; a supply
   // wagon whose model hides most of its band (seed 31 scene 7) gains 0.05 and stays short.
   double min_rho_gain = 0.1;
-  // Each side's band gain at least this fraction of the whole ring's, except one side (where
-  // the tallest figures may be seen past the border), which needs min_weak_side_gain_fraction.
+  // Each side's band gain at least this fraction of the whole ring's, except any one side (for
+  // the side the tallest figures may be seen past; which side that is is not checked), which
+  // needs min_weak_side_gain_fraction.
   // Defaults 0.5 and 0.25, as the blurred ring fit's (BlurredRingOptions::
   // min_side_gain_fraction and min_far_side_gain_fraction).
   double min_side_gain_fraction = 0.5;
