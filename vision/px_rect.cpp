@@ -46,6 +46,17 @@ bool IsPieceOf(const PxRect& piece, const PxRect& r) {
   return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
 }
 
+bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
+                     const PxRect* self) {
+  for (size_t o_side = 0; o_side < rects.size(); ++o_side) {
+    for (const PxRect& o : rects[o_side]) {
+      if (&o == self || (o_side == s && IsPieceOf(o, r))) continue;
+      if (OverlapTooMuch(r, o)) return true;
+    }
+  }
+  return false;
+}
+
 std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
   std::vector<PxRect> all;
   for (const auto& side_rects : rects) all.insert(all.end(), side_rects.begin(), side_rects.end());

@@ -2,6 +2,7 @@
 // table inches.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -37,6 +38,12 @@ bool OverlapTooMuch(const PxRect& a, const PxRect& b);
 // colour blob cut short at its figures); a neighbour r grew over shows a seam instead, which
 // GrowShortBases tests.
 bool IsPieceOf(const PxRect& piece, const PxRect& r);
+
+// Does r (a base of side s, rects indexed by side) overlap another base by too much? self: r's
+// own entry in rects, if it has one, skipped. Other bases of
+// r's side lying mostly inside r do not count: they are pieces of the same base (IsPieceOf).
+bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
+                     const PxRect* self);
 
 // Every side's bases in one list.
 std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects);

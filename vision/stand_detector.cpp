@@ -16,6 +16,7 @@
 #include "vision/base_ring_fit.hpp"
 #include "vision/bgr_sample.hpp"
 #include "vision/blurred_ring_fit.hpp"
+#include "vision/catalogue_extension.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
@@ -872,19 +873,6 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   }
 }
 
-// Does r overlap another base by too much? Other bases of r's side (side s) lying mostly inside
-// r do not count: they are pieces of the same base (IsPieceOf).
-bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
-                     const PxRect* self) {
-  for (size_t o_side = 0; o_side < rects.size(); ++o_side) {
-    for (const PxRect& o : rects[o_side]) {
-      if (&o == self || (o_side == s && IsPieceOf(o, r))) continue;
-      if (OverlapTooMuch(r, o)) return true;
-    }
-  }
-  return false;
-}
-
 // Fraction of the middle 80 % of side `side` of r (0..3: -a, +a, -b, +b) where the image
 // steps in colour across the edge: the colour in_px inside differs from the colour between
 // out0_px and out1_px outside by more than min_step (BGR distance). A base's top against the
@@ -942,47 +930,6 @@ struct OutlineProbe {
   }
 };
 
-// One way to complete a short base r to a catalogue size: keep one of its sides' lengths and
-// extend it across the other axis. `added` is the strip added alone;
-// `far` (the strip's outer side) and `flank0`, `flank0 + 1` are its sides as BandFraction
-// numbers them.
-struct CatalogueExtension {
-  PxRect grown, added;
-  int far, flank0;
-};
-
-// Every catalogue completion of r that extends it by ext_mm in [min_ext_mm, max_ext_mm], in a
-// fixed order (axis kept, size, orientation, direction) so ties pick the same one.
-std::vector<CatalogueExtension> CatalogueExtensions(const PxRect& r, double mm,
-                                                    const std::vector<BaseSize>& sizes, double tol,
-                                                    double min_ext_mm, double max_ext_mm) {
-  std::vector<CatalogueExtension> out;
-  const double len_mm[2] = {r.len_a * mm, r.len_b * mm};
-  for (int keep = 0; keep < 2; ++keep) {  // keep axis a (grow along b) or keep axis b
-    const double kept = len_mm[keep], other = len_mm[1 - keep];
-    const cv::Point2d g = keep == 0 ? r.AxisB() : r.axis_a;
-    for (const BaseSize& sz : sizes) {
-      for (const auto& [target_kept, target_other] :
-           {std::pair{sz.width_mm, sz.depth_mm}, std::pair{sz.depth_mm, sz.width_mm}}) {
-        const double ext_mm = target_other - other;
-        if (std::abs(kept - target_kept) > tol || ext_mm < min_ext_mm || ext_mm > max_ext_mm) {
-          continue;
-        }
-        const double ext_px = ext_mm / mm;
-        for (const int sign : {-1, 1}) {
-          CatalogueExtension e{r, r, (keep == 0 ? 2 : 0) + (sign > 0 ? 1 : 0), keep == 0 ? 0 : 2};
-          e.grown.center += sign * 0.5 * ext_px * g;
-          (keep == 0 ? e.grown.len_b : e.grown.len_a) = target_other / mm;
-          e.added.center += sign * 0.5 * (other / mm + ext_px) * g;
-          (keep == 0 ? e.added.len_b : e.added.len_a) = ext_px;
-          out.push_back(e);
-        }
-      }
-    }
-  }
-  return out;
-}
-
 // A base found short of its catalogue size: its colour blob stopped at figures or at the front
 // stripe, half way across the base. It is grown to a larger catalogue size sharing one of its
 // sides when the added part shows the rest of a base's outline: the side colour along its far
@@ -1037,89 +984,6 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
       }
       if (best_score < 0) continue;
       r = best;
-      // The pieces of this base other passes found are this base (rects[s] may move).
-      const PxRect grown = r;
-      for (size_t j = rects[s].size(); j-- > 0;) {
-        if (j != i && IsPieceOf(rects[s][j], grown)) {
-          rects[s].erase(rects[s].begin() + static_cast<long>(j));
-          if (j < i) --i;
-        }
-      }
-    }
-  }
-}
-
-// Median departure along r's side `side` (BandFraction's numbering), over its middle 80 %.
-double SeamDeparture(const cv::Mat& dep, const PxRect& r, int side) {
-  const cv::Point2d b = r.AxisB();
-  const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
-  const cv::Point2d n = outward[side];
-  const cv::Point2d t(-n.y, n.x);
-  const double half_len = 0.5 * (side < 2 ? r.len_b : r.len_a);
-  const double half_other = 0.5 * (side < 2 ? r.len_a : r.len_b);
-  std::vector<double> v;
-  for (double u = -0.8 * half_len; u <= 0.8 * half_len; u += 1.0) {
-    const cv::Point2d p = r.center + half_other * n + u * t;
-    const int x = cvRound(p.x), y = cvRound(p.y);
-    if (x >= 0 && y >= 0 && x < dep.cols && y < dep.rows) v.push_back(dep.at<float>(y, x));
-  }
-  if (v.empty()) return 0.0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
-// A base found short of its catalogue size on a frame whose blur is wider than its border: the
-// colour masks GrowShortBases reads lose the blurred border of the part beyond the figures (a
-// 40 x 40 mm base read as the 40 x 20 mm half its figures end). On the departure toward the
-// side's colour the whole base's blurred ring explains the band better than the half's, whose
-// inner side runs across figures. Grown to a larger catalogue size sharing one of its sides
-// (its pose searched around the extension) when that ring correlates with the band by
-// min_rho_gain more, shows the band along every side (one side, where the tallest figures may
-// be seen past it, more weakly), covers no other base, and the line where the smaller base
-// ended is no seam (two touching bases' borders read as a band of the colour all along it).
-// See BlurredGrowthOptions.
-void GrowShortBasesOnBlurredBand(const cv::Mat& chroma, const cv::Mat& valid,
-                                 const cv::Vec2f& mat_chroma, const std::vector<SideColor>& sides,
-                                 double mm, const std::vector<BaseSize>& sizes,
-                                 const StandDetectorOptions& options, double blur_mm,
-                                 std::vector<std::vector<PxRect>>& rects) {
-  const BlurredGrowthOptions& opt = options.blurred_growth;
-  const double tol = options.size_tolerance_mm;
-  const double border_mm = options.min_border_mm;
-  const int reach_px = std::max(1, static_cast<int>(std::lround(opt.centre_search_mm / mm)));
-  const std::vector<double> turns{DegToRad(-4.0), DegToRad(-2.0), 0.0, DegToRad(2.0),
-                                  DegToRad(4.0)};
-  for (size_t s = 0; s < rects.size() && s < sides.size(); ++s) {
-    if (rects[s].empty()) continue;
-    const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
-    for (size_t i = 0; i < rects[s].size(); ++i) {
-      PxRect& r = rects[s][i];
-      const BlurredRingScore now = ScoreBlurredRing(dep, r, mm, blur_mm, border_mm);
-      std::optional<PxRect> best;
-      double best_rho = now.rho + opt.min_rho_gain;
-      for (const CatalogueExtension& e :
-           CatalogueExtensions(r, mm, sizes, tol, 2 * tol, std::numeric_limits<double>::max())) {
-        // The half's outline is the blob's, not the base's: the grown pose is searched around.
-        const auto [pose, score] =
-            BestBlurredRingNear(dep, e.grown, mm, blur_mm, border_mm, reach_px, turns);
-        // A band along every side; one, where the tallest figures are seen past it, weaker.
-        int weak = 0;
-        bool every_side = score.gain > 0;
-        for (const double g : score.side_gain) {
-          if (g < opt.min_side_gain_fraction * score.gain) ++weak;
-          every_side = every_side && g >= opt.min_weak_side_gain_fraction * score.gain;
-        }
-        // Where the smaller base ended, inside the grown one: a band there is two bases' borders.
-        const double seam = SeamDeparture(dep, r, e.far);
-        if (score.rho < best_rho || !every_side || weak > 1 ||
-            seam > opt.max_seam_fraction * score.band || OverlapsAnother(pose, s, rects, &r)) {
-          continue;
-        }
-        best_rho = score.rho;
-        best = pose;
-      }
-      if (!best) continue;
-      r = *best;
       // The pieces of this base other passes found are this base (rects[s] may move).
       const PxRect grown = r;
       for (size_t j = rects[s].size(); j-- > 0;) {
@@ -1481,8 +1345,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                    rects);
     if (const double b = EdgeBlurMm(top_bgr, AllRects(rects), mm);
         options.blurred_growth.enabled && b >= options.min_border_mm) {
-      GrowShortBasesOnBlurredBand(chroma, valid, mat_chroma, out.colors.sides(), mm, sizes, options,
-                                  b, rects);
+      GrowShortBasesOnBlurredBand(chroma, valid, mat_chroma, out.colors.sides(), mm, sizes,
+                                  options.size_tolerance_mm, options.min_border_mm, b,
+                                  options.blurred_growth, rects);
     }
     // A base found 3-5 mm short across its far side, where the tallest figures can hide the
     // border (vision/hidden_border.hpp).

@@ -19,6 +19,7 @@
 #include "engine/grid.hpp"
 #include "engine/stand.hpp"
 #include "vision/base_ring_fit.hpp"
+#include "vision/blurred_growth.hpp"
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/blurred_stripe_fit.hpp"
 #include "vision/filled_base_fit.hpp"
@@ -28,31 +29,6 @@
 #include "vision/top_view.hpp"
 
 namespace referee {
-
-// A base found short of its catalogue size under a blur wider than its border, grown on the
-// blurred band (GrowShortBasesOnBlurredBand in stand_detector.cpp).
-struct BlurredGrowthOptions {
-  // Default on; turn off only to measure what it adds.
-  bool enabled = true;
-  // The grown base's blurred-ring correlation must exceed the short one's by this much.
-  // Default 0.1: the halves grown on `hard` seeds 101 and 113 gained 0.27-0.57; a supply
-  // wagon whose model hides most of its band (seed 31 scene 7) gains 0.05 and stays short.
-  double min_rho_gain = 0.1;
-  // Each side's band gain at least this fraction of the whole ring's, except any one side (for
-  // the side the tallest figures may be seen past; which side that is is not checked), which
-  // needs min_weak_side_gain_fraction.
-  // Defaults 0.5 and 0.25, as the blurred ring fit's (BlurredRingOptions::
-  // min_side_gain_fraction and min_far_side_gain_fraction).
-  double min_side_gain_fraction = 0.5;
-  double min_weak_side_gain_fraction = 0.25;
-  // The line where the short base ended may depart at most this fraction of the grown band's
-  // median: two touching bases' borders there read as a band. Default 0.5: two blurred
-  // touching 40 x 20 mm bases read 1.44 of it, the halves grown on `hard` 0.14-0.25.
-  double max_seam_fraction = 0.5;
-  // The grown pose is searched this far around the catalogue extension, mm (1 px steps, and
-  // turned by up to 4 degrees). Default 3: the half's outline is the blob's, not the base's.
-  double centre_search_mm = 3.0;
-};
 
 struct StandDetectorOptions {
   // Height of a base's top above the mat, mm (TABLE_KIT: 2-3). Default 2.5; set to your bases.
