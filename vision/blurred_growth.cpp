@@ -41,21 +41,21 @@ void GrowShortBasesOnBlurredBand(const cv::Mat& chroma, const cv::Mat& valid,
                                  double size_tolerance_mm, double border_mm, double blur_mm,
                                  const BlurredGrowthOptions& options,
                                  std::vector<std::vector<PxRect>>& rects) {
-  const BlurredGrowthOptions& opt = options;
-  const double tol = size_tolerance_mm;
-  const int reach_px = std::max(1, static_cast<int>(std::lround(opt.centre_search_mm / mm)));
+  const int reach_px = std::max(1, static_cast<int>(std::lround(options.centre_search_mm / mm)));
   const std::vector<double> turns{DegToRad(-4.0), DegToRad(-2.0), 0.0, DegToRad(2.0),
                                   DegToRad(4.0)};
   for (size_t s = 0; s < rects.size() && s < sides.size(); ++s) {
-    if (rects[s].empty()) continue;
-    const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
+    cv::Mat dep;  // toward the side's colour: made once one of its bases has a size to grow to
     for (size_t i = 0; i < rects[s].size(); ++i) {
       PxRect& r = rects[s][i];
-      const BlurredRingScore now = ScoreBlurredRing(dep, r, mm, blur_mm, border_mm);
+      const std::vector<CatalogueExtension> extensions =
+          CatalogueExtensions(r, mm, sizes, size_tolerance_mm, 2 * size_tolerance_mm,
+                              std::numeric_limits<double>::max());
+      if (extensions.empty()) continue;
+      if (dep.empty()) dep = DepartureToward(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean));
       std::optional<PxRect> best;
-      double best_rho = now.rho + opt.min_rho_gain;
-      for (const CatalogueExtension& e :
-           CatalogueExtensions(r, mm, sizes, tol, 2 * tol, std::numeric_limits<double>::max())) {
+      double best_rho = ScoreBlurredRing(dep, r, mm, blur_mm, border_mm).rho + options.min_rho_gain;
+      for (const CatalogueExtension& e : extensions) {
         // The half's outline is the blob's, not the base's: the grown pose is searched around.
         const auto [pose, score] =
             BestBlurredRingNear(dep, e.grown, mm, blur_mm, border_mm, reach_px, turns);
@@ -63,13 +63,13 @@ void GrowShortBasesOnBlurredBand(const cv::Mat& chroma, const cv::Mat& valid,
         int weak = 0;
         bool every_side = score.gain > 0;
         for (const double g : score.side_gain) {
-          if (g < opt.min_side_gain_fraction * score.gain) ++weak;
-          every_side = every_side && g >= opt.min_weak_side_gain_fraction * score.gain;
+          if (g < options.min_side_gain_fraction * score.gain) ++weak;
+          every_side = every_side && g >= options.min_weak_side_gain_fraction * score.gain;
         }
         // Where the smaller base ended, inside the grown one: a band there is two bases' borders.
         const double seam = SeamDeparture(dep, r, e.far);
         if (score.rho < best_rho || !every_side || weak > 1 ||
-            seam > opt.max_seam_fraction * score.band || OverlapsAnother(pose, s, rects, &r)) {
+            seam > options.max_seam_fraction * score.band || OverlapsAnother(pose, s, rects, &r)) {
           continue;
         }
         best_rho = score.rho;

@@ -62,6 +62,22 @@ void DrawBase(cv::Mat& img, const TopView& view, const DrawnBase& b, double bord
   }
 }
 
+// A block of cols x rows touching bases of one colour, w x dp inches each, turned ang degrees
+// about its centre c (columns along the width), in column-major order.
+std::vector<DrawnBase> TouchingBlock(Vec2 c, double w, double dp, double ang, int cols, int rows,
+                                     const cv::Scalar& colour) {
+  std::vector<DrawnBase> bases;
+  bases.reserve(static_cast<size_t>(cols * rows));
+  for (int i = 0; i < cols; ++i) {
+    for (int j = 0; j < rows; ++j) {
+      const Vec2 off =
+          Rotate({(i - 0.5 * (cols - 1)) * w, (j - 0.5 * (rows - 1)) * dp}, DegToRad(ang));
+      bases.push_back({{c + off, w, dp, ang}, colour, false});
+    }
+  }
+  return bases;
+}
+
 class StandDetectorTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -139,15 +155,8 @@ TEST_F(StandDetectorTest, FindsIsolatedBasesWithSizeAngleAndFacing) {
 TEST_F(StandDetectorTest, SplitsATouching2x2Block) {
   cv::RNG rng(5);
   const cv::Scalar red(42, 48, 192);
-  const double w = MmToInches(40), dp = MmToInches(20), ang = 12.0;
-  const Vec2 c{22.0, 15.0};
-  std::vector<DrawnBase> bases;
-  for (int i = 0; i < 2; ++i) {
-    for (int j = 0; j < 2; ++j) {
-      const Vec2 off = Rotate({(i - 0.5) * w, (j - 0.5) * dp}, DegToRad(ang));
-      bases.push_back({{c + off, w, dp, ang}, red, false});
-    }
-  }
+  const std::vector<DrawnBase> bases =
+      TouchingBlock({22.0, 15.0}, MmToInches(40), MmToInches(20), 12.0, 2, 2, red);
   for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
   StandDetectorOptions opt;
   opt.base_height_mm = 0.0;
@@ -197,13 +206,8 @@ TEST_F(StandDetectorTest, KeepsA40x40BaseWithASideColouredGunBarrelWhole) {
 TEST_F(StandDetectorTest, SplitsABlurredTouchingPair) {
   cv::RNG rng(12);
   const cv::Scalar blue(192, 75, 42);
-  const double w = MmToInches(40), dp = MmToInches(30), ang = -21.0;
-  const Vec2 c{30.0, 12.0};
-  std::vector<DrawnBase> bases;
-  bases.reserve(2);
-  for (int i = 0; i < 2; ++i) {
-    bases.push_back({{c + Rotate({(i - 0.5) * w, 0.0}, DegToRad(ang)), w, dp, ang}, blue, false});
-  }
+  const std::vector<DrawnBase> bases =
+      TouchingBlock({30.0, 12.0}, MmToInches(40), MmToInches(30), -21.0, 2, 1, blue);
   for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
   cv::GaussianBlur(img, img, {0, 0}, 1.2);
   cv::Mat noise(img.size(), CV_8UC3);
@@ -484,13 +488,8 @@ TEST_F(StandDetectorTest, FindsABaseHalfUnderACanopyWhereTheBoardHasAWood) {
 TEST_F(StandDetectorTest, TwoTouching40x20BasesUnderAHeavyBlurAreNotGrownIntoOne) {
   cv::RNG rng(23);
   const cv::Scalar blue(192, 75, 42);
-  const double w = MmToInches(40), dp = MmToInches(20), ang = 14.0;
-  const Vec2 c{20.0, 14.0};
-  std::vector<DrawnBase> bases;
-  bases.reserve(2);
-  for (int i = 0; i < 2; ++i) {
-    bases.push_back({{c + Rotate({0.0, (i - 0.5) * dp}, DegToRad(ang)), w, dp, ang}, blue, false});
-  }
+  const std::vector<DrawnBase> bases =
+      TouchingBlock({20.0, 14.0}, MmToInches(40), MmToInches(20), 14.0, 1, 2, blue);
   for (const auto& b : bases) DrawBase(img, view, b, 3.0, rng);
   cv::GaussianBlur(img, img, {0, 0}, 4.0);
   StandDetectorOptions opt;
