@@ -67,7 +67,7 @@ void DrawBase(cv::Mat& img, const TopView& view, const DrawnBase& b, double bord
 std::vector<DrawnBase> TouchingBlock(Vec2 c, double w, double dp, double ang, int cols, int rows,
                                      const cv::Scalar& colour) {
   std::vector<DrawnBase> bases;
-  bases.reserve(static_cast<size_t>(cols * rows));
+  bases.reserve(static_cast<size_t>(cols) * static_cast<size_t>(rows));
   for (int i = 0; i < cols; ++i) {
     for (int j = 0; j < rows; ++j) {
       const Vec2 off =
