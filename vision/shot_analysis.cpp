@@ -11,11 +11,12 @@ namespace referee {
 ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,
                          const SideColorModel& colors, const StandKindCatalog& catalog,
                          const Board* board, const StandDetectorOptions& stand_options,
-                         const ProjectileOptions& projectile_options) {
+                         const ProjectileOptions& projectile_options, const cv::Mat& empty) {
   ShotAnalysis a;
   a.top_before = view.Rectify(before);
   a.top_after = view.Rectify(after);
-  a.stands = DetectStands(a.top_before, view, colors, catalog, stand_options, board);
+  a.stands = DetectStands(a.top_before, view, colors, catalog, stand_options, board,
+                          empty.empty() ? cv::Mat() : view.Rectify(empty));
   // Where the board's tall terrain may hide a stick, as the stand search reads it.
   a.tall_terrain =
       board ? TallTerrainMask(*board, view, a.top_before.size(),

@@ -41,10 +41,13 @@ struct ShotAnalysis {
   std::optional<RestHeightCheck> height_check;
 };
 
+// empty (optional): a camera frame of the table before the armies were deployed, through the
+// same calibration (see DetectStands' empty_top).
 ShotAnalysis AnalyseShot(const TopView& view, const cv::Mat& before, const cv::Mat& after,
                          const SideColorModel& colors, const StandKindCatalog& catalog,
                          const Board* board, const StandDetectorOptions& stand_options = {},
-                         const ProjectileOptions& projectile_options = {});
+                         const ProjectileOptions& projectile_options = {},
+                         const cv::Mat& empty = cv::Mat());
 
 // The stand kinds a ruleset's armies hold first when several catalogue kinds share a base size
 // (StandDetectorOptions::kind_preference): "ancient" -> heavy infantry, heavy cavalry, chariot

@@ -1245,7 +1245,8 @@ OrientedRect TopFootprint(const TopView& view, double base_h_in, const PxRect& t
 
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
-                            const StandDetectorOptions& options, const Board* board) {
+                            const StandDetectorOptions& options, const Board* board,
+                            const cv::Mat& empty_top) {
   StandDetection out;
   out.colors = colors;
   const double mm = view.MmPerPx();
@@ -1362,6 +1363,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   }
   DropDuplicates(rects);
   DropFiguresOfAnotherSide(rects, options.min_border_mm / mm);
+  if (!empty_top.empty()) {
+    DropUnchangedBases(rects, TableChange(top_bgr, empty_top, options.table_change),
+                       options.min_changed_share);
+  }
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.
   std::vector<cv::Mat> toward_wide;

@@ -25,6 +25,7 @@
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
 #include "vision/side_color_model.hpp"
+#include "vision/table_change.hpp"
 #include "vision/tall_terrain_extent.hpp"
 #include "vision/top_view.hpp"
 
@@ -100,6 +101,10 @@ struct StandDetectorOptions {
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",
                                            "heavy_infantry", "heavy_cavalry", "chariot"};
+  // With a view of the empty table (DetectStands' empty_top): the share of a base's top that
+  // must have changed since (see DropUnchangedBases). Default 0.1.
+  double min_changed_share = 0.1;
+  TableChangeOptions table_change;
 };
 
 struct DetectedStand {
@@ -125,12 +130,18 @@ struct StandDetection {
   cv::Vec2f mat_chroma{0, 0};
 };
 
+// empty_top (optional): the top view, through the same calibration or another of the same
+// board, of the table with its terrain and clutter in place and no stand on it (taken before the
+// armies are deployed). A base found where nothing changed since is dropped (see
+// StandDetectorOptions::min_changed_share). Never pass a view with stands on it: a stand that has
+// not moved since would be dropped.
 // board (optional): its house, water and bridge squares and features are where terrain in a
 // side's colour may lie; a base-sized shape there whose inside is one paint toward the side's
 // colour (no figures) is taken for terrain, and a partly hidden border is fitted there only to
 // the strict side colour (the blurred edge of water or a roof looks like a faint border).
 StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                             const SideColorModel& colors, const StandKindCatalog& catalog,
-                            const StandDetectorOptions& options = {}, const Board* board = nullptr);
+                            const StandDetectorOptions& options = {}, const Board* board = nullptr,
+                            const cv::Mat& empty_top = cv::Mat());
 
 }  // namespace referee

@@ -64,6 +64,7 @@ class AdjudicateCommandTest : public ::testing::Test {
     scene_ = new SynthScene(GenerateScene(sc, SynthOptions{.seed = 3, .size = {1280, 720}}, 0));
     cv::imwrite((Dir() / "before.png").string(), scene_->before);
     cv::imwrite((Dir() / "after.jpg").string(), scene_->after);
+    cv::imwrite((Dir() / "empty.png").string(), scene_->empty);
     cv::Mat small;
     cv::resize(scene_->before, small, {scene_->before.cols / 2, scene_->before.rows / 2});
     cv::imwrite((Dir() / "after_small.jpg").string(), small);
@@ -169,6 +170,46 @@ TEST_F(AdjudicateCommandTest, RejectsAnImageOfAnotherSize) {
   const std::string reason = Rejected(Args("cal.yml", "before.png", "after_small.jpg"));
   EXPECT_NE(reason.find("640x360"), std::string::npos) << reason;
   EXPECT_NE(reason.find("1280x720"), std::string::npos) << reason;
+}
+
+TEST_F(AdjudicateCommandTest, RejectsAnEmptyTableImageOfAnotherSizeOrUnreadable) {
+  std::string reason = Rejected(Args("cal.yml", "before.png", "after.jpg") + " --empty " +
+                                (Dir() / "after_small.jpg").string());
+  EXPECT_NE(reason.find("after_small.jpg"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("640x360"), std::string::npos) << reason;
+  reason = Rejected(Args("cal.yml", "before.png", "after.jpg") + " --empty " +
+                    (Dir() / "not_an_image.jpg").string());
+  EXPECT_NE(reason.find("not_an_image.jpg"), std::string::npos) << reason;
+}
+
+// With the view of the table before deployment, every base found is a deployed one and none is
+// lost. The board file given here places no terrain, so without it two shapes of the scene's
+// terrain in red (a roof, a 40 x 40 mm patch) are reported as bases.
+TEST_F(AdjudicateCommandTest, TheEmptyTableLeavesOnlyTheDeployedBases) {
+  const auto stands = [](const std::string& extra) {
+    fs::remove(Dir() / "out.json");
+    const ProcessResult r = Referee(Args("cal.yml", "before.png", "after.jpg") + extra);
+    EXPECT_NE(r.exit_code, 2) << r.err;
+    return ReadJson(Dir() / "out.json").at("stands");
+  };
+  // Found bases lying on a true base of their side (centre within 6 mm).
+  const auto on_true_bases = [](const json& found) {
+    int n = 0;
+    for (const json& f : found) {
+      const Vec2 c{f.at("center").at(0).get<double>(), f.at("center").at(1).get<double>()};
+      n += std::any_of(scene_->stands.begin(), scene_->stands.end(), [&](const Stand& t) {
+        return t.side == f.at("side").get<std::string>() &&
+               InchesToMm(Distance(t.footprint.center, c)) < 6.0;
+      });
+    }
+    return n;
+  };
+  const json alone = stands("");
+  EXPECT_EQ(alone.size(), scene_->stands.size() + 2);
+  EXPECT_EQ(on_true_bases(alone), static_cast<int>(scene_->stands.size()));
+  const json with_empty = stands(" --empty " + (Dir() / "empty.png").string());
+  EXPECT_EQ(with_empty.size(), scene_->stands.size());
+  EXPECT_EQ(on_true_bases(with_empty), static_cast<int>(scene_->stands.size()));
 }
 
 TEST_F(AdjudicateCommandTest, RejectsACalibrationForAnotherBoard) {

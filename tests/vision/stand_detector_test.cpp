@@ -531,6 +531,34 @@ TEST_F(StandDetectorTest, FiguresOfTheOtherSidesColourInsideABaseAreNotABase) {
   EXPECT_LT(InchesToMm(Distance(d.stands[0].stand.footprint.center, base.center)), 1.5);
 }
 
+// A base-like card of a side's colour (a unit card, a printed frame) lay on the table before
+// the armies were deployed: given that view of the empty table it is no base, while the stand
+// deployed since is found through a lighting change and fresh sensor noise.
+TEST_F(StandDetectorTest, AShapeThatLayOnTheEmptyTableIsNoBase) {
+  cv::RNG rng(41);
+  const cv::Scalar red(42, 48, 192);
+  const OrientedRect card{{10.0, 9.0}, MmToInches(40), MmToInches(30), 20.0};
+  const OrientedRect stand{{30.0, 20.0}, MmToInches(40), MmToInches(20), -12.0};
+  DrawBase(img, view, {card, red, false}, 3.5, rng);
+  cv::Mat empty = img.clone();
+  DrawBase(img, view, {stand, red, false}, 3.5, rng);
+  cv::Mat now;
+  img.convertTo(now, -1, 0.85);  // the room darker than when the table was seen empty
+  cv::Mat noise(now.size(), CV_8UC3);
+  rng.fill(noise, cv::RNG::NORMAL, 0, 3);
+  cv::add(now, noise, now);
+  rng.fill(noise, cv::RNG::NORMAL, 0, 3);
+  cv::add(empty, noise, empty);
+  StandDetectorOptions opt;
+  opt.base_height_mm = 0.0;
+  // Without the empty table's view the card is a base like any other.
+  const StandDetection alone = DetectStands(now, view, Colors(), catalog, opt);
+  ASSERT_EQ(alone.stands.size(), 2u);
+  const StandDetection d = DetectStands(now, view, Colors(), catalog, opt, nullptr, empty);
+  ASSERT_EQ(d.stands.size(), 1u);
+  EXPECT_LT(InchesToMm(Distance(d.stands[0].stand.footprint.center, stand.center)), 1.5);
+}
+
 TEST_F(StandDetectorTest, FindsBasesOfASideTheCameraWashesTowardTheMat) {
   cv::RNG rng(17);
   const cv::Scalar mat(40, 58, 75), blue(192, 75, 42);

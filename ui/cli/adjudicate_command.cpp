@@ -1,8 +1,9 @@
 // `referee adjudicate --calibration CAL.yml --board BOARD --before B.jpg --after A.jpg
 //  [--ruleset napoleonic|ancient] [--shot field|horse|howitzer|catapult] --out OUT.json
-//  [--evidence OUT.png] [--stand-facing ID=N|E|S|W ...] [--stand-kind ID=KIND ...]`: one shot
-// from two camera frames. Finds the stands in `before` and
-// the projectile in the change to `after`, and asks the engine for the ruling. Anything it
+//  [--evidence OUT.png] [--empty E.jpg] [--stand-facing ID=N|E|S|W ...]
+//  [--stand-kind ID=KIND ...]`: one shot from two camera frames. Finds the stands in `before`
+// (dropping any where nothing changed since `--empty`, the table before deployment) and the
+// projectile in the change to `after`, and asks the engine for the ruling. Anything it
 // cannot explain (no projectile, a hand, mismatched inputs) is written as rejected with the
 // reason, never guessed.
 #include <algorithm>
@@ -40,6 +41,7 @@ namespace po = boost::program_options;
 
 struct AdjudicateOptions {
   std::string calibration, board, before, after, out, evidence;
+  std::string empty;  // optional: the table before the armies were deployed
   std::string ruleset = "napoleonic";
   std::string shot;   // empty: from the projectile (qtip -> field, shell -> howitzer/catapult)
   std::string firer;  // side of the firing gun, optional
@@ -208,12 +210,15 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   po::options_description desc(
       "usage: referee adjudicate --calibration CAL.yml --board BOARD --before B.jpg --after A.jpg "
       "[--ruleset napoleonic|ancient] [--shot field|horse|howitzer|catapult] --out OUT.json "
-      "[--evidence OUT.png]");
+      "[--evidence OUT.png] [--empty E.jpg]");
   desc.add_options()("help,h", "show this help")("calibration", po::value(&opt.calibration),
                                                  "CAL.yml from `referee calibrate`")(
       "board", po::value(&opt.board), "BOARD.json (grid, terrain, side colours)")(
       "before", po::value(&opt.before), "camera frame before the shot")(
       "after", po::value(&opt.after), "camera frame with the projectile at rest")(
+      "empty", po::value(&opt.empty),
+      "camera frame of the table with its terrain and no stands, taken before the armies were "
+      "deployed: a base found where nothing changed since (paper, a roof) is dropped")(
       "ruleset", po::value(&opt.ruleset), "napoleonic (default) | ancient")(
       "shot", po::value(&opt.shot),
       "field | horse | howitzer | catapult (default: from the projectile)")(
@@ -248,14 +253,19 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   // which were ruled a hand over the table).
   const ImageFile before_file = ReadImageFile(opt.before);
   const ImageFile after_file = ReadImageFile(opt.after);
-  for (const auto& [file, name] : {std::pair{&before_file, opt.before}, {&after_file, opt.after}}) {
+  const ImageFile empty_file = opt.empty.empty() ? ImageFile{} : ReadImageFile(opt.empty);
+  for (const auto& [file, name] :
+       {std::pair{&before_file, opt.before}, {&after_file, opt.after}, {&empty_file, opt.empty}}) {
     if (!file->problem.empty()) {
       return Write(opt, Rejected(name + ": unreadable image: " + file->problem));
     }
   }
   const cv::Mat& before = before_file.image;
   const cv::Mat& after = after_file.image;
-  for (const auto& [img, name] : {std::pair{&before, opt.before}, {&after, opt.after}}) {
+  const cv::Mat& empty = empty_file.image;
+  for (const auto& [img, name] :
+       {std::pair{&before, opt.before}, {&after, opt.after}, {&empty, opt.empty}}) {
+    if (img == &empty && opt.empty.empty()) continue;
     if (img->size() != cal.camera.image_size) {
       return Write(opt, Rejected(name + ": image is " + std::to_string(img->cols) + "x" +
                                  std::to_string(img->rows) + " but the calibration is for " +
@@ -277,7 +287,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   if (!opt.shot.empty()) proj_opt.expect = IsQtipShot(*ParseShotKind(opt.shot)) ? "qtip" : "shell";
   const TopView view(cal);
   ShotAnalysis a =
-      AnalyseShot(view, before, after, colors, catalog, &board.board, stand_opt, proj_opt);
+      AnalyseShot(view, before, after, colors, catalog, &board.board, stand_opt, proj_opt, empty);
   // Kinds one base size cannot tell apart, read as the ruleset's unit organisations.
   const KindResolution kinds = ResolveKindsByOrganisation(g, StandsOf(a.stands), catalog,
                                                           opt.ruleset, stand_opt.kind_preference);

@@ -147,15 +147,18 @@ int RunBenchStands(const std::vector<std::string>& args) {
   std::string dir;
   int limit = 0;
   std::string crops;
-  bool calibrate = false, verbose = false, side_errors = false;
+  bool calibrate = false, verbose = false, side_errors = false, use_empty = false;
   po::options_description desc(
-      "usage: referee bench stands DIR [--limit N] [--calibrate] [--verbose] [--side-errors] "
-      "[--crops OUTDIR]");
+      "usage: referee bench stands DIR [--limit N] [--calibrate] [--empty-table] [--verbose] "
+      "[--side-errors] [--crops OUTDIR]");
   desc.add_options()("help,h", "show this help")("dir", po::value(&dir),
                                                  "DIR of scenes from referee synth")(
       "limit", po::value(&limit), "score at most N scenes (default all)")(
       "calibrate", po::bool_switch(&calibrate),
       "calibrate from each scene's empty frame (default: the generator's camera)")(
+      "empty-table", po::bool_switch(&use_empty),
+      "give the stand search each scene's empty frame as the view of the table before the "
+      "armies were deployed (a base where nothing changed since is dropped)")(
       "verbose", po::bool_switch(&verbose), "list every missed and false stand")(
       "side-errors", po::bool_switch(&side_errors),
       "list, per found base, how far each side of its truth lies outward, and whether that side "
@@ -215,7 +218,9 @@ int RunBenchStands(const std::vector<std::string>& args) {
     const cv::Mat top = view.Rectify(before);
     const double c1 = ThreadCpuMs();
     const auto t1 = std::chrono::steady_clock::now();
-    const StandDetection d = DetectStands(top, view, colors, catalog, {}, &board);
+    const cv::Mat empty_top =
+        use_empty && !empty_frame.empty() ? view.Rectify(empty_frame) : cv::Mat();
+    const StandDetection d = DetectStands(top, view, colors, catalog, {}, &board, empty_top);
     const auto t2 = std::chrono::steady_clock::now();
     const double c2 = ThreadCpuMs();
     rectify_ms.Add(c1 - c0);

@@ -42,6 +42,9 @@ int RunLive(const std::vector<std::string>& args) {
       "calibration", po::value(&opt.calibration),
       "calibration file (default: calibrate on screen from the grid)")(
       "lens", po::value(&opt.lens), "lens file (intrinsics + distortion), optional")(
+      "empty", po::value(&opt.empty),
+      "camera frame of the table with its terrain and no stands, taken before the armies were "
+      "deployed: a base found where nothing changed since (paper, a roof) is dropped")(
       "board", po::value(&opt.board),
       "board JSON (grid, terrain, side colours); default 12x8 of 4\"")(
       "ruleset", po::value(&opt.ruleset)->default_value("napoleonic"),

@@ -30,7 +30,10 @@ struct LiveOptions {
 
   std::string calibration;  // CAL.yml from `referee calibrate`; empty = calibrate on screen
   std::string lens;         // optional lens file (intrinsics + distortion)
-  std::string board;        // board JSON (engine/board_file.hpp); empty = the 12x8x4" default
+  // Optional camera frame of the table with its terrain and no stands, taken before the armies
+  // were deployed (the stand search drops a base where nothing changed since).
+  std::string empty;
+  std::string board;  // board JSON (engine/board_file.hpp); empty = the 12x8x4" default
   std::string ruleset = "napoleonic";  // shot rules (engine/rulesets/shot_rules.json)
   std::string log;                     // new game log (JSONL) to write
   std::string resume;                  // existing game log to continue

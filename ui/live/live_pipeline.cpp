@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <utility>
 
@@ -152,6 +153,24 @@ const cv::Mat& LivePipeline::FullView(FrameResult& r) {
   return r.top_view;
 }
 
+const cv::Mat& LivePipeline::EmptyTableTop(const cv::Mat& frame) {
+  if (empty_top_view_ != view_) {
+    empty_top_view_ = view_;
+    empty_top_.release();
+    if (view_ && config_.empty_table.size() == frame.size()) {
+      view_->Rectify(config_.empty_table, empty_top_);
+    } else if (view_ && !config_.empty_table.empty() && !empty_table_refused_) {
+      empty_table_refused_ = true;
+      std::fprintf(
+          stderr,
+          "referee live: %s: the empty table is %dx%d but the camera sends %dx%d: not used\n",
+          config_.empty_table_file.c_str(), config_.empty_table.cols, config_.empty_table.rows,
+          frame.cols, frame.rows);
+    }
+  }
+  return empty_top_;
+}
+
 LivePipeline::Scene LivePipeline::Look(const cv::Mat& coarse, const HandReport& camera_hand,
                                        double t_s) {
   Scene s;
@@ -206,7 +225,7 @@ void LivePipeline::TrackStands(FrameResult& r, const cv::Mat& coarse, const Scen
   const StageClock t0;
   auto search = std::make_shared<const StandDetection>(
       DetectStands(top, *view_, config_.colors, config_.catalog, config_.stands,
-                   config_.terrain ? &*config_.terrain : nullptr));
+                   config_.terrain ? &*config_.terrain : nullptr, EmptyTableTop(r.frame)));
   stands_ = search->stands;
   r.stand_search = std::move(search);
   r.stand_search_view = view_;

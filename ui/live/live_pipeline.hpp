@@ -49,6 +49,11 @@ struct PipelineConfig {
   StandKindCatalog catalog;
   SideColorModel colors;
   StandDetectorOptions stands;
+  // A camera frame of the table before the armies were deployed (optional; DetectStands'
+  // empty_top, rectified through the calibration in use). Ignored, with one line on stderr
+  // naming empty_table_file, when its size is not the camera's.
+  cv::Mat empty_table;
+  std::string empty_table_file;
   TopViewOptions top_view;
   std::optional<LensModel> lens;
   ProjectileOptions projectile;
@@ -174,6 +179,9 @@ class LivePipeline {
   struct Scene;  // what the change tests found on this frame
   Scene Look(const cv::Mat& coarse, const HandReport& camera_hand, double t_s);
   const cv::Mat& FullView(FrameResult& r);  // r.top_view, rectified now if not yet
+  // config_.empty_table through the calibration in use (again after a re-calibration), or
+  // empty when there is none or its size is not the frames'.
+  const cv::Mat& EmptyTableTop(const cv::Mat& frame);
   void TrackStands(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void WatchShot(FrameResult& r, const cv::Mat& coarse, const Scene& scene, double t_s);
   void CheckBump(FrameResult& r, const Scene& scene, double t_s);
@@ -191,6 +199,9 @@ class LivePipeline {
   bool scene_changed_ = true;     // something changed since scene_coarse_ (or none yet)
   double hand_still_since_ = -1;  // source time the current "hand" stopped moving
   std::vector<DetectedStand> stands_;
+  std::shared_ptr<const TopView> empty_top_view_;  // the view empty_top_ was made through
+  cv::Mat empty_top_;
+  bool empty_table_refused_ = false;  // its size was not the camera's (said once)
   // The armed shot.
   bool arm_pending_ = false;
   std::string expect_ = "any";

@@ -31,6 +31,7 @@
 #include "ui/live/turn_flow.hpp"
 #include "ui/live/view_mapping.hpp"
 #include "ui/live/vision_worker.hpp"
+#include "vision/image_file.hpp"
 #include "vision/shot_analysis.hpp"
 
 namespace referee::live {
@@ -890,6 +891,10 @@ int RunLive(const LiveOptions& o) {
   // the stand search and the projectile, which ask for it themselves).
   pipeline.top_view_every_frame = false;
   pipeline.catalog = config.catalog;
+  if (!o.empty.empty()) {
+    pipeline.empty_table = ReadImageFileOrThrow(o.empty, "--empty");
+    pipeline.empty_table_file = o.empty;
+  }
   // A base's size names the ruleset's kinds (a 40 x 40 base is a catapult in an Ancient game).
   pipeline.stands.kind_preference = KindPreference(o.ruleset);
   ApplyBoardKit(board, pipeline.stands, pipeline.projectile);

@@ -1,0 +1,76 @@
+// The view of the table before the armies were deployed, on a rendered `hard` scene (tilted
+// camera, blur, lamp shadows, paper and rulers on the mat): a base-like shape that lay there
+// already is dropped, and no true base is lost.
+#include "vision/table_change.hpp"
+
+#include <gtest/gtest.h>
+
+#include "engine/data_paths.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_detection.hpp"
+#include "rendered_scene.hpp"
+#include "scenario_side_colors.hpp"
+
+namespace referee {
+namespace {
+
+int RedBasesNear(const StandDetection& d, Vec2 p, double mm) {
+  int n = 0;
+  for (const DetectedStand& s : d.stands) {
+    n += s.stand.side == "red" && Distance(s.stand.footprint.center, p) < MmToInches(mm) ? 1 : 0;
+  }
+  return n;
+}
+
+TEST(TableChangeTest, ABaseLikeShapeOnTheEmptyTableIsDroppedAndNoTrueBaseIsLost) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene scene = GenerateScene(sc, SynthOptions{.seed = 5}, 0);
+  const TopView view(TruthCalibration(scene));
+  const cv::Mat top = view.Rectify(scene.before);
+  const StandKindCatalog catalog = LoadStandKinds();
+  const StandDetection alone =
+      DetectStands(top, view, ScenarioSideColors(sc), catalog, {}, &scene.board);
+  const StandDetection d = DetectStands(top, view, ScenarioSideColors(sc), catalog, {},
+                                        &scene.board, view.Rectify(scene.empty));
+  // Seed 5 scene 0: a 40 x 40 mm red shape at (6.14, 9.84) in, no stand within 4 in.
+  const Vec2 shape{6.14, 9.84};
+  EXPECT_EQ(RedBasesNear(alone, shape, 10.0), 1);
+  EXPECT_EQ(RedBasesNear(d, shape, 10.0), 0);
+  int found_alone = 0, found = 0;
+  for (const Stand& t : scene.stands) {
+    const RenderedDetection a{scene, alone}, b{scene, d};
+    const bool was = FoundNear(a, t, 6.0) != nullptr;
+    found_alone += was ? 1 : 0;
+    found += FoundNear(b, t, 6.0) != nullptr ? 1 : 0;
+    if (was) EXPECT_NE(FoundNear(b, t, 6.0), nullptr) << t.id;
+  }
+  EXPECT_GT(found_alone, 15);
+  EXPECT_EQ(found, found_alone);
+}
+
+// A stand put on the table changes most of its top; lighting alone changes nothing.
+TEST(TableChangeTest, TrueBasesChangedWhileTheLightingChangeIsDividedOut) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene scene = GenerateScene(sc, SynthOptions{.seed = 5}, 0);
+  const TopView view(TruthCalibration(scene));
+  const cv::Mat empty = view.Rectify(scene.empty);
+  cv::Mat dim;
+  empty.convertTo(dim, -1, 0.8);
+  const cv::Mat lit_only = TableChange(dim, empty);
+  EXPECT_LT(cv::countNonZero(lit_only), static_cast<int>(0.01 * static_cast<double>(dim.total())));
+  const cv::Mat change = TableChange(view.Rectify(scene.before), empty);
+  int changed = 0;
+  for (const Stand& t : scene.stands) {
+    PxRect r;
+    r.center = view.RectifiedFromTable(t.footprint.center);
+    const Vec2 ax = t.footprint.AxisX();
+    r.axis_a = {ax.x, ax.y};
+    r.len_a = t.footprint.width_in * view.px_per_inch();
+    r.len_b = t.footprint.depth_in * view.px_per_inch();
+    changed += ChangedShare(change, r) >= 0.25 ? 1 : 0;
+  }
+  EXPECT_GE(changed, static_cast<int>(scene.stands.size()) - 1);
+}
+
+}  // namespace
+}  // namespace referee
