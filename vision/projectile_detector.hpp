@@ -13,6 +13,7 @@
 #include <opencv2/core.hpp>
 
 #include "engine/geometry.hpp"
+#include "vision/change_mask.hpp"
 #include "vision/stand_detector.hpp"
 #include "vision/top_view.hpp"
 
@@ -109,15 +110,5 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
 // The largest change a projectile of `options` can make in a top view of `mm_per_px`, mm^2:
 // anything larger is a hand, an arm or a moved stand.
 double MaxProjectileChangeMm2(const ProjectileOptions& options, double mm_per_px);
-
-// Pixels that changed between two top views, with the lighting change divided out (CV_8U).
-// `px_per_camera_px`: top-view pixels one camera pixel spans (TopView::PxPerCameraPx), the
-// scale of what the camera's compression smears. `magnitude`: the largest per-channel change
-// (CV_32F); `object_change`: the same with pixels that only got darker alike in every channel
-// (shadows) set to 0. `shadows_count`: such pixels are counted as changed too (a black head
-// blurred over white paper or a grey mat darkens every channel alike, as a shadow does).
-cv::Mat ChangeMask(const cv::Mat& top_before, const cv::Mat& top_after, double min_change,
-                   double px_per_camera_px = 1.0, cv::Mat* magnitude = nullptr,
-                   cv::Mat* object_change = nullptr, bool shadows_count = false);
 
 }  // namespace referee
