@@ -5,32 +5,9 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/lit_after.hpp"
+
 namespace referee {
-
-namespace {
-
-// empty_top with the lighting change to top divided out, per channel, measured on a grid of
-// 32 x 32 px cells (a base covers a few: the median over 5 x 5 cells ignores it).
-cv::Mat RelitEmpty(const cv::Mat& top, const cv::Mat& empty_top) {
-  cv::Mat t, e;
-  const cv::Size small(std::max(1, top.cols / 32), std::max(1, top.rows / 32));
-  cv::resize(top, t, small, 0, 0, cv::INTER_AREA);
-  cv::resize(empty_top, e, small, 0, 0, cv::INTER_AREA);
-  t.convertTo(t, CV_32FC3, 1.0, 1.0);
-  e.convertTo(e, CV_32FC3, 1.0, 1.0);
-  cv::Mat gain;
-  cv::divide(t, e, gain);
-  cv::medianBlur(gain, gain, 5);
-  cv::min(gain, 2.0, gain);
-  cv::max(gain, 0.5, gain);
-  cv::Mat gain_full, out;
-  cv::resize(gain, gain_full, top.size(), 0, 0, cv::INTER_LINEAR);
-  empty_top.convertTo(out, CV_32FC3);
-  cv::multiply(out, gain_full, out);
-  return out;
-}
-
-}  // namespace
 
 cv::Mat TableChange(const cv::Mat& top, const cv::Mat& empty_top,
                     const TableChangeOptions& options) {
@@ -41,7 +18,9 @@ cv::Mat TableChange(const cv::Mat& top, const cv::Mat& empty_top,
   cv::Mat now, was;
   top.convertTo(now, CV_32FC3);
   cv::blur(now, now, {3, 3});
-  cv::blur(RelitEmpty(top, empty_top), was, {3, 3});
+  // The empty table's view relit as now: per channel over a grid of 32 x 32 px cells, the
+  // median over 5 x 5 cells (a base covers a few).
+  cv::blur(GainCorrected(top, empty_top), was, {3, 3});
   cv::Mat diff;
   cv::absdiff(now, was, diff);
   cv::Mat ch[3];

@@ -64,6 +64,35 @@ TEST_F(LiveEmptyTableTest, TerrainShapesThatLayOnTheEmptyTableAreDropped) {
   EXPECT_EQ(OnTrueBases(with_empty), static_cast<int>(scene_->stands.size()));
 }
 
+// The overlay's "Remember the empty table": the camera's next frame becomes the picture. The
+// table is shown empty for a second, remembered, then deployed: the stands found on it are the
+// deployed ones only.
+TEST_F(LiveEmptyTableTest, TheEmptyTableRememberedFromTheCameraDropsTheTerrainShapes) {
+  PipelineConfig c;
+  c.board = scene_->board.grid;
+  c.catalog = LoadStandKinds();
+  c.colors.AddSideFromSrgb("red", {192, 48, 42});
+  c.colors.AddSideFromSrgb("blue", {42, 75, 192});
+  LivePipeline p(c);
+  p.SetCalibration(TruthCalibration(*scene_));
+  const cv::Mat empty = AsWebcamSends(scene_->empty, 90);
+  const cv::Mat deployed = AsWebcamSends(scene_->before, 90);
+  p.RememberNextFrameAsEmptyTable();
+  std::optional<std::vector<DetectedStand>> on_empty, on_deployed;
+  bool known = false;
+  for (int i = 0; i < 60; ++i) {
+    FrameResult r = p.Process((i < 30 ? empty : deployed).clone(), i, i / 30.0);
+    known = r.empty_table;
+    if (r.stands_fresh) (i < 30 ? on_empty : on_deployed) = r.stands;
+  }
+  EXPECT_TRUE(known);
+  ASSERT_TRUE(on_empty.has_value());
+  EXPECT_TRUE(on_empty->empty());  // nothing changed on the empty table itself
+  ASSERT_TRUE(on_deployed.has_value()) << "no stand search on the deployed table";
+  EXPECT_EQ(on_deployed->size(), scene_->stands.size());
+  EXPECT_EQ(OnTrueBases(*on_deployed), static_cast<int>(scene_->stands.size()));
+}
+
 TEST_F(LiveEmptyTableTest, AnEmptyTableFrameOfAnotherSizeIsIgnored) {
   cv::Mat small;
   cv::resize(scene_->empty, small, {640, 360});

@@ -183,6 +183,37 @@ class LiveWindowClicks : public ::testing::Test {
   }
 };
 
+// "Remember the empty table" (Calibration panel) reaches the vision: pressed on the demo's table
+// with its stands already deployed, every stand that has not moved since is dropped, which is
+// why the panel asks for it before deploying. Before the click the vision has no such picture.
+TEST_F(LiveWindowClicks, RememberTheEmptyTableReachesTheStandSearch) {
+  const DemoRun r = PlayDemo("empty_table", R"(wait-grid
+wait 2
+screenshot unknown
+click Remember the empty table
+key Enter
+wait 40
+screenshot remembered
+)",
+                             kScriptCap);
+  ASSERT_EQ(r.rc, 0) << r.output;
+  EXPECT_EQ(r.shots["unknown"]["empty_table"], false);
+  EXPECT_EQ(r.shots["remembered"]["empty_table"], true);
+  EXPECT_TRUE(r.shots["remembered"].value("stands", nlohmann::json::array()).empty())
+      << r.shots["remembered"]["stands"];
+  // The same run without the click: the stands are found by then.
+  const DemoRun control = PlayDemo("empty_table_control", R"(wait-grid
+wait 2
+key Enter
+wait 40
+screenshot found
+)",
+                                   kScriptCap);
+  ASSERT_EQ(control.rc, 0) << control.output;
+  EXPECT_EQ(control.shots["found"]["empty_table"], false);
+  EXPECT_GE(control.shots["found"].value("stands", nlohmann::json::array()).size(), 10u);
+}
+
 // Space arms (a key), the Overrule header and its "Undo last verdict" button are clicked, V and
 // the "Camera view" button switch the view.
 TEST_F(LiveWindowClicks, KeyArmsClickUndoesTheVerdictAndTheViewToggles) {

@@ -82,6 +82,8 @@ void LivePipeline::SetSideColours(const SideColorModel& colors) {
   scene_changed_ = true;  // find the stands again with the new colours
 }
 
+void LivePipeline::RememberNextFrameAsEmptyTable() { remember_empty_next_ = true; }
+
 void LivePipeline::Arm(const std::string& expect) {
   arm_pending_ = true;
   expect_ = expect;
@@ -110,6 +112,14 @@ FrameResult LivePipeline::Process(cv::Mat frame, int index, double t_s) {
   r.index = index;
   r.t_s = t_s;
   r.frame = std::move(frame);
+  if (std::exchange(remember_empty_next_, false)) {
+    config_.empty_table = r.frame.clone();
+    config_.empty_table_file = "the frame remembered as the empty table";
+    empty_top_view_.reset();
+    empty_table_refused_ = false;
+    scene_changed_ = true;
+  }
+  r.empty_table = !config_.empty_table.empty();
   if (calibrate_next_) {
     calibrate_next_ = false;
     const StageClock t0;
@@ -164,8 +174,9 @@ const cv::Mat& LivePipeline::EmptyTableTop(const cv::Mat& frame) {
       std::fprintf(
           stderr,
           "referee live: %s: the empty table is %dx%d but the camera sends %dx%d: not used\n",
-          config_.empty_table_file.c_str(), config_.empty_table.cols, config_.empty_table.rows,
-          frame.cols, frame.rows);
+          config_.empty_table_file.empty() ? "the empty table's picture"
+                                           : config_.empty_table_file.c_str(),
+          config_.empty_table.cols, config_.empty_table.rows, frame.cols, frame.rows);
     }
   }
   return empty_top_;

@@ -123,6 +123,7 @@ struct FrameResult {
   std::optional<CalibrationResult> calibration;  // set on frames where the grid was sought
   std::vector<DetectedStand> stands;             // empty until calibrated
   bool stands_fresh = false;                     // the stand detector ran on this frame
+  bool empty_table = false;  // a picture of the empty table is known (PipelineConfig::empty_table)
   // On the frames the stand detector ran: its whole search (side masks, colour) and the view it
   // looked through, for a later look at the same picture (vision/unfound_base_check at a
   // verdict). Shared, not copied: the other frames carry nothing.
@@ -165,6 +166,10 @@ class LivePipeline {
   // (an object left lying across the board's edge, a lamp's light moved) becomes part of the
   // table from the next frame on. Clears the pause at once.
   void ClearHand();
+  // Take the next frame as the picture of the table before the armies are deployed
+  // (PipelineConfig::empty_table) and look for the stands again with it: the player says the
+  // table shows its terrain and no stand.
+  void RememberNextFrameAsEmptyTable();
   // PipelineConfig::top_view_every_frame, from the next frame (e.g. when the window switches
   // between the camera picture and the top view).
   void SetTopViewEveryFrame(bool every_frame);
@@ -202,6 +207,7 @@ class LivePipeline {
   std::shared_ptr<const TopView> empty_top_view_;  // the view empty_top_ was made through
   cv::Mat empty_top_;
   bool empty_table_refused_ = false;  // its size was not the camera's (said once)
+  bool remember_empty_next_ = false;  // RememberNextFrameAsEmptyTable
   // The armed shot.
   bool arm_pending_ = false;
   std::string expect_ = "any";

@@ -142,6 +142,7 @@ class LiveApp {
   GlTexture top_tex_;
   std::optional<TopView> top_view_;
   cv::Mat last_frame_, last_top_;
+  bool empty_table_known_ = false;  // the vision has the table before deployment
   double vision_ms_ = 0;
   double fps_ = 0;
   int rendered_ = 0;
@@ -173,6 +174,7 @@ void LiveApp::TakeVisionResult() {
   fresh_calibration_ = r && r->calibration;
   if (!r) return;
   vision_ms_ = r->process_ms;
+  empty_table_known_ = r->empty_table;
   last_frame_ = r->frame;
   camera_tex_.Upload(r->frame);
   if (!r->top_view.empty()) {
@@ -724,6 +726,8 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
                    camera_live_ ? &camera_choice_ : nullptr,
                    [this](const CameraSettings& c) { worker_.RequestCameraSettings(c); },
                    [this](const std::string& name) { NoteItem(name); }};
+  ctx.remember_empty_table = [this]() { worker_.RememberEmptyTable(); };
+  ctx.empty_table_known = empty_table_known_;
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
   ImGui::Begin("Referee", nullptr,
@@ -759,6 +763,7 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
   notes["phase"] = PhaseName(st.phase());
   notes["selected"] = selected_;
   notes["paused"] = st.paused();
+  notes["empty_table"] = empty_table_known_;
   notes["notice"] = st.notice();
   if (turn_.started()) notes["turn_notice"] = turn_.notice();
 }

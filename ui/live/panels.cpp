@@ -25,6 +25,19 @@ bool CommandButton(PanelContext& ctx, const char* label, Command c, bool enabled
   return pressed;
 }
 
+// Whether the vision knows the table before deployment, and the button that takes it.
+void DrawEmptyTableLine(PanelContext& ctx) {
+  ImGui::TextWrapped(
+      ctx.empty_table_known
+          ? "Empty table: remembered (a base where nothing changed since is dropped)."
+          : "Empty table: not remembered. Before deploying, with the terrain in "
+            "place and no stand on the table:");
+  if (!ctx.remember_empty_table) return;
+  const bool pressed = ImGui::SmallButton("Remember the empty table");
+  if (ctx.note_item) ctx.note_item("Remember the empty table");
+  if (pressed) ctx.remember_empty_table();
+}
+
 std::string Describe(const std::string& battery) {
   return battery.empty() ? "infer (nearest gun facing the impact)" : battery;
 }
@@ -132,6 +145,7 @@ void DrawCalibrationPanel(PanelContext& ctx) {
       }
     }
   }
+  DrawEmptyTableLine(ctx);
 }
 
 void DrawCameraPanel(PanelContext& ctx) {

@@ -41,6 +41,10 @@ struct PanelContext {
   // Told the name of each clickable item just drawn, so scripted input (--input-script) can
   // click it at its screen rect (ImGui::GetItemRectMin/Max). Empty: nothing listens.
   std::function<void(const std::string&)> note_item;
+  // Take the camera's next frame as the table before deployment (nullptr: not offered), and
+  // whether the vision has such a picture.
+  std::function<void()> remember_empty_table;
+  bool empty_table_known = false;
 };
 
 void DrawCalibrationPanel(PanelContext& ctx);

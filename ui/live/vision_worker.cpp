@@ -66,6 +66,11 @@ void VisionWorker::SetCalibration(const TableCalibration& cal) {
   calibrate_request_ = false;
 }
 
+void VisionWorker::RememberEmptyTable() {
+  std::lock_guard lock(mutex_);
+  remember_empty_request_ = true;
+}
+
 void VisionWorker::SetSideColours(const SideColorModel& colors) {
   std::lock_guard lock(mutex_);
   colours_request_ = colors;
@@ -97,7 +102,7 @@ std::vector<std::string> VisionWorker::camera_report() const {
 void VisionWorker::ApplyRequests() {
   std::optional<TableCalibration> cal;
   std::optional<SideColorModel> colours;
-  bool calibrate = false, arm = false, disarm = false, clear_hand = false;
+  bool calibrate = false, arm = false, disarm = false, clear_hand = false, remember_empty = false;
   std::string expect;
   std::optional<CameraSettings> camera;
   std::optional<bool> top_view;
@@ -110,6 +115,7 @@ void VisionWorker::ApplyRequests() {
     arm = std::exchange(arm_request_, false);
     disarm = std::exchange(disarm_request_, false);
     clear_hand = std::exchange(clear_hand_request_, false);
+    remember_empty = std::exchange(remember_empty_request_, false);
     top_view.swap(top_view_request_);
     expect = expect_;
   }
@@ -128,6 +134,7 @@ void VisionWorker::ApplyRequests() {
   if (disarm) pipeline_.Disarm();
   if (arm) pipeline_.Arm(expect);
   if (clear_hand) pipeline_.ClearHand();
+  if (remember_empty) pipeline_.RememberNextFrameAsEmptyTable();
   if (top_view) pipeline_.SetTopViewEveryFrame(*top_view);
 }
 

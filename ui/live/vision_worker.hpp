@@ -30,7 +30,8 @@ class VisionWorker {
   // In lockstep mode: block until the next result is ready (or the source ended).
   std::optional<FrameResult> WaitNext();
 
-  void RequestCalibration();                         // look for the grid on the next frame
+  void RememberEmptyTable();  // the next frame is the table before deployment
+  void RequestCalibration();  // look for the grid on the next frame
   void SetCalibration(const TableCalibration& cal);  // accepted: detect stands from now on
   void SetSideColours(const SideColorModel& colors);
   // Start watching for a shot ("qtip", "shell" or "any") from the next frame; Disarm stops.
@@ -65,6 +66,7 @@ class VisionWorker {
   bool arm_request_ = false;
   bool disarm_request_ = false;
   bool clear_hand_request_ = false;
+  bool remember_empty_request_ = false;
   std::optional<bool> top_view_request_;
   std::string expect_ = "any";
   std::optional<CameraSettings> camera_request_;
