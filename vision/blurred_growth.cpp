@@ -77,14 +77,7 @@ void GrowShortBasesOnBlurredBand(const cv::Mat& chroma, const cv::Mat& valid,
       }
       if (!best) continue;
       r = *best;
-      // The pieces of this base other passes found are this base (rects[s] may move).
-      const PxRect grown = r;
-      for (size_t j = rects[s].size(); j-- > 0;) {
-        if (j != i && IsPieceOf(rects[s][j], grown)) {
-          rects[s].erase(rects[s].begin() + static_cast<long>(j));
-          if (j < i) --i;
-        }
-      }
+      DropPiecesOf(rects[s], i);
     }
   }
 }

@@ -46,6 +46,17 @@ bool IsPieceOf(const PxRect& piece, const PxRect& r) {
   return OverlapAreaPx(piece, r) > 0.5 * piece.len_a * piece.len_b;
 }
 
+void DropPiecesOf(std::vector<PxRect>& side_rects, size_t& i) {
+  // A copy: side_rects may move as entries are erased.
+  const PxRect grown = side_rects[i];
+  for (size_t j = side_rects.size(); j-- > 0;) {
+    if (j != i && IsPieceOf(side_rects[j], grown)) {
+      side_rects.erase(side_rects.begin() + static_cast<long>(j));
+      if (j < i) --i;
+    }
+  }
+}
+
 bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
                      const PxRect* self) {
   for (size_t o_side = 0; o_side < rects.size(); ++o_side) {

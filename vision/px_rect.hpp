@@ -39,6 +39,10 @@ bool OverlapTooMuch(const PxRect& a, const PxRect& b);
 // GrowShortBases tests.
 bool IsPieceOf(const PxRect& piece, const PxRect& r);
 
+// side_rects[i] has just grown: the other entries that are pieces of it (IsPieceOf), which other
+// passes found of this base, are dropped; i follows its entry as the list closes up.
+void DropPiecesOf(std::vector<PxRect>& side_rects, size_t& i);
+
 // Does r (a base of side s, rects indexed by side) overlap another base by too much? self: r's
 // own entry in rects, if it has one, skipped. Other bases of
 // r's side lying mostly inside r do not count: they are pieces of the same base (IsPieceOf).

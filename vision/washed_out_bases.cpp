@@ -1,0 +1,77 @@
+#include "vision/washed_out_bases.hpp"
+
+#include <algorithm>
+
+#include <opencv2/imgproc.hpp>
+
+#include "vision/side_detector.hpp"
+#include "vision/side_washout.hpp"
+
+namespace referee {
+
+namespace {
+
+bool Overlaps(const PxRect& r, const std::vector<PxRect>& others) {
+  return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
+    return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b});
+  });
+}
+
+// Fraction of r deeper than depth_px from its edge that is set in mask (1 when nothing is
+// that deep).
+double InteriorFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
+  const double ha = 0.5 * r.len_a - depth_px, hb = 0.5 * r.len_b - depth_px;
+  if (ha <= 0 || hb <= 0) return 1.0;
+  cv::Mat inside(mask.size(), CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(inside, GrownCorners(r, -depth_px), cv::Scalar(255));
+  const int n = cv::countNonZero(inside);
+  return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask)) / n : 1.0;
+}
+
+}  // namespace
+
+void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                       double mm, const std::vector<BaseSize>& sizes,
+                       const StandDetectorOptions& options, StandDetection& det,
+                       std::vector<std::vector<PxRect>>& rects) {
+  const WashoutOptions washout;
+  cv::Mat smooth;
+  cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
+  const std::vector<cv::Mat> loose = TowardSidesMasks(smooth, valid, mat_chroma, det.colors.sides(),
+                                                      washout.min_fraction, washout.cone);
+  const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
+  for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
+    std::vector<PxRect> missed;
+    // Bases already found are left out: their rings need no fit (and most frames have no
+    // washed-out side, so this keeps the search cheap).
+    cv::Mat evidence = loose[s].clone();
+    for (const PxRect& r : rects[s]) {
+      cv::fillConvexPoly(evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
+    }
+    for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, options.ring_fit, washout)) {
+      if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
+    }
+    if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
+    const cv::Mat gated = BorderBand(chroma.size(), missed, 1.0, t) & loose[s];
+    if (cv::countNonZero(gated) < 50) continue;
+    SideColorModel washed = det.colors;
+    washed.Refit(s, chroma, gated);
+    const cv::Mat mask = CleanMask(washed.ClassifyChroma(chroma, valid, &mat_chroma)[s]);
+    const std::vector<PxRect> again = DetectSideBases(mask, mm, sizes, options);
+    const std::vector<PxRect> before = rects[s];
+    // Anything of the side's hue at all, for the interior test: the blurred edge of water or a
+    // roof in a stronger shade of the side's colour passes the refitted gate as a ring.
+    const cv::Mat any_hue = mask | loose[s] | det.side_masks[s];
+    // Only where a washed-out ring was seen: the refitted gate also takes in figures and
+    // terrain of a paler shade of the side's colour.
+    for (const PxRect& r : again) {
+      if (!Overlaps(r, before) && Overlaps(r, missed) &&
+          InteriorFraction(any_hue, r, options.ring_fit.interior_depth_mm / mm) <=
+              options.ring_fit.max_interior_fraction) {
+        rects[s].push_back(r);
+      }
+    }
+  }
+}
+
+}  // namespace referee
