@@ -42,7 +42,9 @@ TEST(TableChangeTest, ABaseLikeShapeOnTheEmptyTableIsDroppedAndNoTrueBaseIsLost)
     const bool was = FoundNear(a, t, 6.0) != nullptr;
     found_alone += was ? 1 : 0;
     found += FoundNear(b, t, 6.0) != nullptr ? 1 : 0;
-    if (was) EXPECT_NE(FoundNear(b, t, 6.0), nullptr) << t.id;
+    if (was) {
+      EXPECT_NE(FoundNear(b, t, 6.0), nullptr) << t.id;
+    }
   }
   EXPECT_GT(found_alone, 15);
   EXPECT_EQ(found, found_alone);

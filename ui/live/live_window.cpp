@@ -725,9 +725,9 @@ void LiveApp::DrawUi(nlohmann::json& notes) {
                    },
                    camera_live_ ? &camera_choice_ : nullptr,
                    [this](const CameraSettings& c) { worker_.RequestCameraSettings(c); },
-                   [this](const std::string& name) { NoteItem(name); }};
-  ctx.remember_empty_table = [this]() { worker_.RememberEmptyTable(); };
-  ctx.empty_table_known = empty_table_known_;
+                   [this](const std::string& name) { NoteItem(name); },
+                   [this]() { worker_.RememberEmptyTable(); },
+                   empty_table_known_};
   ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - panel_w, 0));
   ImGui::SetNextWindowSize(ImVec2(panel_w, io.DisplaySize.y - status_h));
   ImGui::Begin("Referee", nullptr,
