@@ -48,9 +48,9 @@ cv::Mat TableChange(const cv::Mat& top, const cv::Mat& empty_top,
   return out;
 }
 
-double ChangedShare(const cv::Mat& change, const PxRect& r, double grow_px) {
+double ChangedShare(const cv::Mat& change, const PxRect& r) {
   if (change.empty()) return 0.0;
-  std::vector<cv::Point> corners = GrownCorners(r, grow_px);
+  std::vector<cv::Point> corners = GrownCorners(r, 0.0);
   const cv::Rect box = cv::boundingRect(corners) & cv::Rect(0, 0, change.cols, change.rows);
   if (box.area() == 0) return 0.0;
   for (cv::Point& c : corners) c -= box.tl();

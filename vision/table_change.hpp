@@ -27,8 +27,8 @@ struct TableChangeOptions {
 cv::Mat TableChange(const cv::Mat& top, const cv::Mat& empty_top,
                     const TableChangeOptions& options = {});
 
-// Share of r (grown by grow_px) that changed, 0..1; 0 when r lies outside the map.
-double ChangedShare(const cv::Mat& change, const PxRect& r, double grow_px = 0.0);
+// Share of r that changed, 0..1; 0 when r lies outside the map.
+double ChangedShare(const cv::Mat& change, const PxRect& r);
 
 // Drops the bases (rects indexed by side) of which less than min_share changed: a stand put on
 // the table after it was seen empty changes most of its top (`hard`: 0.29-1.0, the lowest under

@@ -25,8 +25,8 @@ class LiveEmptyTableTest : public ::testing::Test {
   }
   static void TearDownTestSuite() { delete scene_; }
 
-  // The stands of the first stand search over still `before` frames.
-  static std::vector<DetectedStand> FirstStands(const cv::Mat& empty_table) {
+  // A pipeline calibrated on the scene's camera, given `empty_table` (none: empty).
+  static LivePipeline Calibrated(const cv::Mat& empty_table) {
     PipelineConfig c;
     c.board = scene_->board.grid;
     c.catalog = LoadStandKinds();
@@ -35,6 +35,11 @@ class LiveEmptyTableTest : public ::testing::Test {
     c.empty_table = empty_table;
     LivePipeline p(c);
     p.SetCalibration(TruthCalibration(*scene_));
+    return p;
+  }
+  // The stands of the first stand search over still `before` frames.
+  static std::vector<DetectedStand> FirstStands(const cv::Mat& empty_table) {
+    LivePipeline p = Calibrated(empty_table);
     const cv::Mat frame = AsWebcamSends(scene_->before, 90);
     for (int i = 0; i < 30; ++i) {
       FrameResult r = p.Process(frame.clone(), i, i / 30.0);
@@ -68,13 +73,7 @@ TEST_F(LiveEmptyTableTest, TerrainShapesThatLayOnTheEmptyTableAreDropped) {
 // table is shown empty for a second, remembered, then deployed: the stands found on it are the
 // deployed ones only.
 TEST_F(LiveEmptyTableTest, TheEmptyTableRememberedFromTheCameraDropsTheTerrainShapes) {
-  PipelineConfig c;
-  c.board = scene_->board.grid;
-  c.catalog = LoadStandKinds();
-  c.colors.AddSideFromSrgb("red", {192, 48, 42});
-  c.colors.AddSideFromSrgb("blue", {42, 75, 192});
-  LivePipeline p(c);
-  p.SetCalibration(TruthCalibration(*scene_));
+  LivePipeline p = Calibrated(cv::Mat());
   const cv::Mat empty = AsWebcamSends(scene_->empty, 90);
   const cv::Mat deployed = AsWebcamSends(scene_->before, 90);
   p.RememberNextFrameAsEmptyTable();
