@@ -216,8 +216,10 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
     // corner than the generator's (TABLE_KIT's origin rule), the same table in another frame.
     BoardSymmetry sym{0, board.grid};
     std::string calibration_note;  // why this scene fell back to the truth camera
+    // The empty frame, read once: calibrated from, and given to the stand search.
+    const cv::Mat empty =
+        !truth_camera || use_empty ? read(ImageOf(t, sd, "empty", "empty.png")) : cv::Mat();
     if (!truth_camera) {
-      const cv::Mat empty = read(ImageOf(t, sd, "empty", "empty.png"));
       CalibrationResult r = CalibrationRefusal{};
       try {
         r = CalibrateTable(empty, board.grid, std::nullopt);
@@ -257,7 +259,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         KindPreference(t.value("verdict", Json::object()).value("ruleset", std::string()));
     // The pipeline reads terrain where it lies in our frame; the scoring below is in the truth's.
     const Board our_board = BoardFromTruth(board, sym);
-    const cv::Mat empty_table = use_empty ? read(ImageOf(t, sd, "empty", "empty.png")) : cv::Mat();
+    const cv::Mat empty_table = use_empty ? empty : cv::Mat();
     const ShotAnalysis a =
         AnalyseShot(view, before, after, colors, catalog, &our_board, stand_opt, {}, empty_table);
     seconds.Add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
