@@ -70,6 +70,9 @@ struct SnapshotStand {
   // A side of it ran on under tall terrain as the camera saw it: its size may be short, the
   // players were asked to check it (DetectedStand::partly_hidden).
   bool partly_hidden = false;
+  // Found only on a faint border where the table changed since it was seen empty: its place and
+  // size were the players' to check (DetectedStand::faint_border).
+  bool faint_border = false;
 };
 
 // type "snapshot": where every stand on the table is now (replaces the previous snapshot).

@@ -330,7 +330,8 @@ json StandToJson(const SnapshotStand& s) {
           {"depth_in", s.footprint.depth_in},
           {"angle_deg", s.footprint.angle_deg},
           {"facing_known", s.facing_known},
-          {"partly_hidden", s.partly_hidden}};
+          {"partly_hidden", s.partly_hidden},
+          {"faint_border", s.faint_border}};
 }
 
 SnapshotStand StandFromJson(const json& j) {
@@ -349,6 +350,7 @@ SnapshotStand StandFromJson(const json& j) {
   s.footprint.angle_deg = Get<double>(j, "angle_deg");
   s.facing_known = Get<bool>(j, "facing_known", true);
   s.partly_hidden = Get<bool>(j, "partly_hidden", false);
+  s.faint_border = Get<bool>(j, "faint_border", false);
   return s;
 }
 

@@ -8,8 +8,6 @@
 
 namespace referee {
 
-namespace {
-
 // Per side, the evidence left for a second look: pixels part of the way toward the side's
 // colour (only the strict colour in terrain: the edge of water or a roof blurred into the mat
 // lies part of the way toward a side's colour all round) or in its strict mask, with every
@@ -35,8 +33,6 @@ std::vector<cv::Mat> LeftoverEvidence(const cv::Mat& chroma, const cv::Mat& vali
   }
   return evidence;
 }
-
-}  // namespace
 
 void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                  const cv::Mat& terrain, const cv::Mat& hidden, const StandDetection& det,

@@ -21,6 +21,14 @@ void AddRingFits(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& m
                  double mm, const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                  std::vector<std::vector<PxRect>>& rects);
 
+// Per side, the evidence left for a second look: pixels part of the way toward the side's
+// colour (in terrain, CV_8U and may be empty, only the strict colour) or in its strict mask, with
+// every side's bases found so far, grown 1 mm, taken away.
+std::vector<cv::Mat> LeftoverEvidence(const cv::Mat& chroma, const cv::Mat& valid,
+                                      const cv::Vec2f& mat_chroma, const cv::Mat& terrain,
+                                      const StandDetection& det, double mm,
+                                      const std::vector<std::vector<PxRect>>& rects);
+
 // Bases whose side's evidence is one solid patch (figures painted near the side's colour, or
 // blur melting a small base's border and figures together; see vision/filled_base_fit.hpp),
 // on the same evidence as the ring fit, with every base found so far (grown 1 mm) taken away.

@@ -58,6 +58,7 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     // Its outline may be short on a side under tall terrain: say so where players look, as the
     // overlay does.
     if (ds->partly_hidden) write("(check: partly hidden)", {-60, 14});
+    if (ds->faint_border) write("(check: faint border)", {-60, ds->partly_hidden ? 28 : 14});
   }
   // Something of a side's colour no found stand explains (a base the search missed?): ringed
   // where it lies nearest the circle's centre, so the players look before accepting a miss.

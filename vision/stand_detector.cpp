@@ -10,6 +10,7 @@
 
 #include "vision/base_ring_fit.hpp"
 #include "vision/blurred_ring_fit.hpp"
+#include "vision/changed_base_fits.hpp"
 #include "vision/duplicate_bases.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/hidden_border.hpp"
@@ -195,12 +196,24 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   const std::vector<cv::Mat> evidence =
       CompleteShortBases(top_bgr, view, out, mm, sizes, options, rects, hidden_sides);
+  const cv::Mat change =
+      empty_top.empty() ? cv::Mat() : TableChange(top_bgr, empty_top, options.table_change);
+  std::vector<PxRect> changed_fit_bases;
+  if (!change.empty() && options.fit_changed_rings) {
+    const std::vector<std::vector<PxRect>> before = rects;
+    AddChangedRingFits(LeftoverEvidence(chroma, valid, mat_chroma, cv::Mat(), out, mm, rects),
+                       chroma, valid, mat_chroma, out.colors.sides(), change, mm, sizes,
+                       EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm,
+                       options.changed_fit, rects);
+    for (size_t s = 0; s < rects.size() && s < before.size(); ++s) {
+      changed_fit_bases.insert(changed_fit_bases.end(),
+                               rects[s].begin() + static_cast<std::ptrdiff_t>(before[s].size()),
+                               rects[s].end());
+    }
+  }
   DropDuplicates(rects);
   DropFiguresOfAnotherSide(rects, options.min_border_mm / mm);
-  if (!empty_top.empty()) {
-    DropUnchangedBases(rects, TableChange(top_bgr, empty_top, options.table_change),
-                       options.min_changed_share);
-  }
+  if (!change.empty()) DropUnchangedBases(rects, change, options.min_changed_share);
   // Toward each side's colour in a wide cone (45 degrees), for the terrain test; only needed
   // when a shape lies in terrain.
   std::vector<cv::Mat> toward_wide;
@@ -256,6 +269,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                           .valid = valid,
                           .rects = rects,
                           .blurred_ring_bases = blurred_ring_bases,
+                          .changed_fit_bases = changed_fit_bases,
                           .hidden_sides = hidden_sides,
                           .evidence = evidence,
                           .white = white,

@@ -22,6 +22,7 @@
 #include "vision/blurred_growth.hpp"
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/blurred_stripe_fit.hpp"
+#include "vision/changed_base_fits.hpp"
 #include "vision/filled_base_fit.hpp"
 #include "vision/front_stripe.hpp"
 #include "vision/side_color_model.hpp"
@@ -105,6 +106,10 @@ struct StandDetectorOptions {
   // must have changed since (see DropUnchangedBases). Default 0.1.
   double min_changed_share = 0.1;
   TableChangeOptions table_change;
+  // ... and a second ring fit on the border evidence where the table changed since (see
+  // vision/changed_base_fits.hpp). Default on; turn off only to measure what it adds.
+  bool fit_changed_rings = true;
+  ChangedFitOptions changed_fit;
 };
 
 struct DetectedStand {
@@ -118,6 +123,9 @@ struct DetectedStand {
   bool partly_hidden = false;
   // ... and it was grown across that side to the one catalogue size the image allows.
   bool completed_under_terrain = false;
+  // Found only on the faint border evidence where the table changed since it was seen empty
+  // (vision/changed_base_fits.hpp): its place, size and angle are the players' to check.
+  bool faint_border = false;
 };
 
 struct StandDetection {

@@ -296,6 +296,12 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   ds.border_coverage = BorderCoverage(side_masks[s], r, 0.8 * options.min_border_mm / mm);
   ds.white_stripe = facing.best_white;
   ds.partly_hidden = under_tall.partly_hidden;
+  // The fit runs after every step that grows or moves a base: it is found as that fit placed it.
+  ds.faint_border = std::any_of(frame.changed_fit_bases.begin(), frame.changed_fit_bases.end(),
+                                [&](const PxRect& c) {
+                                  return c.center == found.center && c.axis_a == found.axis_a &&
+                                         c.len_a == found.len_a && c.len_b == found.len_b;
+                                });
   ds.completed_under_terrain = under_tall.completed;
   return ds;
 }

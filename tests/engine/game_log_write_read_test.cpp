@@ -19,7 +19,8 @@ std::vector<EventPayload> OneOfEach() {
   const SnapshotStand s1{
       "r1", "red", "line_infantry", "red-inf-1", {{10.0, 4.5}, 1.575, 0.787, 90.0}, true};
   const SnapshotStand s2{
-      "b1", "blue", "field_gun", "blue-art-1", {{20.0, 30.0}, 1.575, 1.575, 0.0}, false, true};
+      "b1",  "blue", "field_gun", "blue-art-1", {{20.0, 30.0}, 1.575, 1.575, 0.0},
+      false, true,   true};
   return {
       GameStart{"g1",
                 "napoleonic",
@@ -93,6 +94,8 @@ TEST(GameLogWriteRead, EveryEventTypeRoundTripsThroughTheFile) {
   EXPECT_FALSE(snap->stands[1].facing_known);
   EXPECT_FALSE(snap->stands[0].partly_hidden);
   EXPECT_TRUE(snap->stands[1].partly_hidden);
+  EXPECT_FALSE(snap->stands[0].faint_border);
+  EXPECT_TRUE(snap->stands[1].faint_border);
   EXPECT_FALSE(log.events[8].As<CoinFlip>()->heads);
 }
 

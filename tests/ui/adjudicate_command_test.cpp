@@ -210,6 +210,8 @@ TEST_F(AdjudicateCommandTest, TheEmptyTableLeavesOnlyTheDeployedBases) {
   const json with_empty = stands(" --empty " + (Dir() / "empty.png").string());
   EXPECT_EQ(with_empty.size(), scene_->stands.size());
   EXPECT_EQ(on_true_bases(with_empty), static_cast<int>(scene_->stands.size()));
+  // Every base here shows its border plainly: none is left for the players to check.
+  for (const json& s : with_empty) EXPECT_FALSE(s.at("faint_border").get<bool>()) << s.at("id");
 }
 
 TEST_F(AdjudicateCommandTest, RejectsACalibrationForAnotherBoard) {

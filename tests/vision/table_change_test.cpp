@@ -3,6 +3,8 @@
 // already is dropped, and no true base is lost.
 #include "vision/table_change.hpp"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "engine/data_paths.hpp"
@@ -48,6 +50,49 @@ TEST(TableChangeTest, ABaseLikeShapeOnTheEmptyTableIsDroppedAndNoTrueBaseIsLost)
   }
   EXPECT_GT(found_alone, 15);
   EXPECT_EQ(found, found_alone);
+}
+
+// Seed 5 scene 3: red-10, a 40 x 20 mm base under the `hard` blur, is missed by the search on its
+// own; with the empty table its faint border is fitted where the table changed and flagged for
+// the players, and no base found without that fit is lost or joined by a false one.
+TEST(TableChangeTest, ABaseTheColourSearchMissesIsFittedWhereTheTableChanged) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene scene = GenerateScene(sc, SynthOptions{.seed = 5}, 3);
+  const TopView view(TruthCalibration(scene));
+  const cv::Mat top = view.Rectify(scene.before);
+  const cv::Mat empty = view.Rectify(scene.empty);
+  const StandKindCatalog catalog = LoadStandKinds();
+  StandDetectorOptions no_change_fit;
+  no_change_fit.fit_changed_rings = false;
+  const RenderedDetection before{scene, DetectStands(top, view, ScenarioSideColors(sc), catalog,
+                                                     no_change_fit, &scene.board, empty)};
+  const RenderedDetection after{
+      scene, DetectStands(top, view, ScenarioSideColors(sc), catalog, {}, &scene.board, empty)};
+  const Stand& red10 = Truth(after, "red-10");
+  EXPECT_EQ(FoundNear(before, red10, 10.0), nullptr);
+  const DetectedStand* found = FoundNear(after, red10, 10.0);
+  ASSERT_NE(found, nullptr);
+  EXPECT_TRUE(found->faint_border);  // the players are asked to check it
+  EXPECT_LT(InchesToMm(Distance(found->stand.footprint.center, red10.footprint.center)), 3.0);
+  EXPECT_NEAR(found->stand.footprint.width_in * found->stand.footprint.depth_in,
+              red10.footprint.width_in * red10.footprint.depth_in, 0.15);
+  for (const Stand& t : scene.stands) {
+    if (FoundNear(before, t, 6.0) != nullptr) {
+      EXPECT_NE(FoundNear(after, t, 6.0), nullptr) << t.id;
+    }
+  }
+  for (const DetectedStand& ds : after.found.stands) {
+    const bool on_truth =
+        std::any_of(scene.stands.begin(), scene.stands.end(), [&](const Stand& t) {
+          return t.side == ds.stand.side &&
+                 InchesToMm(Distance(t.footprint.center, ds.stand.footprint.center)) < 6.0;
+        });
+    EXPECT_TRUE(on_truth) << ds.stand.id;
+  }
+  EXPECT_EQ(after.found.stands.size(), before.found.stands.size() + 1);
+  EXPECT_EQ(std::count_if(after.found.stands.begin(), after.found.stands.end(),
+                          [](const DetectedStand& ds) { return ds.faint_border; }),
+            1);
 }
 
 // A stand put on the table changes most of its top; lighting alone changes nothing.

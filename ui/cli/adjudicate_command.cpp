@@ -164,7 +164,8 @@ nlohmann::json StandJson(const DetectedStand& d) {
                       {"corners", corners},
                       {"facing_known", s.facing_known},
                       {"partly_hidden", d.partly_hidden},
-                      {"completed_under_terrain", d.completed_under_terrain}};
+                      {"completed_under_terrain", d.completed_under_terrain},
+                      {"faint_border", d.faint_border}};
   j["square"] = d.square ? nlohmann::json::array({d.square->col, d.square->row}) : nlohmann::json();
   // Other base sizes the camera could not rule out (the verdict asks when they decide a hit).
   j["size_uncertain"] = !s.other_outlines.empty();

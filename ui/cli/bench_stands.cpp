@@ -188,6 +188,8 @@ int RunBenchStands(const std::vector<std::string>& args) {
   int facing_wrong = 0, top_w = 0, top_h = 0, facing_crops = 0, visible_n = 0, hidden_fn = 0;
   // Bases reported with other sizes the camera could not rule out (Stand::other_outlines).
   int uncertain_tp = 0, uncertain_fp = 0, uncertain_size_among = 0, uncertain_size_first = 0;
+  int faint_tp = 0, faint_fp = 0;
+  BenchSeries faint_centre_mm;
   for (const fs::path& sd : scenes) {
     const std::string truth_file = (sd / "truth.json").string();
     std::ifstream f(truth_file);
@@ -265,6 +267,10 @@ int RunBenchStands(const std::vector<std::string>& args) {
       used[static_cast<size_t>(best)] = true;
       ++tp;
       const Stand& s = d.stands[static_cast<size_t>(best)].stand;
+      if (d.stands[static_cast<size_t>(best)].faint_border) {
+        ++faint_tp;
+        faint_centre_mm.Add(InchesToMm(best_d));
+      }
       const double w = truth.at("size").at(0).get<double>(),
                    dp = truth.at("size").at(1).get<double>();
       centre_mm.Add(InchesToMm(best_d));
@@ -369,12 +375,14 @@ int RunBenchStands(const std::vector<std::string>& args) {
       if (used[k]) continue;
       ++fp;
       uncertain_fp += d.stands[k].stand.other_outlines.empty() ? 0 : 1;
+      faint_fp += d.stands[k].faint_border ? 1 : 0;
       if (verbose) {
         const Stand& s = d.stands[k].stand;
-        std::fprintf(stderr, "%s: FALSE %s %s at (%.2f, %.2f) %.1fx%.1f mm\n",
+        std::fprintf(stderr, "%s: FALSE %s %s at (%.2f, %.2f) %.1fx%.1f mm%s\n",
                      sd.filename().string().c_str(), s.side.c_str(), s.kind.c_str(),
                      s.footprint.center.x, s.footprint.center.y, InchesToMm(s.footprint.width_in),
-                     InchesToMm(s.footprint.depth_in));
+                     InchesToMm(s.footprint.depth_in),
+                     d.stands[k].faint_border ? " (faint border)" : "");
       }
       if (!crops.empty()) {
         const Stand& s = d.stands[k].stand;
@@ -390,6 +398,12 @@ int RunBenchStands(const std::vector<std::string>& args) {
       "counting only sized bases %.2f%%\n",
       uncertain_tp, uncertain_size_first, uncertain_size_among, uncertain_fp,
       tp + fn > 0 ? 100.0 * (tp - uncertain_tp) / (tp + fn) : NAN);
+  if (faint_tp + faint_fp > 0) {
+    std::printf(
+        "faint border (found only where the table changed since empty, the players asked to "
+        "check): %d on true bases (centre error mm median %.2f max %.2f), %d on no base\n",
+        faint_tp, faint_centre_mm.Q(0.5), faint_centre_mm.Q(1.0), faint_fp);
+  }
   const double precision = tp + fp > 0 ? 100.0 * tp / (tp + fp) : NAN;
   const double recall = tp + fn > 0 ? 100.0 * tp / (tp + fn) : NAN;
   std::printf("scenes %zu (%s camera)\n", scenes.size(), calibrate ? "calibrated" : "truth");

@@ -449,6 +449,10 @@ void LiveSession::RebuildShown() {
         !state_.moved_stands().contains(s.id) && std::ranges::any_of(detected_, [&](const auto& d) {
           return d.stand.id == s.id && d.partly_hidden;
         });
+    v.faint_border =
+        !state_.moved_stands().contains(s.id) && std::ranges::any_of(detected_, [&](const auto& d) {
+          return d.stand.id == s.id && d.faint_border;
+        });
     v.kind_source = tracker_.KindSourceOf(s.id);
     v.stand = std::move(s);
     shown.push_back(std::move(v));
@@ -668,6 +672,7 @@ void LiveSession::Step() {
       if (s.removed) continue;
       snap.stands.push_back(SnapshotStandFrom(s.stand, s.unit));
       snap.stands.back().partly_hidden = s.partly_hidden;
+      snap.stands.back().faint_border = s.faint_border;
     }
     snap.frame = log_frames_->PutFrame(last_frame_);
     writer_->Append(snap);

@@ -41,6 +41,9 @@ struct ShownStand {
   // The detector saw one of its sides run on under tall terrain (DetectedStand::partly_hidden):
   // its size and kind are for the players to check. Cleared once they move it.
   bool partly_hidden = false;
+  // ... or found only on a faint border where the table changed since it was seen empty
+  // (DetectedStand::faint_border): its place and size are for the players to check.
+  bool faint_border = false;
 };
 
 struct SessionConfig {

@@ -143,6 +143,7 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
     std::string label = s.unit;
     if (s.corrected) label += " *";
     if (s.partly_hidden) label += " (check: partly hidden)";
+    if (s.faint_border) label += " (check: faint border)";
     if (!s.stand.other_outlines.empty()) label += " (check: size)";
     const auto lp = map.ScreenFromTable(fp.center + (fp.depth_in * 0.5 + 0.25) * fp.AxisY());
     OutlinedText(dl, style.font_px * 0.75f, ToIm(lp), Colour(rgb), label);
@@ -164,7 +165,8 @@ void DrawStandsOverlay(ImDrawList* dl, const ViewMapping& map,
                        {"center_px", Px(map.ScreenFromTable(fp.center))},
                        {"side_rgb", rgb},
                        {"candidate", cand != nullptr && cand->hit},
-                       {"partly_hidden", s.partly_hidden}});
+                       {"partly_hidden", s.partly_hidden},
+                       {"faint_border", s.faint_border}});
     }
   }
   if (notes) (*notes)["stands"] = noted;
