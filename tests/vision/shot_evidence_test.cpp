@@ -18,7 +18,7 @@ struct EvidenceScene {
 };
 
 // A 40 x 20 mm red base at (6, 6) in, the shot 0.6 in to its right.
-EvidenceScene ShotBesideABase(bool partly_hidden) {
+EvidenceScene ShotBesideABase(bool partly_hidden, bool faint_border = false) {
   EvidenceScene s;
   const cv::Scalar mat(60, 85, 100);
   s.analysis.top_before = cv::Mat(s.view.size(), CV_8UC3, mat);
@@ -30,6 +30,7 @@ EvidenceScene ShotBesideABase(bool partly_hidden) {
   d.stand.footprint.width_in = MmToInches(40);
   d.stand.footprint.depth_in = MmToInches(20);
   d.partly_hidden = partly_hidden;
+  d.faint_border = faint_border;
   s.analysis.stands.stands.push_back(d);
   s.verdict.point = {6.6, 6.0};
   StandNearShot near;
@@ -64,6 +65,36 @@ TEST(ShotEvidence, APartlyHiddenStandIsMarkedForChecking) {
   const double label_y = o.half_size_in * o.px_per_inch;
   EXPECT_GT(where.y, label_y);
   EXPECT_LT(where.y + where.height, label_y + 30);
+}
+
+// The region of the after half where b differs from a (empty when they are alike).
+cv::Rect WhereTheyDiffer(const cv::Mat& a, const cv::Mat& b) {
+  cv::Mat diff, changed;
+  cv::absdiff(a, b, diff);
+  cv::cvtColor(diff, changed, cv::COLOR_BGR2GRAY);
+  return cv::boundingRect(changed > 0);
+}
+
+// A stand found only on a faint border where the table changed since it was seen empty is
+// marked for checking under its label, and under the partly-hidden mark when it has both.
+TEST(ShotEvidence, AFaintBorderStandIsMarkedForCheckingUnderItsOtherMarks) {
+  const EvidenceOptions o;
+  const auto draw = [&](bool partly_hidden, bool faint_border) {
+    const EvidenceScene s = ShotBesideABase(partly_hidden, faint_border);
+    return DrawShotEvidence(s.view, s.analysis, s.verdict, o);
+  };
+  const cv::Mat plain = draw(false, false);
+  const cv::Rect faint = WhereTheyDiffer(plain, draw(false, true));
+  const double label_y = o.half_size_in * o.px_per_inch;
+  ASSERT_GT(faint.area(), 50);
+  EXPECT_GE(faint.x, plain.cols / 2);
+  EXPECT_GT(faint.y, label_y);
+  EXPECT_LT(faint.y + faint.height, label_y + 30);
+  // With both marks, the faint-border one is written a line lower than the partly-hidden one.
+  const cv::Mat hidden = draw(true, false);
+  const cv::Rect both = WhereTheyDiffer(hidden, draw(true, true));
+  ASSERT_GT(both.area(), 50);
+  EXPECT_GT(both.y, faint.y + 8);
 }
 
 // A side's colour no found stand explains (vision/unfound_base_check) is ringed where it lies,
