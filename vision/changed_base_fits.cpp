@@ -29,11 +29,9 @@ PxRect BestCatalogueRingNear(const cv::Mat& dep, const PxRect& r, double mm,
       if (across) start.axis_a = r.AxisB();
       const auto [pose, score] =
           BestBlurredRingNear(dep, start, mm, blur_mm, border_mm, reach_px, turns);
-      if (score.rho > best_rho) {
+      if (score.rho > best_rho) {  // the pose keeps start's size
         best_rho = score.rho;
         best = pose;
-        best.len_a = start.len_a;
-        best.len_b = start.len_b;
       }
     }
   }

@@ -141,8 +141,9 @@ struct StandDetection {
 // empty_top (optional): the top view, through the same calibration or another of the same
 // board, of the table with its terrain and clutter in place and no stand on it (taken before the
 // armies are deployed). A base found where nothing changed since is dropped (see
-// StandDetectorOptions::min_changed_share). Never pass a view with stands on it: a stand that has
-// not moved since would be dropped.
+// StandDetectorOptions::min_changed_share), and a faint border that shows only where the table
+// changed is fitted there and marked DetectedStand::faint_border (fit_changed_rings). Never pass
+// a view with stands on it: a stand that has not moved since would be dropped.
 // board (optional): its house, water and bridge squares and features are where terrain in a
 // side's colour may lie; a base-sized shape there whose inside is one paint toward the side's
 // colour (no figures) is taken for terrain, and a partly hidden border is fitted there only to
