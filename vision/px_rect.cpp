@@ -74,4 +74,10 @@ std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
   return all;
 }
 
+bool IsOneOf(const PxRect& r, const std::vector<PxRect>& placed) {
+  return std::any_of(placed.begin(), placed.end(), [&](const PxRect& p) {
+    return p.center == r.center && p.axis_a == r.axis_a && p.len_a == r.len_a && p.len_b == r.len_b;
+  });
+}
+
 }  // namespace referee

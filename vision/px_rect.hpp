@@ -49,6 +49,9 @@ void DropPiecesOf(std::vector<PxRect>& side_rects, size_t& i);
 bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
                      const PxRect* self);
 
+// Is r one of `placed`, exactly as it was placed there (no later step moved or resized it)?
+bool IsOneOf(const PxRect& r, const std::vector<PxRect>& placed);
+
 // Every side's bases in one list.
 std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects);
 

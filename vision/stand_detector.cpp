@@ -51,6 +51,18 @@ Vec2 SeenOnMat(const TopView& view, Vec2 p, double height_in) {
   return on_mat;
 }
 
+// The bases a pass added: each side's entries of rects past its count in `before`.
+std::vector<PxRect> AddedSince(const std::vector<std::vector<PxRect>>& before,
+                               const std::vector<std::vector<PxRect>>& rects) {
+  std::vector<PxRect> added;
+  for (size_t s = 0; s < rects.size(); ++s) {
+    const size_t n_before = s < before.size() ? before[s].size() : 0;
+    added.insert(added.end(), rects[s].begin() + static_cast<std::ptrdiff_t>(n_before),
+                 rects[s].end());
+  }
+  return added;
+}
+
 // Borders the blur has spread below every colour gate, fitted as blurred rings.
 // Returns the bases it added.
 std::vector<PxRect> AddBlurredRings(const cv::Mat& top_bgr, const TopView& view,
@@ -62,7 +74,6 @@ std::vector<PxRect> AddBlurredRings(const cv::Mat& top_bgr, const TopView& view,
   const cv::Mat& chroma = out.chroma;
   const cv::Mat& valid = out.valid;
   const cv::Vec2f& mat_chroma = out.mat_chroma;
-  std::vector<PxRect> blurred_ring_bases;
   const std::vector<std::vector<PxRect>> before = rects;
   BlurredRingOptions ring = options.blurred_ring;
   ring.even_shade_terrain = solid_terrain;
@@ -71,13 +82,7 @@ std::vector<PxRect> AddBlurredRings(const cv::Mat& top_bgr, const TopView& view,
   };
   AddBlurredRingBases(chroma, valid, mat_chroma, terrain, out.colors.sides(), mm, sizes,
                       EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm, rects, ring);
-  for (size_t s = 0; s < rects.size(); ++s) {
-    const size_t n_before = s < before.size() ? before[s].size() : 0;
-    blurred_ring_bases.insert(blurred_ring_bases.end(),
-                              rects[s].begin() + static_cast<std::ptrdiff_t>(n_before),
-                              rects[s].end());
-  }
-  return blurred_ring_bases;
+  return AddedSince(before, rects);
 }
 
 // The loose evidence (a blurred or washed-out border keeps part of its colour), as the
@@ -205,11 +210,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                        chroma, valid, mat_chroma, out.colors.sides(), change, mm, sizes,
                        EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm,
                        options.changed_fit, rects);
-    for (size_t s = 0; s < rects.size() && s < before.size(); ++s) {
-      changed_fit_bases.insert(changed_fit_bases.end(),
-                               rects[s].begin() + static_cast<std::ptrdiff_t>(before[s].size()),
-                               rects[s].end());
-    }
+    changed_fit_bases = AddedSince(before, rects);
   }
   DropDuplicates(rects);
   DropFiguresOfAnotherSide(rects, options.min_border_mm / mm);

@@ -77,11 +77,7 @@ BaseOutline ReadOutline(const FinishFrame& frame, const PxRect& found, size_t s)
   PxRect r = found;
   // A blurred-ring base no later step changed: RefineEdges' half-way crossing and the white
   // band outside would read the blur's spread, not the border's edge or a stripe.
-  const bool ring_fitted = std::any_of(
-      frame.blurred_ring_bases.begin(), frame.blurred_ring_bases.end(), [&](const PxRect& b) {
-        return b.center == found.center && b.axis_a == found.axis_a && b.len_a == found.len_a &&
-               b.len_b == found.len_b;
-      });
+  const bool ring_fitted = IsOneOf(found, frame.blurred_ring_bases);
   std::array<bool, 4> placed{};
   for (int iter = 0; iter < 2 && !ring_fitted; ++iter) {
     const std::array<bool, 4> now = RefineEdges(top_bgr, r, mm, options.min_border_mm);
@@ -297,11 +293,7 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   ds.white_stripe = facing.best_white;
   ds.partly_hidden = under_tall.partly_hidden;
   // The fit runs after every step that grows or moves a base: it is found as that fit placed it.
-  ds.faint_border = std::any_of(frame.changed_fit_bases.begin(), frame.changed_fit_bases.end(),
-                                [&](const PxRect& c) {
-                                  return c.center == found.center && c.axis_a == found.axis_a &&
-                                         c.len_a == found.len_a && c.len_b == found.len_b;
-                                });
+  ds.faint_border = IsOneOf(found, frame.changed_fit_bases);
   ds.completed_under_terrain = under_tall.completed;
   return ds;
 }
