@@ -188,6 +188,7 @@ Scenario ParseScenario(const std::string& json_text, const std::filesystem::path
               "projectile",
               "qtip_paint",
               "shell_colour",
+              "shell_dot_offset_mm",
               "near_stand_probability",
               "across_base_probability",
               "difficulty"});
@@ -280,6 +281,9 @@ Scenario ParseScenario(const std::string& json_text, const std::filesystem::path
   }
   if (j.contains("qtip_paint")) sc.qtip_paint = r.Colour(j["qtip_paint"], "qtip_paint");
   if (j.contains("shell_colour")) sc.shell_colour = r.Colour(j["shell_colour"], "shell_colour");
+  if (j.contains("shell_dot_offset_mm")) {
+    sc.shell_dot_offset_mm = r.NumberIn(j["shell_dot_offset_mm"], "shell_dot_offset_mm", 0, 4);
+  }
   if (j.contains("near_stand_probability")) {
     sc.near_stand_probability =
         r.NumberIn(j["near_stand_probability"], "near_stand_probability", 0, 1);

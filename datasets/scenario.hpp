@@ -77,6 +77,7 @@ struct Scenario {
   std::string projectile = "qtip";
   Rgb qtip_paint{20, 20, 20};             // painted head colour
   Rgb shell_colour{235, 200, 40};         // plasticine colour
+  double shell_dot_offset_mm = 0.0;       // the dot up to this far from the shell's centre
   double near_stand_probability = 0.7;    // impact point placed within ~2" of a stand
   double across_base_probability = 0.15;  // Q-tip lies across a base / shell lands on one
 

@@ -71,9 +71,12 @@ struct QtipPose {
 };
 
 struct ShellPose {
-  cv::Point3d dot;  // centre of the top face (the dot), z = -height of the top
+  cv::Point3d dot;  // the dot on the top face, z = -height of the top
   double angle_deg = 0.0;
   double tilt_deg = 0.0;  // roll while flying (0 at rest)
+  // The dot from the top face's centre along the slab's own axes, inches: a dot pressed in by
+  // hand is rarely centred (Scenario::shell_dot_offset_mm).
+  cv::Point2d dot_offset_in{0.0, 0.0};
 };
 
 struct HandPose {
@@ -129,6 +132,10 @@ struct SceneLayout {
 // Samples the whole layout for scene `index` of a scenario.
 SceneLayout SampleLayout(const Scenario& scenario, const StandKindCatalog& kinds,
                          cv::Size image_size, SynthRandom& rng);
+
+// Moves the resting shell's dot up to `max_offset_mm` from its top's centre, in a direction and
+// by a distance drawn from `rng`; the slab stays where it lies.
+void OffsetShellDot(double max_offset_mm, SynthRandom& rng, ShellPose& shell);
 
 // A hand reaching toward `target` (table inches) from the nearest side of the table.
 HandPose SampleHand(const SceneLayout& layout, Vec2 target, SynthRandom& rng);

@@ -79,6 +79,7 @@ std::vector<Solid> ProjectileSolids(const SceneLayout& L, const Pose& p) {
   }
   ShellPose s;
   s.dot = p.centre;
+  s.dot_offset_in = L.shell.dot_offset_in;
   s.angle_deg = RadToDeg(p.yaw);
   s.tilt_deg = RadToDeg(p.pitch);
   return ShellSolids(s, L.shell_bgr);

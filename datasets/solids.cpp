@@ -157,7 +157,8 @@ std::vector<Solid> ShellSolids(const ShellPose& pose, const cv::Scalar& shell_bg
   // Roll about ex (while flying).
   const cv::Vec3d ey_r = std::cos(roll) * ey + std::sin(roll) * ez;
   const cv::Vec3d ez_r = -std::sin(roll) * ey + std::cos(roll) * ez;
-  const cv::Vec3d top = V(pose.dot);
+  const cv::Vec3d dot_at = V(pose.dot);
+  const cv::Vec3d top = dot_at - pose.dot_offset_in.x * ex - pose.dot_offset_in.y * ey_r;
   const double h = 0.5 * kShellSizeIn;
   Solid slab;
   std::vector<cv::Point3d> top_poly;
@@ -178,7 +179,7 @@ std::vector<Solid> ShellSolids(const ShellPose& pose, const cv::Scalar& shell_bg
   for (int i = 0; i < 16; ++i) {
     const double ang = 2 * kPi * i / 16;
     const cv::Vec3d p =
-        top + 0.5 * kShellDotDiaIn * (std::cos(ang) * ex + std::sin(ang) * ey_r) - 0.0005 * ez_r;
+        dot_at + 0.5 * kShellDotDiaIn * (std::cos(ang) * ex + std::sin(ang) * ey_r) - 0.0005 * ez_r;
     dot.emplace_back(p[0], p[1], p[2]);
   }
   slab.faces.push_back({dot, cv::Scalar(30, 25, 25)});

@@ -458,6 +458,16 @@ void AddRoomClutter(SceneLayout& L, SynthRandom& rng) {
 
 }  // namespace
 
+void OffsetShellDot(double max_offset_mm, SynthRandom& rng, ShellPose& shell) {
+  // Uniform over the disc of that radius.
+  const double r_in = std::sqrt(rng.Unit()) * max_offset_mm / 25.4;
+  const double dir = rng.Uniform(0, 2 * kPi);
+  shell.dot_offset_in = {r_in * std::cos(dir), r_in * std::sin(dir)};
+  const double a = DegToRad(shell.angle_deg);
+  shell.dot.x += shell.dot_offset_in.x * std::cos(a) - shell.dot_offset_in.y * std::sin(a);
+  shell.dot.y += shell.dot_offset_in.x * std::sin(a) + shell.dot_offset_in.y * std::cos(a);
+}
+
 HandPose SampleHand(const SceneLayout& L, Vec2 target, SynthRandom& rng) {
   const Grid& g = L.board.grid;
   HandPose hand;

@@ -81,6 +81,11 @@ LaidOutScene LayOutScene(const Scenario& scenario, const SynthOptions& options, 
   }
   SynthRandom rng(options.seed, static_cast<uint64_t>(index));
   LaidOutScene out{SampleLayout(scenario, kinds, options.size, rng), {}, rng};
+  if (out.layout.projectile_kind == "shell" && scenario.shell_dot_offset_mm > 0) {
+    // A stream of its own: every other draw, and so the rest of the scene, stays as it was.
+    SynthRandom dot_rng(options.seed, static_cast<uint64_t>(index) ^ 0xd07d07d07ULL);
+    OffsetShellDot(scenario.shell_dot_offset_mm, dot_rng, out.layout.shell);
+  }
   const SceneLayout& L = out.layout;
   SynthScene& s = out.truth;
   s.index = index;

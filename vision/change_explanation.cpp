@@ -162,6 +162,7 @@ ProjectileResult ShellFrom(const ChangeScene& s, const ChangeBlob& blob) {
   model.thickness_mm = opt.shell_thickness_mm;
   model.dot_diameter_mm = opt.shell_dot_diameter_mm;
   model.min_dot_contrast = opt.min_dot_contrast;
+  model.dot = opt.shell_dot;
   model.size_tolerance = opt.size_tolerance;
   // Its silhouette by colour, against `after` with the lighting change divided out: a
   // darker or brighter exposure otherwise moves the mat around it toward the shell's colour.

@@ -14,6 +14,7 @@
 
 #include "engine/geometry.hpp"
 #include "vision/change_mask.hpp"
+#include "vision/shell_dot.hpp"
 #include "vision/stand_detector.hpp"
 #include "vision/top_view.hpp"
 
@@ -51,6 +52,8 @@ struct ProjectileOptions {
   // Default 0.2: a dark dot on yellow plasticine is ~0.5 even blurred to a few pixels; shading
   // and JPEG across a plain top stay under ~0.1. Lower only for a pale dot.
   double min_dot_contrast = 0.2;
+  // Where no spot is that much darker: the blurred dot fitted on the top (`vision/shell_dot`).
+  ShellDotOptions shell_dot;
   // Smallest share of the shell's top area (side^2) that must have changed. A shell is a solid
   // square, so a sparse change of the right extent (light or JPEG on textured figures) is not
   // one. Default 0.5; the measured change of a real shell is about 1-2x side^2 with its shadow.
@@ -83,7 +86,7 @@ struct ProjectileObservation {
   // head length past the end of the white stick (less precise; shown in the evidence).
   bool tip_from_edge = true;
   // Shell: false when its dot could not be seen and `point` is the centre of its silhouette
-  // (a clean square of the right size; the dot marks that centre).
+  // (a clean square of the right size; off by as much as a hand-pressed dot is off centre).
   bool dot_seen = true;
   double change_area_mm2 = 0;
   cv::Rect region_px;  // bounding box of the change in the top view

@@ -215,6 +215,19 @@ std::variant<ShellFit, ShellRefusal> FitShell(const cv::Mat& top_before, const c
     }
   }
   if (!fit.dot_seen) {
+    // Too little contrast left for the darkest spot: the blurred dot fitted on the top's shading.
+    cv::Mat gray_f;
+    gray.convertTo(gray_f, CV_32F);
+    ShellDotOptions dot_opt = opt.dot;
+    dot_opt.dot_diameter_mm = opt.dot_diameter_mm;
+    const ShellDotMatch dot = MatchShellDot(gray_f, mid, mm, dot_opt);
+    if (dot.found) {
+      fit.dot_seen = true;
+      fit.centre_px = dot.centre_px + cv::Point2d(box.tl());
+      fit.centre_height_mm = opt.thickness_mm;
+    }
+  }
+  if (!fit.dot_seen) {
     fit.centre_px = fit.silhouette_px;
     fit.centre_height_mm = 0.5 * opt.thickness_mm;
   }

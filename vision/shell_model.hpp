@@ -8,7 +8,8 @@
 //    sides, so its centroid is the centre of the slab at half its thickness (exact for a prism:
 //    it is symmetric about that point).
 //  - The dot is a small spot darker than the top around it, near where the top's centre is
-//    seen; located by the weighted centroid of what is darker than half way to the top.
+//    seen; located by the weighted centroid of what is darker than half way to the top. Where
+//    blur has left no spot that dark, the blurred dot is fitted on the top (`shell_dot`).
 // A shell whose dot cannot be seen (blur, glare, a dot rubbed off) is still measured from its
 // silhouette when that is a clean square of the right size: the dot marks the centre, and the
 // centre is what the silhouette gives.
@@ -19,6 +20,8 @@
 #include <vector>
 
 #include <opencv2/core.hpp>
+
+#include "vision/shell_dot.hpp"
 
 namespace referee {
 
@@ -32,6 +35,9 @@ struct ShellModelOptions {
   // 0.2: a dark dot on yellow plasticine is ~0.5 even blurred over a few pixels; shading and
   // JPEG across a plain top stay under ~0.1. Lower only for a pale dot.
   double min_dot_contrast = 0.2;
+  // Where no spot is that much darker: the blurred dot fitted on the top (`vision/shell_dot`;
+  // its diameter is dot_diameter_mm above).
+  ShellDotOptions dot;
   // Allowed deviation of the silhouette's sides from the model, fraction. Default 0.3.
   double size_tolerance = 0.3;
   // Smallest chromaticity distance between the shell and the surface under it for a pixel to

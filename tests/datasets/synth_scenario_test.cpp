@@ -39,7 +39,7 @@ std::string FieldOfError(const std::string& text) {
 }
 
 TEST(SynthScenario, ShippedScenariosLoad) {
-  for (const char* name : {"napoleonic", "ancient", "hard"}) {
+  for (const char* name : {"napoleonic", "ancient", "hard", "lamp", "handmade_shells"}) {
     const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / (std::string(name) + ".json"));
     EXPECT_EQ(sc.name, name);
   }
@@ -47,6 +47,9 @@ TEST(SynthScenario, ShippedScenariosLoad) {
   EXPECT_DOUBLE_EQ(hard.difficulty.grid_hidden_fraction, 0.3);
   EXPECT_FALSE(hard.markers);
   EXPECT_EQ(LoadScenario(DatasetsDir() / "scenarios" / "ancient.json").grid.square_size_in, 3.0);
+  EXPECT_EQ(LoadScenario(DatasetsDir() / "scenarios" / "ancient.json").shell_dot_offset_mm, 0.0);
+  EXPECT_EQ(LoadScenario(DatasetsDir() / "scenarios" / "handmade_shells.json").shell_dot_offset_mm,
+            2.0);
 }
 
 TEST(SynthScenario, BadInputNamesFileAndField) {
@@ -54,6 +57,7 @@ TEST(SynthScenario, BadInputNamesFileAndField) {
   EXPECT_EQ(FieldOfError(R"({"board": {"cols": 0}})"), "board.cols");
   EXPECT_EQ(FieldOfError(R"({"stand_per_side": 3})"), "stand_per_side");  // typo: unknown key
   EXPECT_EQ(FieldOfError(R"({"projectile": "arrow"})"), "projectile");
+  EXPECT_EQ(FieldOfError(R"({"shell_dot_offset_mm": 9})"), "shell_dot_offset_mm");
   EXPECT_EQ(FieldOfError(R"({"difficulty": {"tilt_deg": [20, 10]}})"), "difficulty.tilt_deg");
   EXPECT_EQ(FieldOfError(R"({"difficulty": {"k1": [-0.2]}})"), "difficulty.k1");
   EXPECT_EQ(FieldOfError(R"({"sides": [{"name": "red", "colour": [300, 0, 0]},

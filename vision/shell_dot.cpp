@@ -1,0 +1,122 @@
+#include "vision/shell_dot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <opencv2/imgproc.hpp>
+
+namespace referee {
+
+namespace {
+
+// The dot of radius `r_px` centred `offset` px from the middle of a (2 * half + 1)^2 patch,
+// blurred by `sigma_px`: the share of each pixel it darkens.
+cv::Mat BlurredDisc(double r_px, double sigma_px, int half, cv::Point2d offset) {
+  constexpr int kSuper = 5;
+  const int n = 2 * half + 1;
+  cv::Mat fine(n * kSuper, n * kSuper, CV_32F);
+  for (int y = 0; y < fine.rows; ++y) {
+    for (int x = 0; x < fine.cols; ++x) {
+      const double dx = (x + 0.5) / kSuper - half - 0.5 - offset.x;
+      const double dy = (y + 0.5) / kSuper - half - 0.5 - offset.y;
+      fine.at<float>(y, x) = dx * dx + dy * dy <= r_px * r_px ? 1.0f : 0.0f;
+    }
+  }
+  cv::Mat disc;
+  cv::resize(fine, disc, {n, n}, 0, 0, cv::INTER_AREA);
+  if (sigma_px > 0) cv::GaussianBlur(disc, disc, {0, 0}, sigma_px, 0, cv::BORDER_CONSTANT);
+  return disc;
+}
+
+struct DotFit {
+  double t = -1e9;
+  double contrast = 0;
+};
+
+// The patch around `c` (a disc of radius `half`) fitted as a plane plus `k` times `disc`: the
+// darkening -k over its standard error, and over the plane's level at the centre.
+DotFit FitAt(const cv::Mat& gray, cv::Point c, const cv::Mat& disc, int half) {
+  DotFit out;
+  if (c.x - half < 0 || c.y - half < 0 || c.x + half >= gray.cols || c.y + half >= gray.rows) {
+    return out;
+  }
+  cv::Matx44d xtx = cv::Matx44d::zeros();
+  cv::Vec4d xty(0, 0, 0, 0);
+  double yy = 0;
+  int n = 0;
+  for (int dy = -half; dy <= half; ++dy) {
+    for (int dx = -half; dx <= half; ++dx) {
+      if (dx * dx + dy * dy > half * half) continue;
+      const cv::Vec4d row(1.0, dx, dy, disc.at<float>(dy + half, dx + half));
+      const double v = gray.at<float>(c.y + dy, c.x + dx);
+      xtx += row * row.t();
+      xty += v * row;
+      yy += v * v;
+      ++n;
+    }
+  }
+  bool ok = true;
+  const cv::Matx44d inv = xtx.inv(cv::DECOMP_CHOLESKY, &ok);
+  if (!ok || n <= 8) return out;
+  const cv::Vec4d beta = inv * xty;
+  const double rss = std::max(0.0, yy - beta.dot(xty));
+  const double se = std::sqrt(rss / (n - 4) * inv(3, 3));
+  out.t = -beta[3] / std::max(se, 1e-6);
+  out.contrast = -beta[3] / std::max(beta[0], 1.0);
+  return out;
+}
+
+}  // namespace
+
+ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, double mm_per_px,
+                            const ShellDotOptions& opt) {
+  CV_Assert(gray.type() == CV_32F);
+  const double mm = mm_per_px;
+  const double r_px = 0.5 * opt.dot_diameter_mm / mm;
+  const double reach_px = opt.reach_mm / mm;
+  ShellDotMatch best;
+  best.t = -1e9;
+  cv::Point best_at;
+  int best_half = 0;
+  for (double blur_mm = opt.blur_step_mm; blur_mm <= opt.max_blur_mm + 1e-9;
+       blur_mm += opt.blur_step_mm) {
+    const double sigma_px = blur_mm / mm;
+    const int half = static_cast<int>(std::ceil(r_px + 2 * sigma_px + 1));
+    const cv::Mat disc = BlurredDisc(r_px, sigma_px, half, {0, 0});
+    const int reach = static_cast<int>(std::ceil(reach_px));
+    const cv::Point mid(static_cast<int>(top_centre_px.x), static_cast<int>(top_centre_px.y));
+    for (int y = mid.y - reach; y <= mid.y + reach; ++y) {
+      for (int x = mid.x - reach; x <= mid.x + reach; ++x) {
+        if (std::hypot(x - top_centre_px.x, y - top_centre_px.y) > reach_px) continue;
+        const DotFit f = FitAt(gray, {x, y}, disc, half);
+        if (f.t <= best.t) continue;
+        best.t = f.t;
+        best.contrast = f.contrast;
+        best.blur_mm = blur_mm;
+        best_at = {x, y};
+        best_half = half;
+      }
+    }
+  }
+  if (best_half == 0) return {};
+  // A quarter of a pixel: the disc fitted at fractional offsets around the best place.
+  best.centre_px = cv::Point2d(best_at);
+  const double sigma_px = best.blur_mm / mm;
+  for (int j = -3; j <= 3; ++j) {
+    for (int i = -3; i <= 3; ++i) {
+      if (i == 0 && j == 0) continue;
+      const cv::Point2d off(0.25 * i, 0.25 * j);
+      const DotFit f = FitAt(gray, best_at, BlurredDisc(r_px, sigma_px, best_half, off), best_half);
+      if (f.t <= best.t) continue;
+      best.t = f.t;
+      best.contrast = f.contrast;
+      best.centre_px = cv::Point2d(best_at) + off;
+    }
+  }
+  best.found = best.t >= opt.min_t && best.contrast >= opt.min_contrast &&
+               best.blur_mm <= opt.max_blur_of_radius * 0.5 * opt.dot_diameter_mm + 1e-9;
+  return best;
+}
+
+}  // namespace referee
