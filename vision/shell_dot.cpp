@@ -32,6 +32,7 @@ cv::Mat BlurredDisc(double r_px, double sigma_px, int half, cv::Point2d offset) 
 struct DotFit {
   double t = -1e9;
   double contrast = 0;
+  double darkening = 0;
 };
 
 // The patch around `c` (a disc of radius `half`) fitted as a plane plus `k` times `disc`: the
@@ -64,6 +65,9 @@ DotFit FitAt(const cv::Mat& gray, cv::Point c, const cv::Mat& disc, int half) {
   const double se = std::sqrt(rss / (n - 4) * inv(3, 3));
   out.t = -beta[3] / std::max(se, 1e-6);
   out.contrast = -beta[3] / std::max(beta[0], 1.0);
+  double deepest = 0;
+  cv::minMaxLoc(disc, nullptr, &deepest);
+  out.darkening = out.contrast * deepest;
   return out;
 }
 
@@ -93,6 +97,7 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
         if (f.t <= best.t) continue;
         best.t = f.t;
         best.contrast = f.contrast;
+        best.darkening = f.darkening;
         best.blur_mm = blur_mm;
         best_at = {x, y};
         best_half = half;
@@ -111,10 +116,11 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
       if (f.t <= best.t) continue;
       best.t = f.t;
       best.contrast = f.contrast;
+      best.darkening = f.darkening;
       best.centre_px = cv::Point2d(best_at) + off;
     }
   }
-  best.found = best.t >= opt.min_t && best.contrast >= opt.min_contrast &&
+  best.found = best.t >= opt.min_t && best.darkening >= opt.min_darkening &&
                best.blur_mm <= opt.max_blur_of_radius * 0.5 * opt.dot_diameter_mm + 1e-9;
   return best;
 }

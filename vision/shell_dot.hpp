@@ -5,9 +5,11 @@
 // residual (its t statistic): a dot stands out of the top's noise and shading wherever the
 // blur has left it any shape at all.
 //  - Blur is not known per shell: the fit tries several widths and keeps the best. A dot whose
-//    best blur is wider than its own radius is not taken: it has then spread over most of a
-//    12 mm top, and the fit places it on the top's shading (`hard` scenes, where the dot is
-//    centred, put such fits 1.4-2.6 mm off).
+//    best blur is wider than most of its own radius is not taken: it has then spread over most
+//    of a 12 mm top, and the fit places it on the top's shading (`hard` scenes, where the dot
+//    is centred, put such fits 1.4-2.6 mm off).
+//  - Nor is one that darkens the picture too little where it is deepest, however significant
+//    its fit: the top's own shading fits so.
 //  - The place is refined to a quarter of a pixel by fitting the disc at fractional offsets.
 // A hand-pressed dot is rarely in the square's middle, and the 1" circle is centred on the dot.
 #pragma once
@@ -31,10 +33,11 @@ struct ShellDotOptions {
   // `hard` shell scenes, no shell there, the fit reached 11 (a blurred frame's pixels are not
   // independent, so the noise alone reaches more than a sharp frame's would).
   double min_t = 12.0;
-  // Smallest darkening of the unblurred dot, as a share of the top's brightness. Default 0.12:
-  // dots fitted on the `hard` and hand-made shells read 0.13-1.06; fits that missed the dot
-  // but reached t 10, under 0.07.
-  double min_contrast = 0.12;
+  // Smallest darkening at the dot's deepest point as the picture shows it (the fitted blurred
+  // disc), as a share of the top's brightness. Default 0.1, half the darkest-spot test's fifth
+  // (the fit weighs the whole dot, not one pixel): dots fitted within 0.6 mm on the `hard` and
+  // hand-made shells read 0.10-0.25; a fit 2.3 mm off the dot on `hard` 103/8, 0.07.
+  double min_darkening = 0.1;
 };
 
 struct ShellDotMatch {
@@ -42,6 +45,7 @@ struct ShellDotMatch {
   cv::Point2d centre_px;  // the dot, in the picture's px
   double t = 0;           // its darkening over the standard error
   double contrast = 0;    // the unblurred dot's darkening, share of the top's brightness
+  double darkening = 0;   // at its deepest point as the picture shows it, the same share
   double blur_mm = 0;     // the blur it fitted best at
 };
 

@@ -54,7 +54,8 @@ TEST(ShellDotTest, AnOffCentreDotIsFoundUnderModerateBlur) {
     SCOPED_TRACE(blur_mm);
     const Drawn d = DrawShellTop({1.6, -1.1}, true, blur_mm, 4.0);
     const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
-    ASSERT_TRUE(m.found) << "t " << m.t << " contrast " << m.contrast << " blur " << m.blur_mm;
+    ASSERT_TRUE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening "
+                         << m.darkening << " blur " << m.blur_mm;
     // Within a third of a mm of the dot, where the top's centre is 1.9 mm away.
     EXPECT_LT(cv::norm(m.centre_px - d.dot_px) * kMmPerPx, 0.33);
   }
@@ -65,7 +66,8 @@ TEST(ShellDotTest, ATopWithoutADotHasNone) {
     SCOPED_TRACE(blur_mm);
     const Drawn d = DrawShellTop({0, 0}, false, blur_mm, 4.0);
     const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
-    EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " blur " << m.blur_mm;
+    EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening "
+                          << m.darkening << " blur " << m.blur_mm;
   }
 }
 
@@ -73,7 +75,8 @@ TEST(ShellDotTest, ADotBlurredWiderThanItselfIsNotPlaced) {
   // Under a 2.5 mm blur the dot is a shallow dip over most of the top: not placed.
   const Drawn d = DrawShellTop({1.6, -1.1}, true, 2.5, 4.0);
   const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
-  EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " blur " << m.blur_mm;
+  EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening " << m.darkening
+                        << " blur " << m.blur_mm;
 }
 
 }  // namespace
