@@ -32,8 +32,15 @@ cv::Mat BlurredDisc(double r_px, double sigma_px, int half, cv::Point2d offset) 
 struct DotFit {
   double t = -1e9;
   double contrast = 0;
-  double darkening = 0;
 };
+
+// How deep the disc darkens where it is deepest: the darkening shown there is that times its
+// contrast.
+double Deepest(const cv::Mat& disc) {
+  double deepest = 0;
+  cv::minMaxLoc(disc, nullptr, &deepest);
+  return deepest;
+}
 
 // The patch around `c` (a disc of radius `half`) fitted as a plane plus `k` times `disc`: the
 // darkening -k over its standard error, and over the plane's level at the centre.
@@ -65,9 +72,6 @@ DotFit FitAt(const cv::Mat& gray, cv::Point c, const cv::Mat& disc, int half) {
   const double se = std::sqrt(rss / (n - 4) * inv(3, 3));
   out.t = -beta[3] / std::max(se, 1e-6);
   out.contrast = -beta[3] / std::max(beta[0], 1.0);
-  double deepest = 0;
-  cv::minMaxLoc(disc, nullptr, &deepest);
-  out.darkening = out.contrast * deepest;
   return out;
 }
 
@@ -88,6 +92,7 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
     const double sigma_px = blur_mm / mm;
     const int half = static_cast<int>(std::ceil(r_px + 2 * sigma_px + 1));
     const cv::Mat disc = BlurredDisc(r_px, sigma_px, half, {0, 0});
+    const double deepest = Deepest(disc);
     const int reach = static_cast<int>(std::ceil(reach_px));
     const cv::Point mid(static_cast<int>(top_centre_px.x), static_cast<int>(top_centre_px.y));
     for (int y = mid.y - reach; y <= mid.y + reach; ++y) {
@@ -97,7 +102,7 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
         if (f.t <= best.t) continue;
         best.t = f.t;
         best.contrast = f.contrast;
-        best.darkening = f.darkening;
+        best.darkening = f.contrast * deepest;
         best.blur_mm = blur_mm;
         best_at = {x, y};
         best_half = half;
@@ -112,11 +117,12 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
     for (int i = -3; i <= 3; ++i) {
       if (i == 0 && j == 0) continue;
       const cv::Point2d off(0.25 * i, 0.25 * j);
-      const DotFit f = FitAt(gray, best_at, BlurredDisc(r_px, sigma_px, best_half, off), best_half);
+      const cv::Mat disc = BlurredDisc(r_px, sigma_px, best_half, off);
+      const DotFit f = FitAt(gray, best_at, disc, best_half);
       if (f.t <= best.t) continue;
       best.t = f.t;
       best.contrast = f.contrast;
-      best.darkening = f.darkening;
+      best.darkening = f.contrast * Deepest(disc);
       best.centre_px = cv::Point2d(best_at) + off;
     }
   }

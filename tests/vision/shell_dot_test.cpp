@@ -3,6 +3,8 @@
 // averaged down (a camera's pixels), blurred as a lens does and given a webcam's noise.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <opencv2/imgproc.hpp>
 
 #include "vision/shell_dot.hpp"
