@@ -2,7 +2,8 @@
 // frame compressed as a webcam sends it (JPEG) and `before` lossless, as `referee synth`
 // writes them. Each scene here was refused before this session's shell model: JPEG speckle
 // along every base border ("more than one thing changed"), a dot blurred away ("no centre
-// dot"), a shell lying on figures ("neither a Q-tip nor a shell").
+// dot"), a shell lying on figures ("neither a Q-tip nor a shell"). The last two tests are of the
+// dot fitted where blur leaves it faint (vision/shell_dot), on hand-made and `hard` shells.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -141,9 +142,10 @@ TEST(ShellScenesTest, AnOffCentreDotBlurredFaintIsFollowed) {
   }
 }
 
-// `hard` seed 103 scene 8: a shell on a base's edge under heavy blur, its dot centred and not
-// seen. The square's centre is 1.5 mm from it; a blurred dot fitted at the top's shading (t 15,
-// but darkening the picture by 7 % at most) was 3.0 mm off. Such a faint fit is not taken.
+// `hard` seed 103 scene 8: a shell on a base's top (8 mm up) under heavy blur, its dot centred
+// and not seen. The square's centre is 1.5 mm from it; a blurred dot fitted at the top's
+// shading (t 15, but darkening the picture by 7 % at most) was 3.0 mm off. Such a faint fit is
+// not taken.
 TEST(ShellScenesTest, ADotFitTooShallowToBeTheDotIsNotTaken) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 103, .size = {1920, 1080}}, 8);
