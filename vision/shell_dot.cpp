@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
@@ -11,8 +10,20 @@ namespace referee {
 namespace {
 
 // The dot of radius `r_px` centred `offset` px from the middle of a (2 * half + 1)^2 patch,
-// blurred by `sigma_px`: the share of each pixel it darkens.
-cv::Mat BlurredDisc(double r_px, double sigma_px, int half, cv::Point2d offset) {
+// blurred by `sigma_px`, with what fitting the patch (a disc of radius `half`) as a plane plus
+// the dot needs that does not depend on the picture: the normal equations' inverse. Every place
+// the template is fitted at shares it.
+struct DotTemplate {
+  cv::Mat disc;  // the share of each pixel the dot darkens
+  int half = 0;
+  cv::Matx44d inverse;
+  bool solvable = false;
+  int n = 0;           // pixels in the patch
+  double deepest = 0;  // where the disc darkens most: the darkening shown there is this
+                       // times the dot's contrast
+};
+
+DotTemplate MakeTemplate(double r_px, double sigma_px, int half, cv::Point2d offset) {
   constexpr int kSuper = 5;
   const int n = 2 * half + 1;
   cv::Mat fine(n * kSuper, n * kSuper, CV_32F);
@@ -23,10 +34,24 @@ cv::Mat BlurredDisc(double r_px, double sigma_px, int half, cv::Point2d offset) 
       fine.at<float>(y, x) = dx * dx + dy * dy <= r_px * r_px ? 1.0f : 0.0f;
     }
   }
-  cv::Mat disc;
-  cv::resize(fine, disc, {n, n}, 0, 0, cv::INTER_AREA);
-  if (sigma_px > 0) cv::GaussianBlur(disc, disc, {0, 0}, sigma_px, 0, cv::BORDER_CONSTANT);
-  return disc;
+  DotTemplate t;
+  t.half = half;
+  cv::resize(fine, t.disc, {n, n}, 0, 0, cv::INTER_AREA);
+  if (sigma_px > 0) cv::GaussianBlur(t.disc, t.disc, {0, 0}, sigma_px, 0, cv::BORDER_CONSTANT);
+  cv::minMaxLoc(t.disc, nullptr, &t.deepest);
+  cv::Matx44d xtx = cv::Matx44d::zeros();
+  for (int dy = -half; dy <= half; ++dy) {
+    for (int dx = -half; dx <= half; ++dx) {
+      if (dx * dx + dy * dy > half * half) continue;
+      const cv::Vec4d row(1.0, dx, dy, t.disc.at<float>(dy + half, dx + half));
+      xtx += row * row.t();
+      ++t.n;
+    }
+  }
+  t.solvable = true;
+  t.inverse = xtx.inv(cv::DECOMP_CHOLESKY, &t.solvable);
+  t.solvable = t.solvable && t.n > 8;
+  return t;
 }
 
 struct DotFit {
@@ -34,42 +59,29 @@ struct DotFit {
   double contrast = 0;
 };
 
-// How deep the disc darkens where it is deepest: the darkening shown there is that times its
-// contrast.
-double Deepest(const cv::Mat& disc) {
-  double deepest = 0;
-  cv::minMaxLoc(disc, nullptr, &deepest);
-  return deepest;
-}
-
-// The patch around `c` (a disc of radius `half`) fitted as a plane plus `k` times `disc`: the
-// darkening -k over its standard error, and over the plane's level at the centre.
-DotFit FitAt(const cv::Mat& gray, cv::Point c, const cv::Mat& disc, int half) {
+// The patch around `c` fitted as a plane plus `k` times the template's disc: the darkening -k
+// over its standard error, and over the plane's level at the centre.
+DotFit FitAt(const cv::Mat& gray, cv::Point c, const DotTemplate& tmpl) {
   DotFit out;
-  if (c.x - half < 0 || c.y - half < 0 || c.x + half >= gray.cols || c.y + half >= gray.rows) {
+  const int half = tmpl.half;
+  if (!tmpl.solvable || c.x - half < 0 || c.y - half < 0 || c.x + half >= gray.cols ||
+      c.y + half >= gray.rows) {
     return out;
   }
-  cv::Matx44d xtx = cv::Matx44d::zeros();
   cv::Vec4d xty(0, 0, 0, 0);
   double yy = 0;
-  int n = 0;
   for (int dy = -half; dy <= half; ++dy) {
     for (int dx = -half; dx <= half; ++dx) {
       if (dx * dx + dy * dy > half * half) continue;
-      const cv::Vec4d row(1.0, dx, dy, disc.at<float>(dy + half, dx + half));
+      const cv::Vec4d row(1.0, dx, dy, tmpl.disc.at<float>(dy + half, dx + half));
       const double v = gray.at<float>(c.y + dy, c.x + dx);
-      xtx += row * row.t();
       xty += v * row;
       yy += v * v;
-      ++n;
     }
   }
-  bool ok = true;
-  const cv::Matx44d inv = xtx.inv(cv::DECOMP_CHOLESKY, &ok);
-  if (!ok || n <= 8) return out;
-  const cv::Vec4d beta = inv * xty;
+  const cv::Vec4d beta = tmpl.inverse * xty;
   const double rss = std::max(0.0, yy - beta.dot(xty));
-  const double se = std::sqrt(rss / (n - 4) * inv(3, 3));
+  const double se = std::sqrt(rss / (tmpl.n - 4) * tmpl.inverse(3, 3));
   out.t = -beta[3] / std::max(se, 1e-6);
   out.contrast = -beta[3] / std::max(beta[0], 1.0);
   return out;
@@ -78,11 +90,13 @@ DotFit FitAt(const cv::Mat& gray, cv::Point c, const cv::Mat& disc, int half) {
 }  // namespace
 
 ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, double mm_per_px,
-                            const ShellDotOptions& opt) {
+                            double dot_diameter_mm, const ShellDotOptions& opt) {
   CV_Assert(gray.type() == CV_32F);
   const double mm = mm_per_px;
-  const double r_px = 0.5 * opt.dot_diameter_mm / mm;
+  const double r_px = 0.5 * dot_diameter_mm / mm;
   const double reach_px = opt.reach_mm / mm;
+  const int reach = static_cast<int>(std::ceil(reach_px));
+  const cv::Point mid(static_cast<int>(top_centre_px.x), static_cast<int>(top_centre_px.y));
   ShellDotMatch best;
   best.t = -1e9;
   cv::Point best_at;
@@ -91,18 +105,15 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
        blur_mm += opt.blur_step_mm) {
     const double sigma_px = blur_mm / mm;
     const int half = static_cast<int>(std::ceil(r_px + 2 * sigma_px + 1));
-    const cv::Mat disc = BlurredDisc(r_px, sigma_px, half, {0, 0});
-    const double deepest = Deepest(disc);
-    const int reach = static_cast<int>(std::ceil(reach_px));
-    const cv::Point mid(static_cast<int>(top_centre_px.x), static_cast<int>(top_centre_px.y));
+    const DotTemplate tmpl = MakeTemplate(r_px, sigma_px, half, {0, 0});
     for (int y = mid.y - reach; y <= mid.y + reach; ++y) {
       for (int x = mid.x - reach; x <= mid.x + reach; ++x) {
         if (std::hypot(x - top_centre_px.x, y - top_centre_px.y) > reach_px) continue;
-        const DotFit f = FitAt(gray, {x, y}, disc, half);
+        const DotFit f = FitAt(gray, {x, y}, tmpl);
         if (f.t <= best.t) continue;
         best.t = f.t;
         best.contrast = f.contrast;
-        best.darkening = f.contrast * deepest;
+        best.darkening = f.contrast * tmpl.deepest;
         best.blur_mm = blur_mm;
         best_at = {x, y};
         best_half = half;
@@ -117,17 +128,17 @@ ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, doub
     for (int i = -3; i <= 3; ++i) {
       if (i == 0 && j == 0) continue;
       const cv::Point2d off(0.25 * i, 0.25 * j);
-      const cv::Mat disc = BlurredDisc(r_px, sigma_px, best_half, off);
-      const DotFit f = FitAt(gray, best_at, disc, best_half);
+      const DotTemplate tmpl = MakeTemplate(r_px, sigma_px, best_half, off);
+      const DotFit f = FitAt(gray, best_at, tmpl);
       if (f.t <= best.t) continue;
       best.t = f.t;
       best.contrast = f.contrast;
-      best.darkening = f.contrast * Deepest(disc);
+      best.darkening = f.contrast * tmpl.deepest;
       best.centre_px = cv::Point2d(best_at) + off;
     }
   }
   best.found = best.t >= opt.min_t && best.darkening >= opt.min_darkening &&
-               best.blur_mm <= opt.max_blur_of_radius * 0.5 * opt.dot_diameter_mm + 1e-9;
+               best.blur_mm <= opt.max_blur_of_radius * 0.5 * dot_diameter_mm + 1e-9;
   return best;
 }
 

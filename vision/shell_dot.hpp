@@ -19,8 +19,6 @@
 namespace referee {
 
 struct ShellDotOptions {
-  // Diameter of the dot, mm (TABLE_KIT: the shell's centre marked by a dark dot; 3 mm here).
-  double dot_diameter_mm = 3.0;
   // How far from where the top's centre is seen the dot may lie, mm. Default 3: a quarter of
   // the shell's side.
   double reach_mm = 3.0;
@@ -50,8 +48,9 @@ struct ShellDotMatch {
 };
 
 // `gray`: brightness of the top and around it (CV_32F). `top_centre_px`: where the top's
-// centre is seen in it. `mm_per_px`: the picture's scale.
+// centre is seen in it. `mm_per_px`: the picture's scale. `dot_diameter_mm`: the dot's
+// (TABLE_KIT marks the shell's centre with a dark dot; ShellModelOptions::dot_diameter_mm).
 ShellDotMatch MatchShellDot(const cv::Mat& gray, cv::Point2d top_centre_px, double mm_per_px,
-                            const ShellDotOptions& options = {});
+                            double dot_diameter_mm, const ShellDotOptions& options = {});
 
 }  // namespace referee

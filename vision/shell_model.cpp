@@ -218,9 +218,7 @@ std::variant<ShellFit, ShellRefusal> FitShell(const cv::Mat& top_before, const c
     // Too little contrast left for the darkest spot: the blurred dot fitted on the top's shading.
     cv::Mat gray_f;
     gray.convertTo(gray_f, CV_32F);
-    ShellDotOptions dot_opt = opt.dot;
-    dot_opt.dot_diameter_mm = opt.dot_diameter_mm;
-    const ShellDotMatch dot = MatchShellDot(gray_f, mid, mm, dot_opt);
+    const ShellDotMatch dot = MatchShellDot(gray_f, mid, mm, opt.dot_diameter_mm, opt.dot);
     if (dot.found) {
       fit.dot_seen = true;
       fit.centre_px = dot.centre_px + cv::Point2d(box.tl());

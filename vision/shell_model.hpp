@@ -35,8 +35,8 @@ struct ShellModelOptions {
   // 0.2: a dark dot on yellow plasticine is ~0.5 even blurred over a few pixels; shading and
   // JPEG across a plain top stay under ~0.1. Lower only for a pale dot.
   double min_dot_contrast = 0.2;
-  // Where no spot is that much darker: the blurred dot fitted on the top (`vision/shell_dot`;
-  // its diameter is dot_diameter_mm above).
+  // Where no spot is that much darker: the blurred dot fitted on the top (`vision/shell_dot`,
+  // at dot_diameter_mm above).
   ShellDotOptions dot;
   // Allowed deviation of the silhouette's sides from the model, fraction. Default 0.3.
   double size_tolerance = 0.3;

@@ -55,7 +55,7 @@ TEST(ShellDotTest, AnOffCentreDotIsFoundUnderModerateBlur) {
   for (const double blur_mm : {0.8, 1.2}) {
     SCOPED_TRACE(blur_mm);
     const Drawn d = DrawShellTop({1.6, -1.1}, true, blur_mm, 4.0);
-    const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
+    const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx, 3.0);
     ASSERT_TRUE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening "
                          << m.darkening << " blur " << m.blur_mm;
     // Within a third of a mm of the dot, where the top's centre is 1.9 mm away.
@@ -67,7 +67,7 @@ TEST(ShellDotTest, ATopWithoutADotHasNone) {
   for (const double blur_mm : {0.8, 1.6}) {
     SCOPED_TRACE(blur_mm);
     const Drawn d = DrawShellTop({0, 0}, false, blur_mm, 4.0);
-    const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
+    const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx, 3.0);
     EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening "
                           << m.darkening << " blur " << m.blur_mm;
   }
@@ -76,7 +76,7 @@ TEST(ShellDotTest, ATopWithoutADotHasNone) {
 TEST(ShellDotTest, ADotBlurredWiderThanItselfIsNotPlaced) {
   // Under a 2.5 mm blur the dot is a shallow dip over most of the top: not placed.
   const Drawn d = DrawShellTop({1.6, -1.1}, true, 2.5, 4.0);
-  const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx);
+  const ShellDotMatch m = MatchShellDot(d.gray, d.top_px, kMmPerPx, 3.0);
   EXPECT_FALSE(m.found) << "t " << m.t << " contrast " << m.contrast << " darkening " << m.darkening
                         << " blur " << m.blur_mm;
 }

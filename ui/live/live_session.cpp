@@ -445,14 +445,14 @@ void LiveSession::RebuildShown() {
     }
     v.corrected = v.corrected || state_.moved_stands().contains(s.id);
     v.removed = state_.removed_stands().contains(s.id);
-    v.partly_hidden =
-        !state_.moved_stands().contains(s.id) && std::ranges::any_of(detected_, [&](const auto& d) {
-          return d.stand.id == s.id && d.partly_hidden;
-        });
-    v.faint_border =
-        !state_.moved_stands().contains(s.id) && std::ranges::any_of(detected_, [&](const auto& d) {
-          return d.stand.id == s.id && d.faint_border;
-        });
+    // What the detector asked the players to check, until they move the stand.
+    if (!state_.moved_stands().contains(s.id)) {
+      for (const DetectedStand& d : detected_) {
+        if (d.stand.id != s.id) continue;
+        v.partly_hidden = v.partly_hidden || d.partly_hidden;
+        v.faint_border = v.faint_border || d.faint_border;
+      }
+    }
     v.kind_source = tracker_.KindSourceOf(s.id);
     v.stand = std::move(s);
     shown.push_back(std::move(v));
