@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <opencv2/imgproc.hpp>
 
@@ -21,6 +22,10 @@ struct DotTemplate {
   int n = 0;           // pixels in the patch
   double deepest = 0;  // where the disc darkens most: the darkening shown there is this
                        // times the dot's contrast
+  // The patch's pixels (offsets from its middle) and their design rows (1, dx, dy, disc),
+  // listed once: every place fitted walks the same ones.
+  std::vector<cv::Point> offsets;
+  std::vector<cv::Vec4d> rows;
 };
 
 DotTemplate MakeTemplate(double r_px, double sigma_px, int half, cv::Point2d offset) {
@@ -45,6 +50,8 @@ DotTemplate MakeTemplate(double r_px, double sigma_px, int half, cv::Point2d off
       if (dx * dx + dy * dy > half * half) continue;
       const cv::Vec4d row(1.0, dx, dy, t.disc.at<float>(dy + half, dx + half));
       xtx += row * row.t();
+      t.offsets.emplace_back(dx, dy);
+      t.rows.push_back(row);
       ++t.n;
     }
   }
@@ -70,14 +77,10 @@ DotFit FitAt(const cv::Mat& gray, cv::Point c, const DotTemplate& tmpl) {
   }
   cv::Vec4d xty(0, 0, 0, 0);
   double yy = 0;
-  for (int dy = -half; dy <= half; ++dy) {
-    for (int dx = -half; dx <= half; ++dx) {
-      if (dx * dx + dy * dy > half * half) continue;
-      const cv::Vec4d row(1.0, dx, dy, tmpl.disc.at<float>(dy + half, dx + half));
-      const double v = gray.at<float>(c.y + dy, c.x + dx);
-      xty += v * row;
-      yy += v * v;
-    }
+  for (size_t i = 0; i < tmpl.rows.size(); ++i) {
+    const double v = gray.at<float>(c + tmpl.offsets[i]);
+    xty += v * tmpl.rows[i];
+    yy += v * v;
   }
   const cv::Vec4d beta = tmpl.inverse * xty;
   const double rss = std::max(0.0, yy - beta.dot(xty));
