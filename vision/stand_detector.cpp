@@ -24,6 +24,7 @@
 #include "vision/tall_terrain_mask.hpp"
 #include "vision/terrain_lookalike.hpp"
 #include "vision/washed_out_bases.hpp"
+#include "vision/washed_side_refit.hpp"
 
 namespace referee {
 
@@ -147,6 +148,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   out.mat_chroma = mat_chroma;
 
   std::vector<std::vector<PxRect>> rects;
+  std::vector<bool> fitted(colors.sides().size(), false);  // refitted to this frame's borders
   const int passes = options.refit_colors ? 2 : 1;
   for (int pass = 0; pass < passes; ++pass) {
     out.side_masks = out.colors.ClassifyChroma(chroma, valid, &mat_chroma);
@@ -160,7 +162,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
       for (size_t s = 0; s < rects.size(); ++s) {
         const cv::Mat gated = BorderBand(top_bgr.size(), rects[s], 1.0, t) & out.side_masks[s];
-        if (cv::countNonZero(gated) > 50) out.colors.Refit(s, chroma, gated);
+        if (cv::countNonZero(gated) > 50) {
+          out.colors.Refit(s, chroma, gated);
+          fitted[s] = true;
+        }
       }
     }
   }
@@ -196,8 +201,26 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   }
   // Their sizes are catalogue sizes and each side already sits where the blurred band fits it
   // best: kept so the edge and stripe steps below, whose evidence that blur defeats, leave them.
-  const std::vector<PxRect> blurred_ring_bases =
+  std::vector<PxRect> blurred_ring_bases =
       AddBlurredRings(top_bgr, view, out, terrain, solid_terrain, mm, sizes, options, rects);
+  // A side the first pass could not refit to this frame's borders: fitted again toward the washed
+  // colour its bases found so far show (vision/washed_side_refit.hpp).
+  if (options.refit_colors && options.washed_sides.enabled) {
+    const double band_px = std::max(1.0, options.min_border_mm / mm - 2.0);
+    if (std::optional<SideColorModel> washed_colors =
+            RefitWashedSides(out.colors, chroma, valid, mat_chroma, rects, fitted, solid_terrain,
+                             band_px, options.washed_sides)) {
+      StandDetection washed = out;
+      washed.colors = std::move(*washed_colors);
+      const std::vector<std::vector<PxRect>> before = rects;
+      AddBlurredRings(top_bgr, view, washed, terrain, solid_terrain, mm, sizes, options, rects);
+      DropRingsOffSideLine(chroma, valid, mat_chroma, washed.colors.sides(), before, mm,
+                           EdgeBlurMm(top_bgr, AllRects(before), mm), options.min_border_mm,
+                           options.washed_sides.max_off_line_ratio, rects);
+      const std::vector<PxRect> more = AddedSince(before, rects);
+      blurred_ring_bases.insert(blurred_ring_bases.end(), more.begin(), more.end());
+    }
+  }
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   const std::vector<cv::Mat> evidence =
       CompleteShortBases(top_bgr, view, out, mm, sizes, options, rects, hidden_sides);

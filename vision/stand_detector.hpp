@@ -29,6 +29,7 @@
 #include "vision/table_change.hpp"
 #include "vision/tall_terrain_extent.hpp"
 #include "vision/top_view.hpp"
+#include "vision/washed_side_refit.hpp"
 
 namespace referee {
 
@@ -64,6 +65,9 @@ struct StandDetectorOptions {
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
   bool refit_colors = true;
+  // A side that refit could not fit to this frame (its borders washed below the colour gate):
+  // the blurred rings fitted again toward the washed colour its bases found so far show.
+  WashedSideOptions washed_sides;
   // Second look for bases the colour blobs missed: a ring of a catalogue size fitted to the
   // border evidence left over (see vision/base_ring_fit.hpp), for borders partly hidden
   // (canopies, figures over them), washed out by blur, or around figures painted near the

@@ -45,6 +45,14 @@ inline const Stand& Truth(const RenderedDetection& r, const std::string& id) {
   return *it;
 }
 
+// Is a base of truth's side found within mm of its centre?
+inline bool FoundOfItsSide(const StandDetection& d, const Stand& truth, double mm) {
+  return std::any_of(d.stands.begin(), d.stands.end(), [&](const auto& ds) {
+    return ds.stand.side == truth.side &&
+           Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(mm);
+  });
+}
+
 // The detected base of the truth's side nearest its centre, within `mm`, or nullptr.
 inline const DetectedStand* FoundNear(const RenderedDetection& r, const Stand& truth,
                                       double mm = std::numeric_limits<double>::infinity()) {
