@@ -149,6 +149,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
 
   std::vector<std::vector<PxRect>> rects;
   std::vector<bool> fitted(colors.sides().size(), false);  // refitted to this frame's borders
+  // The inner part of a border, px: where a side's colour is sampled to refit it.
+  const double band_px = std::max(1.0, options.min_border_mm / mm - 2.0);
   const int passes = options.refit_colors ? 2 : 1;
   for (int pass = 0; pass < passes; ++pass) {
     out.side_masks = out.colors.ClassifyChroma(chroma, valid, &mat_chroma);
@@ -159,9 +161,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
     if (pass + 1 < passes) {
       // Re-fit each side from the inner part of the borders just found.
-      const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
       for (size_t s = 0; s < rects.size(); ++s) {
-        const cv::Mat gated = BorderBand(top_bgr.size(), rects[s], 1.0, t) & out.side_masks[s];
+        const cv::Mat gated =
+            BorderBand(top_bgr.size(), rects[s], 1.0, band_px) & out.side_masks[s];
         if (cv::countNonZero(gated) > 50) {
           out.colors.Refit(s, chroma, gated);
           fitted[s] = true;
@@ -206,7 +208,6 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   // A side the first pass could not refit to this frame's borders: fitted again toward the washed
   // colour its bases found so far show (vision/washed_side_refit.hpp).
   if (options.refit_colors && options.washed_sides.enabled) {
-    const double band_px = std::max(1.0, options.min_border_mm / mm - 2.0);
     if (std::optional<SideColorModel> washed_colors =
             RefitWashedSides(out.colors, chroma, valid, mat_chroma, rects, fitted, solid_terrain,
                              band_px, options.washed_sides)) {
