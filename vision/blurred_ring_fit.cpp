@@ -1169,6 +1169,8 @@ void AddBlurredRingBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::
                          const BlurredRingOptions& options) {
   if (blur_mm < border_mm) return;
   for (size_t s = 0; s < sides.size() && s < rects.size(); ++s) {
+    if (!options.fit_sides.empty() && (s >= options.fit_sides.size() || !options.fit_sides[s]))
+      continue;
     const std::vector<PxRect> all = AllRects(rects);
     const cv::Vec2f own(sides[s].mean);
     const cv::Mat dep = DepartureToward(chroma, valid, mat_chroma, own);

@@ -116,6 +116,9 @@ struct BlurredRingOptions {
   // tell). AddBlurredRingBases fills them when compare_other_sides is on (default).
   std::vector<std::array<cv::Mat, 2>> rival_shares;
   bool compare_other_sides = true;
+  // AddBlurredRingBases fits the sides flagged here (indexed as `sides`); empty: every side. A
+  // second pass toward refitted colours need not search again the sides it left as they were.
+  std::vector<bool> fit_sides;
   // ... and only where the colour ends at the ring: on every side, past the blur, the outside's
   // 90th percentile departs no further toward the colour than the band's median. A 40 x 20 mm
   // ring inside a 40 x 30 mm base whose figures wear its colour (`hard` 5 scene 5 blue-7, placed

@@ -208,13 +208,16 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   // A side the first pass could not refit to this frame's borders: fitted again toward the washed
   // colour its bases found so far show (vision/washed_side_refit.hpp).
   if (options.refit_colors && options.washed_sides.enabled) {
-    if (std::optional<SideColorModel> washed_colors =
+    if (std::optional<WashedSides> washed_sides =
             RefitWashedSides(out.colors, chroma, valid, mat_chroma, rects, fitted, solid_terrain,
                              band_px, options.washed_sides)) {
       StandDetection washed = out;
-      washed.colors = std::move(*washed_colors);
+      washed.colors = std::move(washed_sides->colors);
+      StandDetectorOptions refitted_only = options;
+      refitted_only.blurred_ring.fit_sides = washed_sides->refitted;
       const std::vector<std::vector<PxRect>> before = rects;
-      AddBlurredRings(top_bgr, view, washed, terrain, solid_terrain, mm, sizes, options, rects);
+      AddBlurredRings(top_bgr, view, washed, terrain, solid_terrain, mm, sizes, refitted_only,
+                      rects);
       DropRingsOffSideLine(chroma, valid, mat_chroma, washed.colors.sides(), before, mm,
                            EdgeBlurMm(top_bgr, AllRects(before), mm), options.min_border_mm,
                            options.washed_sides.max_off_line_ratio, rects);

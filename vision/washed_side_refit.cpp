@@ -8,23 +8,24 @@
 
 namespace referee {
 
-std::optional<SideColorModel> RefitWashedSides(const SideColorModel& colors, const cv::Mat& chroma,
-                                               const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                                               const std::vector<std::vector<PxRect>>& rects,
-                                               const std::vector<bool>& fitted,
-                                               const cv::Mat& solid_terrain, double band_px,
-                                               const WashedSideOptions& options) {
+std::optional<WashedSides> RefitWashedSides(const SideColorModel& colors, const cv::Mat& chroma,
+                                            const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                                            const std::vector<std::vector<PxRect>>& rects,
+                                            const std::vector<bool>& fitted,
+                                            const cv::Mat& solid_terrain, double band_px,
+                                            const WashedSideOptions& options) {
   const WashoutOptions washout;
   const std::vector<cv::Mat> toward = TowardSidesMasks(chroma, valid, mat_chroma, colors.sides(),
                                                        washout.min_fraction, washout.cone);
-  SideColorModel washed = colors;
+  WashedSides washed{colors, std::vector<bool>(colors.sides().size(), false)};
   bool any = false;
   for (size_t s = 0; s < rects.size() && s < fitted.size() && s < toward.size(); ++s) {
     if (fitted[s] || rects[s].size() < static_cast<size_t>(options.min_bases)) continue;
     cv::Mat gated = BorderBand(chroma.size(), rects[s], 1.0, band_px) & toward[s];
     if (!solid_terrain.empty()) gated.setTo(0, solid_terrain);
     if (cv::countNonZero(gated) < options.min_pixels) continue;
-    washed.Refit(s, chroma, gated);
+    washed.colors.Refit(s, chroma, gated);
+    washed.refitted[s] = true;
     any = true;
   }
   if (!any) return std::nullopt;

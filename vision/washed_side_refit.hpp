@@ -39,14 +39,18 @@ struct WashedSideOptions {
 // The side colours with each side not `fitted` by the first pass refitted from the border bands
 // (band_px wide, 1 px in) of its bases in `rects`, on the pixels that lie toward its colour from
 // the mat (TowardSidesMasks with WashoutOptions' fraction and cone) and off `solid_terrain`
-// (CV_8U, may be empty: roads and roofs a shade toward a side). Nothing when no side was
-// refitted.
-std::optional<SideColorModel> RefitWashedSides(const SideColorModel& colors, const cv::Mat& chroma,
-                                               const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                                               const std::vector<std::vector<PxRect>>& rects,
-                                               const std::vector<bool>& fitted,
-                                               const cv::Mat& solid_terrain, double band_px,
-                                               const WashedSideOptions& options);
+// (CV_8U, may be empty: roads and roofs a shade toward a side), and which sides were refitted.
+// Nothing when no side was refitted.
+struct WashedSides {
+  SideColorModel colors;
+  std::vector<bool> refitted;  // indexed as colors.sides()
+};
+std::optional<WashedSides> RefitWashedSides(const SideColorModel& colors, const cv::Mat& chroma,
+                                            const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                                            const std::vector<std::vector<PxRect>>& rects,
+                                            const std::vector<bool>& fitted,
+                                            const cv::Mat& solid_terrain, double band_px,
+                                            const WashedSideOptions& options);
 
 // Drops the rings added to rects since `before` (side s: those past before[s].size()) whose
 // blurred band (see ScoreBlurredRing) does not lie along the line from mat_chroma to their

@@ -61,14 +61,15 @@ TEST(WashedSideRefitTest, RefitsAnUnfittedSideToItsBasesWashedBorders) {
   const cv::Mat chroma = MatWithBorders({360, 340}, bases, {washed, washed, washed});
   const cv::Mat valid(chroma.size(), CV_8U, cv::Scalar(255));
   const std::vector<std::vector<PxRect>> rects{bases, {}};
-  const std::optional<SideColorModel> refit = RefitWashedSides(
+  const std::optional<WashedSides> refit = RefitWashedSides(
       colors, chroma, valid, {0, 0}, rects, {false, false}, cv::Mat(), 3.0, WashedSideOptions());
   ASSERT_TRUE(refit.has_value());
   // The band's inner part keeps most of the painted colour under a 5 mm blur.
-  EXPECT_LT(cv::norm(cv::Vec2d(refit->sides()[0].mean) - cv::Vec2d(washed)),
+  EXPECT_LT(cv::norm(cv::Vec2d(refit->colors.sides()[0].mean) - cv::Vec2d(washed)),
             0.35 * cv::norm(washed));
-  EXPECT_GT(refit->sides()[0].mean.dot(colors.sides()[0].mean), 0.0);
-  EXPECT_EQ(refit->sides()[1].mean, colors.sides()[1].mean);
+  EXPECT_GT(refit->colors.sides()[0].mean.dot(colors.sides()[0].mean), 0.0);
+  EXPECT_EQ(refit->colors.sides()[1].mean, colors.sides()[1].mean);
+  EXPECT_EQ(refit->refitted, (std::vector<bool>{true, false}));
 
   // A side the first pass fitted, or one with two bases, is not refitted.
   EXPECT_FALSE(RefitWashedSides(colors, chroma, valid, {0, 0}, rects, {true, false}, cv::Mat(), 3.0,
