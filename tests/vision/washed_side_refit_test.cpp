@@ -11,6 +11,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "rendered_detection.hpp"
+#include "vision/blurred_ring_fit.hpp"
 #include "vision/washed_side_refit.hpp"
 
 namespace referee {
@@ -101,6 +102,27 @@ TEST(WashedSideRefitTest, DropsARingWhoseBandLiesAcrossTheLineFromTheMatToTheCol
   ASSERT_EQ(rects[0].size(), 2u);
   EXPECT_EQ(rects[0][0].center, earlier.center);
   EXPECT_EQ(rects[0][1].center, on_border.center);
+}
+
+// The second pass searches only the sides it refitted: a red base whose blurred border the
+// rings fit is found when red is searched, and left alone when only blue is.
+TEST(WashedSideRefitTest, SearchesOnlyTheSidesFlaggedForTheRingFit) {
+  const SideColorModel colors = RedAndBlue();
+  const cv::Vec2f red(colors.sides()[0].mean);
+  const PxRect base = Rect({150, 140}, 40, 30, 20);
+  const cv::Mat chroma = MatWithBorders({300, 280}, {base}, {red * 0.5f});
+  const cv::Mat valid(chroma.size(), CV_8U, cv::Scalar(255));
+  const std::vector<BaseSize> sizes{{40, 20}, {40, 30}, {40, 40}};
+  for (const bool red_searched : {true, false}) {
+    BlurredRingOptions options;
+    options.fit_sides = {red_searched, true};
+    std::vector<std::vector<PxRect>> rects(2);
+    AddBlurredRingBases(chroma, valid, {0, 0}, cv::Mat(), colors.sides(), kMmPerPx, sizes, kBlurMm,
+                        3.0, rects, options);
+    ASSERT_EQ(rects[0].size(), red_searched ? 1u : 0u) << red_searched;
+    EXPECT_TRUE(rects[1].empty());
+    if (red_searched) EXPECT_LT(cv::norm(rects[0][0].center - base.center) * kMmPerPx, 1.5);
+  }
 }
 
 // Scene `index` of `hard` seed `seed` as an MJPEG webcam sends it (JPEG quality 80, chroma
