@@ -169,4 +169,18 @@ cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset
   return band;
 }
 
+double RefitBandPx(double min_border_mm, double mm_per_px) {
+  return std::max(1.0, min_border_mm / mm_per_px - 2.0);
+}
+
+bool RefitFromBorderBands(SideColorModel& colors, size_t s, const cv::Mat& chroma,
+                          const std::vector<PxRect>& rects, double band_px, const cv::Mat& mask,
+                          int min_pixels, const cv::Mat& excluded) {
+  cv::Mat gated = BorderBand(chroma.size(), rects, 1.0, band_px) & mask;
+  if (!excluded.empty()) gated.setTo(0, excluded);
+  if (cv::countNonZero(gated) < min_pixels) return false;
+  colors.Refit(s, chroma, gated);
+  return true;
+}
+
 }  // namespace referee

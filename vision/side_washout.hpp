@@ -105,4 +105,15 @@ std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px
 cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset_px,
                    double depth_px);
 
+// Depth of the band inside a border where its side's colour is sampled (from 1 px in): the
+// border less a pixel each side of it, at least a pixel.
+double RefitBandPx(double min_border_mm, double mm_per_px);
+
+// Side s of `colors` refitted (SideColorModel::Refit) to the pixels of `mask` (CV_8U) in the
+// border bands of rects (RefitBandPx deep, 1 px in), less `excluded` (CV_8U, may be empty),
+// when there are at least min_pixels of them. Returns whether it was refitted.
+bool RefitFromBorderBands(SideColorModel& colors, size_t s, const cv::Mat& chroma,
+                          const std::vector<PxRect>& rects, double band_px, const cv::Mat& mask,
+                          int min_pixels, const cv::Mat& excluded = cv::Mat());
+
 }  // namespace referee

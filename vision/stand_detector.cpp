@@ -150,7 +150,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   std::vector<std::vector<PxRect>> rects;
   std::vector<bool> fitted(colors.sides().size(), false);  // refitted to this frame's borders
   // The inner part of a border, px: where a side's colour is sampled to refit it.
-  const double band_px = std::max(1.0, options.min_border_mm / mm - 2.0);
+  const double band_px = RefitBandPx(options.min_border_mm, mm);
   const int passes = options.refit_colors ? 2 : 1;
   for (int pass = 0; pass < passes; ++pass) {
     out.side_masks = out.colors.ClassifyChroma(chroma, valid, &mat_chroma);
@@ -161,13 +161,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     }
     if (pass + 1 < passes) {
       // Re-fit each side from the inner part of the borders just found.
+      // More than 50 pixels, as this pass has always asked.
       for (size_t s = 0; s < rects.size(); ++s) {
-        const cv::Mat gated =
-            BorderBand(top_bgr.size(), rects[s], 1.0, band_px) & out.side_masks[s];
-        if (cv::countNonZero(gated) > 50) {
-          out.colors.Refit(s, chroma, gated);
-          fitted[s] = true;
-        }
+        fitted[s] =
+            RefitFromBorderBands(out.colors, s, chroma, rects[s], band_px, out.side_masks[s], 51);
       }
     }
   }

@@ -39,7 +39,7 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
   const std::vector<cv::Mat> loose = TowardSidesMasks(smooth, valid, mat_chroma, det.colors.sides(),
                                                       washout.min_fraction, washout.cone);
-  const double t = std::max(1.0, options.min_border_mm / mm - 2.0);
+  const double band_px = RefitBandPx(options.min_border_mm, mm);
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
     std::vector<PxRect> missed;
     // Bases already found are left out: their rings need no fit (and most frames have no
@@ -52,10 +52,8 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
       if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
     }
     if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
-    const cv::Mat gated = BorderBand(chroma.size(), missed, 1.0, t) & loose[s];
-    if (cv::countNonZero(gated) < 50) continue;
     SideColorModel washed = det.colors;
-    washed.Refit(s, chroma, gated);
+    if (!RefitFromBorderBands(washed, s, chroma, missed, band_px, loose[s], 50)) continue;
     const cv::Mat mask = CleanMask(washed.ClassifyChroma(chroma, valid, &mat_chroma)[s]);
     const std::vector<PxRect> again = DetectSideBases(mask, mm, sizes, options);
     const std::vector<PxRect> before = rects[s];

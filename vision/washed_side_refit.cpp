@@ -21,12 +21,9 @@ std::optional<WashedSides> RefitWashedSides(const SideColorModel& colors, const 
   bool any = false;
   for (size_t s = 0; s < rects.size() && s < fitted.size() && s < toward.size(); ++s) {
     if (fitted[s] || rects[s].size() < static_cast<size_t>(options.min_bases)) continue;
-    cv::Mat gated = BorderBand(chroma.size(), rects[s], 1.0, band_px) & toward[s];
-    if (!solid_terrain.empty()) gated.setTo(0, solid_terrain);
-    if (cv::countNonZero(gated) < options.min_pixels) continue;
-    washed.colors.Refit(s, chroma, gated);
-    washed.refitted[s] = true;
-    any = true;
+    washed.refitted[s] = RefitFromBorderBands(washed.colors, s, chroma, rects[s], band_px,
+                                              toward[s], options.min_pixels, solid_terrain);
+    any = any || washed.refitted[s];
   }
   if (!any) return std::nullopt;
   return washed;
