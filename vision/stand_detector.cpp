@@ -8,6 +8,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/band_side.hpp"
 #include "vision/base_ring_fit.hpp"
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/changed_base_fits.hpp"
@@ -235,6 +236,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                        EdgeBlurMm(top_bgr, AllRects(rects), mm), options.min_border_mm,
                        options.changed_fit, rects);
     changed_fit_bases = AddedSince(before, rects);
+  }
+  if (options.move_to_band_side) {
+    MoveBasesToTheirBandsSide(chroma, valid, mat_chroma, out.colors.sides(), band_px, rects);
   }
   DropDuplicates(rects);
   DropFiguresOfAnotherSide(rects, options.min_border_mm / mm);

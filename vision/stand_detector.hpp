@@ -58,9 +58,10 @@ struct StandDetectorOptions {
   // colour), a base-sized shape whose inside is more than this fraction toward the side's
   // colour and one paint throughout (below) is taken for terrain (a roof, water). Default 0.6.
   double max_terrain_inner_fraction = 0.6;
-  // ... one paint: this fraction of the inside within 12 % (each channel ratio) of its median
-  // colour. Default 0.7 (water and roofs 0.74-1.0 on generated scenes, bases with figures
-  // 0.0-0.5). Raise if your figures there are painted all in one colour.
+  // ... one paint: this fraction of the inside, its colour averaged over 3 x 3 pixels, within
+  // 27 % (each channel ratio) of its median colour. Default 0.7 (water and roofs 0.92-1.0 on
+  // lossless generated scenes, 0.75-1.0 at JPEG quality 80 but for one roof at 0.68; bases with
+  // figures at most 0.36, s38). Raise if your figures there are painted all in one colour.
   double min_terrain_uniformity = 0.7;
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
@@ -68,6 +69,9 @@ struct StandDetectorOptions {
   // A side that refit could not fit to this frame (its borders washed below the colour gate):
   // the blurred rings fitted again toward the washed colour its bases found so far show.
   WashedSideOptions washed_sides;
+  // A base whose border band shows another side's colour more than its own is moved to that
+  // side (vision/band_side.hpp): a looser pass fitted it toward the wrong colour. Default on.
+  bool move_to_band_side = true;
   // Second look for bases the colour blobs missed: a ring of a catalogue size fitted to the
   // border evidence left over (see vision/base_ring_fit.hpp), for borders partly hidden
   // (canopies, figures over them), washed out by blur, or around figures painted near the

@@ -12,9 +12,13 @@ namespace referee {
 
 namespace {
 
-// Fraction of the valid pixels inside r (deeper than depth_px) whose chroma lies within 0.12
-// (about 12 % in each channel ratio) of their median: near 1 for one paint (water, a roof),
-// low for figures of several colours on flock.
+// Fraction of the valid pixels inside r (deeper than depth_px) whose chroma, averaged over
+// 3 x 3 pixels, lies within 0.24 (about 27 % in each channel ratio) of their median: near 1 for
+// one paint (water, a roof), low for figures of several colours on flock. The averaging and the
+// tolerance are for the camera's noise: a webcam's JPEG scatters one paint's log-chroma widely,
+// most of all on dark water, where the three channels are small (water beside a bridge at JPEG
+// quality 80 read 0.55-0.63 within 0.12 of single pixels, 0.75 and up as here; bases with
+// figures read at most 0.36, see StandDetectorOptions::min_terrain_uniformity).
 double InteriorUniformity(const cv::Mat& chroma, const cv::Mat& valid, const PxRect& r,
                           double depth_px) {
   const cv::Point2d b = r.AxisB();
@@ -25,12 +29,16 @@ double InteriorUniformity(const cv::Mat& chroma, const cv::Mat& valid, const PxR
   const int x1 = std::min(chroma.cols - 1, static_cast<int>(r.center.x + reach));
   const int y0 = std::max(0, static_cast<int>(r.center.y - reach));
   const int y1 = std::min(chroma.rows - 1, static_cast<int>(r.center.y + reach));
+  if (x1 < x0 || y1 < y0) return 0.0;
+  const cv::Rect box(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+  cv::Mat smooth;
+  cv::blur(chroma(box), smooth, {3, 3});
   std::vector<cv::Vec2f> px;
   for (int y = y0; y <= y1; ++y) {
     for (int x = x0; x <= x1; ++x) {
       const cv::Point2d d = cv::Point2d(x, y) - r.center;
       if (std::abs(d.dot(r.axis_a)) > ha || std::abs(d.dot(b)) > hb) continue;
-      if (valid.at<uchar>(y, x)) px.push_back(chroma.at<cv::Vec2f>(y, x));
+      if (valid.at<uchar>(y, x)) px.push_back(smooth.at<cv::Vec2f>(y - y0, x - x0));
     }
   }
   if (px.empty()) return 0.0;
@@ -45,7 +53,7 @@ double InteriorUniformity(const cv::Mat& chroma, const cv::Mat& valid, const PxR
   std::nth_element(c0.begin(), c0.begin() + mid, c0.end());
   std::nth_element(c1.begin(), c1.begin() + mid, c1.end());
   const cv::Vec2f med(c0[static_cast<size_t>(mid)], c1[static_cast<size_t>(mid)]);
-  constexpr float kSamePaint = 0.12f;
+  constexpr float kSamePaint = 0.24f;
   const auto same = std::count_if(px.begin(), px.end(), [&](const cv::Vec2f& p) {
     const cv::Vec2f d = p - med;
     return d.dot(d) < kSamePaint * kSamePaint;

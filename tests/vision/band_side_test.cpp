@@ -1,0 +1,139 @@
+// Which side's colour a base's border band shows (vision/band_side): a base a looser pass fitted
+// toward the wrong side's colour moved to its own side, on drawn bands and on a rendered
+// napoleonic scene as an MJPEG webcam sends it (JPEG quality 80).
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <opencv2/imgproc.hpp>
+
+#include "engine/board_file.hpp"
+#include "rendered_detection.hpp"
+#include "vision/band_side.hpp"
+
+namespace referee {
+namespace {
+
+constexpr double kMmPerPx = 0.8;
+
+PxRect Rect(cv::Point2d centre_px, double w_mm, double d_mm, double angle_deg) {
+  const double a = angle_deg * CV_PI / 180.0;
+  return {centre_px, {std::cos(a), std::sin(a)}, w_mm / kMmPerPx, d_mm / kMmPerPx, {}};
+}
+
+SideColorModel BlueAndRed() {
+  SideColorModel m;
+  m.AddSideFromSrgb("blue", {30, 60, 200});
+  m.AddSideFromSrgb("red", {200, 30, 30});
+  return m;
+}
+
+// Chroma (CV_32FC2) of a mat at (0, 0) with each base's 3 mm border painted `border` chroma,
+// with pixel noise.
+cv::Mat MatWithBorders(cv::Size size, const std::vector<PxRect>& bases,
+                       const std::vector<cv::Vec2f>& border) {
+  cv::Mat chroma(size, CV_32FC2, cv::Scalar(0, 0));
+  for (size_t i = 0; i < bases.size(); ++i) {
+    cv::Mat ring(size, CV_8U, cv::Scalar(0));
+    cv::fillConvexPoly(ring, GrownCorners(bases[i], 0), cv::Scalar(255));
+    cv::fillConvexPoly(ring, GrownCorners(bases[i], -3.0 / kMmPerPx), cv::Scalar(0));
+    chroma.setTo(cv::Scalar(border[i][0], border[i][1]), ring);
+  }
+  cv::Mat noise(size, CV_32FC2);
+  cv::RNG rng(5);
+  rng.fill(noise, cv::RNG::NORMAL, 0.0, 0.02);
+  return chroma + noise;
+}
+
+// Three bases all listed as blue: one with a blue border stays; one with a red border, and one
+// whose red border the camera left a third of the way from the mat (below red's gate, yet
+// toward blue too from the mat), move to red.
+TEST(BandSideTest, MovesABaseWhoseBandShowsAnotherSidesColour) {
+  const SideColorModel colors = BlueAndRed();
+  const cv::Vec2f blue(colors.sides()[0].mean), red(colors.sides()[1].mean);
+  const std::vector<PxRect> bases{Rect({100, 100}, 40, 20, 10), Rect({250, 110}, 40, 30, 75),
+                                  Rect({400, 100}, 40, 20, -30)};
+  const cv::Mat chroma = MatWithBorders({520, 220}, bases, {blue, red, red * (1.0f / 3.0f)});
+  const cv::Mat valid(chroma.size(), CV_8U, cv::Scalar(255));
+  const double band_px = 3.0 / kMmPerPx - 2.0;
+
+  const std::optional<BandShares> own =
+      MeasureBandShares(chroma, valid, {0, 0}, blue, red, bases[0], band_px);
+  ASSERT_TRUE(own.has_value());
+  EXPECT_NEAR(own->own, 1.0, 0.1);
+  EXPECT_NEAR(own->rival, 0.0, 0.1);
+  const std::optional<BandShares> washed =
+      MeasureBandShares(chroma, valid, {0, 0}, blue, red, bases[2], band_px);
+  ASSERT_TRUE(washed.has_value());
+  EXPECT_NEAR(washed->own, 0.0, 0.1);
+  EXPECT_NEAR(washed->rival, 1.0 / 3.0, 0.1);
+
+  std::vector<std::vector<PxRect>> rects{bases, {}};
+  EXPECT_EQ(MoveBasesToTheirBandsSide(chroma, valid, {0, 0}, colors.sides(), band_px, rects), 2);
+  ASSERT_EQ(rects[0].size(), 1u);
+  EXPECT_EQ(rects[0][0].center, bases[0].center);
+  ASSERT_EQ(rects[1].size(), 2u);
+  EXPECT_EQ(rects[1][0].center, bases[1].center);
+  EXPECT_EQ(rects[1][1].center, bases[2].center);
+}
+
+// Too few valid pixels in the band (a base at the frame's dark edge) tell nothing: it stays.
+TEST(BandSideTest, LeavesABaseWhoseBandShowsTooLittle) {
+  const SideColorModel colors = BlueAndRed();
+  const cv::Vec2f red(colors.sides()[1].mean);
+  const std::vector<PxRect> bases{Rect({100, 100}, 40, 20, 0)};
+  const cv::Mat chroma = MatWithBorders({220, 220}, bases, {red});
+  const cv::Mat valid(chroma.size(), CV_8U, cv::Scalar(0));
+  std::vector<std::vector<PxRect>> rects{bases, {}};
+  EXPECT_EQ(MoveBasesToTheirBandsSide(chroma, valid, {0, 0}, colors.sides(), 2.0, rects), 0);
+  EXPECT_EQ(rects[0].size(), 1u);
+}
+
+// The side colours a board file without its own gives (TABLE_KIT's nominal paints).
+SideColorModel KitSideColors() {
+  SideColorModel colors;
+  for (const auto& [name, rgb] : DefaultSideColors()) {
+    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
+                                           static_cast<uchar>(rgb[2])));
+  }
+  return colors;
+}
+
+// Napoleonic seed 5, scene 13 as an MJPEG webcam sends it, with the kit's nominal side colours
+// and a board file giving each square's terrain (as `referee bench stands` reads it): red-7's
+// border, washed below red's gate, is fitted by the blue blurred-ring pass (toward blue from the
+// green mat too). Its band shows red: it is found as red at its place and size, and no blue base
+// is claimed there.
+TEST(BandSideTest, JpegRedBaseFittedTowardBlueIsFoundAsRed) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
+  RenderedDetection on;
+  on.scene = GenerateScene(sc, SynthOptions{.seed = 5}, 13);
+  Board squares_only = on.scene.board;
+  squares_only.features.clear();
+  const TopView view(TruthCalibration(on.scene));
+  const cv::Mat top = view.Rectify(AsWebcamSends(on.scene.before, 80));
+  on.found = DetectStands(top, view, KitSideColors(), LoadStandKinds(), {}, &squares_only);
+  StandDetectorOptions off_options;
+  off_options.move_to_band_side = false;
+  const StandDetection off =
+      DetectStands(top, view, KitSideColors(), LoadStandKinds(), off_options, &squares_only);
+
+  const Stand& truth = Truth(on, "red-7");
+  const auto other_side_near = [&](const StandDetection& d) {
+    return std::any_of(d.stands.begin(), d.stands.end(), [&](const DetectedStand& ds) {
+      return ds.stand.side != truth.side &&
+             Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(6.0);
+    });
+  };
+  EXPECT_FALSE(FoundOfItsSide(off, truth, 6.0));
+  EXPECT_TRUE(other_side_near(off));
+  const DetectedStand* found = FoundNear(on, truth, 6.0);
+  ASSERT_NE(found, nullptr);
+  ExpectPlacedOn(*found, truth, 2.0, 1.5);
+  EXPECT_FALSE(other_side_near(on.found));
+}
+
+}  // namespace
+}  // namespace referee
