@@ -182,19 +182,22 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))
             : cv::Mat();
+  // A piece of road is a solid patch a shade toward a side's colour (brown toward red) too; the
+  // partial-border fit takes only the strict colour as border there (under a webcam's JPEG a
+  // road's edges read part of the way toward red: six red bases on roads, napoleonic seeds 5
+  // and 7 at quality 80).
+  const cv::Mat solid_terrain =
+      board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)),
+                          MayShowSolidSideShade)
+            : cv::Mat();
   if (options.fit_partial_borders) {
     const cv::Mat hidden =
         board ? TallTerrainMask(*board, view, top_bgr.size(),
                                 MmToInches(options.tall_terrain_height_mm),
                                 static_cast<int>(std::lround(options.tall_terrain_margin_mm / mm)))
               : cv::Mat();
-    AddRingFits(chroma, valid, mat_chroma, terrain, hidden, out, mm, sizes, options, rects);
+    AddRingFits(chroma, valid, mat_chroma, solid_terrain, hidden, out, mm, sizes, options, rects);
   }
-  // A piece of road is a solid patch a shade toward a side's colour (brown toward red) too.
-  const cv::Mat solid_terrain =
-      board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)),
-                          MayShowSolidSideShade)
-            : cv::Mat();
   if (options.fit_filled_bases) {
     AddFilledFits(top_bgr, chroma, valid, mat_chroma, solid_terrain, out, mm, sizes, options,
                   rects);

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
 
-#include "engine/board_file.hpp"
 #include "rendered_detection.hpp"
 #include "vision/band_side.hpp"
 
@@ -91,34 +90,16 @@ TEST(BandSideTest, LeavesABaseWhoseBandShowsTooLittle) {
   EXPECT_EQ(rects[0].size(), 1u);
 }
 
-// The side colours a board file without its own gives (TABLE_KIT's nominal paints).
-SideColorModel KitSideColors() {
-  SideColorModel colors;
-  for (const auto& [name, rgb] : DefaultSideColors()) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
-  return colors;
-}
-
-// Napoleonic seed 5, scene 13 as an MJPEG webcam sends it, with the kit's nominal side colours
-// and a board file giving each square's terrain (as `referee bench stands` reads it): red-7's
-// border, washed below red's gate, is fitted by the blue blurred-ring pass (toward blue from the
-// green mat too). Its band shows red: it is found as red at its place and size, and no blue base
-// is claimed there.
+// Napoleonic seed 5, scene 13 as an MJPEG webcam sends it (JPEG quality 80), with the kit's
+// nominal side colours and a board file giving each square's terrain: red-7's border, washed
+// below red's gate, is fitted by the blue blurred-ring pass (toward blue from the green mat
+// too). Its band shows red: it is found as red at its place and size, and no blue base is
+// claimed there.
 TEST(BandSideTest, JpegRedBaseFittedTowardBlueIsFoundAsRed) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "napoleonic.json");
-  RenderedDetection on;
-  on.scene = GenerateScene(sc, SynthOptions{.seed = 5}, 13);
-  Board squares_only = on.scene.board;
-  squares_only.features.clear();
-  const TopView view(TruthCalibration(on.scene));
-  const cv::Mat top = view.Rectify(AsWebcamSends(on.scene.before, 80));
-  on.found = DetectStands(top, view, KitSideColors(), LoadStandKinds(), {}, &squares_only);
   StandDetectorOptions off_options;
   off_options.move_to_band_side = false;
-  const StandDetection off =
-      DetectStands(top, view, KitSideColors(), LoadStandKinds(), off_options, &squares_only);
+  const RenderedDetection on = DetectInWebcamScene("napoleonic.json", 13, 5, 80);
+  const RenderedDetection off = DetectInWebcamScene("napoleonic.json", 13, 5, 80, off_options);
 
   const Stand& truth = Truth(on, "red-7");
   const auto other_side_near = [&](const StandDetection& d) {
@@ -127,8 +108,8 @@ TEST(BandSideTest, JpegRedBaseFittedTowardBlueIsFoundAsRed) {
              Distance(ds.stand.footprint.center, truth.footprint.center) < MmToInches(6.0);
     });
   };
-  EXPECT_FALSE(FoundOfItsSide(off, truth, 6.0));
-  EXPECT_TRUE(other_side_near(off));
+  EXPECT_FALSE(FoundOfItsSide(off.found, truth, 6.0));
+  EXPECT_TRUE(other_side_near(off.found));
   const DetectedStand* found = FoundNear(on, truth, 6.0);
   ASSERT_NE(found, nullptr);
   ExpectPlacedOn(*found, truth, 2.0, 1.5);

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "datasets/synth_scene.hpp"
+#include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 #include "rendered_scene.hpp"
@@ -34,6 +35,34 @@ inline RenderedDetection DetectInScene(const std::string& scenario, int index,
   const TopView view(TruthCalibration(r.scene));
   r.found = DetectStands(view.Rectify(r.scene.before), view, ScenarioSideColors(sc),
                          LoadStandKinds(), {}, &r.scene.board);
+  return r;
+}
+
+// The side colours a board file without its own gives (TABLE_KIT's nominal paints), as
+// `referee bench stands` sets them.
+inline SideColorModel KitSideColors() {
+  SideColorModel colors;
+  for (const auto& [name, rgb] : DefaultSideColors()) {
+    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
+                                           static_cast<uchar>(rgb[2])));
+  }
+  return colors;
+}
+
+// Scene `index` of a scenario's `seed` set as an MJPEG webcam sends it (JPEG at `quality`, chroma
+// subsampled), detected as `referee bench stands` detects it: the kit's side colours and a board
+// file giving each square's terrain, without the scene's drawn terrain outlines.
+inline RenderedDetection DetectInWebcamScene(const std::string& scenario, int index,
+                                             std::uint64_t seed, int quality,
+                                             const StandDetectorOptions& options = {}) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
+  RenderedDetection r;
+  r.scene = GenerateScene(sc, SynthOptions{.seed = seed}, index);
+  Board squares_only = r.scene.board;
+  squares_only.features.clear();
+  const TopView view(TruthCalibration(r.scene));
+  r.found = DetectStands(view.Rectify(AsWebcamSends(r.scene.before, quality)), view,
+                         KitSideColors(), LoadStandKinds(), options, &squares_only);
   return r;
 }
 
