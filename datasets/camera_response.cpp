@@ -29,6 +29,7 @@ std::string CameraResponse::Describe() const {
   add_value("desaturate %.3g", desaturate, 0.0);
   add_value("blur %.3g px", blur_px, 0.0);
   add_value("noise %.3g levels", noise, 0.0);
+  add_value("JPEG quality %.0f", jpeg_quality, 0.0);
   return out.empty() ? "as rendered" : out;
 }
 
@@ -66,9 +67,10 @@ cv::Mat Reshot(const cv::Mat& frame, const CameraResponse& response, bool jpeg,
   }
   cv::Mat out;
   f.convertTo(out, CV_8UC3);  // rounds and saturates
-  if (!jpeg) return out;
+  if (!jpeg && response.jpeg_quality <= 0) return out;
   std::vector<uchar> buf;
-  cv::imencode(".jpg", out, buf, {cv::IMWRITE_JPEG_QUALITY, 92});
+  cv::imencode(".jpg", out, buf,
+               {cv::IMWRITE_JPEG_QUALITY, response.jpeg_quality > 0 ? response.jpeg_quality : 92});
   return cv::imdecode(buf, cv::IMREAD_COLOR);
 }
 

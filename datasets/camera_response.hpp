@@ -19,6 +19,7 @@ struct CameraResponse {
   double desaturate = 0.0;           // saturation lost, 0..1 (a cheap sensor: 0.35)
   double blur_px = 0.0;              // a soft lens or focus: Gaussian sigma, pixels
   double noise = 0.0;                // sensor noise: Gaussian sigma, grey levels
+  int jpeg_quality = 0;              // sent as JPEG at this quality (an MJPEG webcam: 80); 0: as is
   bool active = false;               // any of the above set
 
   // One line naming what is set, for a bench's header ("white balance 0.8,1,1.2, blur 1.2 px").
@@ -26,8 +27,9 @@ struct CameraResponse {
 };
 
 // `frame` (BGR, 8 bit) as that camera would have sent it; `frame` itself when the response is
-// not active. JPEG frames (`jpeg`) are compressed again at quality 92. `noise_seed` seeds the
-// noise (the same seed, the same frame).
+// not active. JPEG frames (`jpeg`) are compressed again at quality 92, every frame at
+// jpeg_quality when that is set (OpenCV's encoder, its 4:2:0 chroma subsampling). `noise_seed`
+// seeds the noise (the same seed, the same frame).
 cv::Mat Reshot(const cv::Mat& frame, const CameraResponse& response, bool jpeg,
                uint64_t noise_seed = 1);
 

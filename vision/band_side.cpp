@@ -55,7 +55,8 @@ std::optional<BandShares> MeasureBandShares(const cv::Mat& chroma, const cv::Mat
 
 int MoveBasesToTheirBandsSide(const cv::Mat& chroma, const cv::Mat& valid,
                               const cv::Vec2f& mat_chroma, const std::vector<SideColor>& sides,
-                              double band_px, std::vector<std::vector<PxRect>>& rects) {
+                              double band_px, std::vector<std::vector<PxRect>>& rects,
+                              double min_rival_share) {
   std::vector<std::vector<PxRect>> moved(rects.size());
   int n_moved = 0;
   for (size_t s = 0; s < rects.size() && s < sides.size(); ++s) {
@@ -68,7 +69,8 @@ int MoveBasesToTheirBandsSide(const cv::Mat& chroma, const cv::Mat& valid,
         const std::optional<BandShares> shares =
             MeasureBandShares(chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean),
                               cv::Vec2f(sides[k].mean), r, band_px);
-        if (shares && shares->rival - shares->own > best_margin) {
+        if (shares && shares->rival >= min_rival_share &&
+            shares->rival - shares->own > best_margin) {
           best_margin = shares->rival - shares->own;
           to = k;
         }

@@ -30,14 +30,18 @@ std::optional<BandShares> MeasureBandShares(const cv::Mat& chroma, const cv::Mat
                                             const cv::Vec2f& rival_chroma, const PxRect& r,
                                             double band_px, int min_pixels = 50);
 
-// Each base whose band shows another side's colour more than its own (that side's share over
-// its own by the largest margin) moved to that side's list, at its end: where that side already
-// has the base, DropDuplicates keeps the earlier fit. Bases are painted in their side's colour,
-// so a found base's band shows it more than any other side's (every true base of 40 napoleonic
-// and 24 `hard` scenes, lossless and at JPEG quality 80: its own share over the rival's by
-// 0.04 and more; the two red bases read as blue: 0.61 the other way). Returns how many moved.
+// Each base whose band shows another side's colour more than its own, and clearly (that
+// side's share at least min_rival_share), moved to that side's list (the side whose share is
+// over its own by the largest margin), at its end: where that side already has the base,
+// DropDuplicates keeps the earlier fit. Bases are painted in their side's colour, so a found
+// base's band shows it more than any other side's (every true base of 70 napoleonic and 24
+// `hard` scenes, lossless and at JPEG quality 80: its own share over the rival's by 0.04 and
+// more; the two red bases read as blue: rival 0.61, own 0). A band mostly hidden (under a
+// canopy, in deep shade) shows neither colour, both shares near or below 0: it tells nothing,
+// and its base stays. Returns how many moved.
 int MoveBasesToTheirBandsSide(const cv::Mat& chroma, const cv::Mat& valid,
                               const cv::Vec2f& mat_chroma, const std::vector<SideColor>& sides,
-                              double band_px, std::vector<std::vector<PxRect>>& rects);
+                              double band_px, std::vector<std::vector<PxRect>>& rects,
+                              double min_rival_share = 1.0 / 3.0);
 
 }  // namespace referee

@@ -69,8 +69,9 @@ struct StandDetectorOptions {
   // A side that refit could not fit to this frame (its borders washed below the colour gate):
   // the blurred rings fitted again toward the washed colour its bases found so far show.
   WashedSideOptions washed_sides;
-  // A base whose border band shows another side's colour more than its own is moved to that
-  // side (vision/band_side.hpp): a looser pass fitted it toward the wrong colour. Default on.
+  // A base whose border band clearly shows another side's colour, and more than its own, is
+  // moved to that side (vision/band_side.hpp): a looser pass fitted it toward the wrong colour.
+  // Default on.
   bool move_to_band_side = true;
   // Second look for bases the colour blobs missed: a ring of a catalogue size fitted to the
   // border evidence left over (see vision/base_ring_fit.hpp), for borders partly hidden

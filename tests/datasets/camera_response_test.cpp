@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
 
 namespace referee {
 namespace {
@@ -65,6 +68,30 @@ TEST(CameraResponse, EachPartChangesThePixelsAsACameraWould) {
   const cv::Mat again = Reshot(Grey(128), noisy, false, 3);
   EXPECT_EQ(cv::norm(again, Reshot(Grey(128), noisy, false, 3), cv::NORM_L1), 0.0)
       << "the same seed, the same frame";
+}
+
+// An MJPEG webcam: a lossless frame sent as JPEG at the quality set, 4:2:0 chroma. A thin red
+// line on green loses saturation to the halved chroma; a source JPEG is compressed at that
+// quality too, not at 92.
+TEST(CameraResponse, JpegQualitySendsEveryFrameAsThatJpeg) {
+  cv::Mat f(120, 160, CV_8UC3, cv::Scalar(40, 120, 50));
+  f.col(80).setTo(cv::Scalar(30, 30, 200));
+  CameraResponse mjpeg;
+  mjpeg.active = true;
+  mjpeg.jpeg_quality = 80;
+  EXPECT_EQ(mjpeg.Describe(), "JPEG quality 80");
+  std::vector<uchar> buf;
+  cv::imencode(".jpg", f, buf, {cv::IMWRITE_JPEG_QUALITY, 80});
+  const cv::Mat expected = cv::imdecode(buf, cv::IMREAD_COLOR);
+  const cv::Mat sent = Reshot(f, mjpeg, false);
+  EXPECT_EQ(cv::norm(sent, expected, cv::NORM_L1), 0.0);
+  EXPECT_GT(cv::norm(sent, f, cv::NORM_L1), 0.0);
+  const cv::Vec3b line = sent.at<cv::Vec3b>(60, 80);
+  EXPECT_LT(line[2] - line[1], 200 - 30 - 40) << "the line keeps less of its red";
+  CameraResponse q92;
+  q92.active = true;
+  q92.desaturate = 0.0;
+  EXPECT_GT(cv::norm(Reshot(f, mjpeg, true), Reshot(f, q92, true), cv::NORM_L1), 0.0);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
 
+#include "drawn_borders.hpp"
 #include "rendered_detection.hpp"
 #include "vision/band_side.hpp"
 
@@ -18,8 +19,7 @@ namespace {
 constexpr double kMmPerPx = 0.8;
 
 PxRect Rect(cv::Point2d centre_px, double w_mm, double d_mm, double angle_deg) {
-  const double a = angle_deg * CV_PI / 180.0;
-  return {centre_px, {std::cos(a), std::sin(a)}, w_mm / kMmPerPx, d_mm / kMmPerPx, {}};
+  return DrawnRect(centre_px, w_mm, d_mm, angle_deg, kMmPerPx);
 }
 
 SideColorModel BlueAndRed() {
@@ -33,28 +33,20 @@ SideColorModel BlueAndRed() {
 // with pixel noise.
 cv::Mat MatWithBorders(cv::Size size, const std::vector<PxRect>& bases,
                        const std::vector<cv::Vec2f>& border) {
-  cv::Mat chroma(size, CV_32FC2, cv::Scalar(0, 0));
-  for (size_t i = 0; i < bases.size(); ++i) {
-    cv::Mat ring(size, CV_8U, cv::Scalar(0));
-    cv::fillConvexPoly(ring, GrownCorners(bases[i], 0), cv::Scalar(255));
-    cv::fillConvexPoly(ring, GrownCorners(bases[i], -3.0 / kMmPerPx), cv::Scalar(0));
-    chroma.setTo(cv::Scalar(border[i][0], border[i][1]), ring);
-  }
-  cv::Mat noise(size, CV_32FC2);
-  cv::RNG rng(5);
-  rng.fill(noise, cv::RNG::NORMAL, 0.0, 0.02);
-  return chroma + noise;
+  return ChromaWithBorders(size, bases, border, 3.0 / kMmPerPx, 0.0, 5);
 }
 
-// Three bases all listed as blue: one with a blue border stays; one with a red border, and one
-// whose red border the camera left a third of the way from the mat (below red's gate, yet
-// toward blue too from the mat), move to red.
+// Four bases all listed as blue: one with a blue border stays; one with a red border, and one
+// whose red border the camera left half way from the mat (below red's gate, yet toward blue too
+// from the mat), move to red; one whose band a dark canopy hides stays: it reads less away from
+// red than from blue, yet toward neither.
 TEST(BandSideTest, MovesABaseWhoseBandShowsAnotherSidesColour) {
   const SideColorModel colors = BlueAndRed();
   const cv::Vec2f blue(colors.sides()[0].mean), red(colors.sides()[1].mean);
+  const cv::Vec2f canopy = blue * -0.4f + red * -0.1f;
   const std::vector<PxRect> bases{Rect({100, 100}, 40, 20, 10), Rect({250, 110}, 40, 30, 75),
-                                  Rect({400, 100}, 40, 20, -30)};
-  const cv::Mat chroma = MatWithBorders({520, 220}, bases, {blue, red, red * (1.0f / 3.0f)});
+                                  Rect({400, 100}, 40, 20, -30), Rect({550, 100}, 40, 20, 0)};
+  const cv::Mat chroma = MatWithBorders({660, 220}, bases, {blue, red, red * 0.5f, canopy});
   const cv::Mat valid(chroma.size(), CV_8U, cv::Scalar(255));
   const double band_px = 3.0 / kMmPerPx - 2.0;
 
@@ -67,12 +59,18 @@ TEST(BandSideTest, MovesABaseWhoseBandShowsAnotherSidesColour) {
       MeasureBandShares(chroma, valid, {0, 0}, blue, red, bases[2], band_px);
   ASSERT_TRUE(washed.has_value());
   EXPECT_NEAR(washed->own, 0.0, 0.1);
-  EXPECT_NEAR(washed->rival, 1.0 / 3.0, 0.1);
+  EXPECT_NEAR(washed->rival, 0.5, 0.1);
+  const std::optional<BandShares> hidden =
+      MeasureBandShares(chroma, valid, {0, 0}, blue, red, bases[3], band_px);
+  ASSERT_TRUE(hidden.has_value());
+  EXPECT_LT(hidden->own, hidden->rival + 0.1);  // no more its own than the rival's ...
+  EXPECT_LT(hidden->rival, 0.0);                // ... but toward neither
 
   std::vector<std::vector<PxRect>> rects{bases, {}};
   EXPECT_EQ(MoveBasesToTheirBandsSide(chroma, valid, {0, 0}, colors.sides(), band_px, rects), 2);
-  ASSERT_EQ(rects[0].size(), 1u);
+  ASSERT_EQ(rects[0].size(), 2u);
   EXPECT_EQ(rects[0][0].center, bases[0].center);
+  EXPECT_EQ(rects[0][1].center, bases[3].center);
   ASSERT_EQ(rects[1].size(), 2u);
   EXPECT_EQ(rects[1][0].center, bases[1].center);
   EXPECT_EQ(rects[1][1].center, bases[2].center);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
 
+#include "drawn_borders.hpp"
 #include "rendered_detection.hpp"
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/washed_side_refit.hpp"
@@ -21,26 +22,14 @@ constexpr double kMmPerPx = 0.8;
 constexpr double kBlurMm = 5.0;
 
 PxRect Rect(cv::Point2d centre_px, double w_mm, double d_mm, double angle_deg) {
-  const double a = angle_deg * CV_PI / 180.0;
-  return {centre_px, {std::cos(a), std::sin(a)}, w_mm / kMmPerPx, d_mm / kMmPerPx, {}};
+  return DrawnRect(centre_px, w_mm, d_mm, angle_deg, kMmPerPx);
 }
 
 // Chroma (CV_32FC2) of a mat at (0, 0) with each base's 4 mm border painted `border` chroma,
 // blurred as the frame blurs, with pixel noise.
 cv::Mat MatWithBorders(cv::Size size, const std::vector<PxRect>& bases,
                        const std::vector<cv::Vec2f>& border) {
-  cv::Mat chroma(size, CV_32FC2, cv::Scalar(0, 0));
-  for (size_t i = 0; i < bases.size(); ++i) {
-    cv::Mat ring(size, CV_8U, cv::Scalar(0));
-    cv::fillConvexPoly(ring, GrownCorners(bases[i], 0), cv::Scalar(255));
-    cv::fillConvexPoly(ring, GrownCorners(bases[i], -4.0 / kMmPerPx), cv::Scalar(0));
-    chroma.setTo(cv::Scalar(border[i][0], border[i][1]), ring);
-  }
-  cv::GaussianBlur(chroma, chroma, {0, 0}, kBlurMm / 2.5631 / kMmPerPx);
-  cv::Mat noise(size, CV_32FC2);
-  cv::RNG rng(3);
-  rng.fill(noise, cv::RNG::NORMAL, 0.0, 0.02);
-  return chroma + noise;
+  return ChromaWithBorders(size, bases, border, 4.0 / kMmPerPx, kBlurMm / 2.5631 / kMmPerPx, 3);
 }
 
 SideColorModel RedAndBlue() {
@@ -121,7 +110,9 @@ TEST(WashedSideRefitTest, SearchesOnlyTheSidesFlaggedForTheRingFit) {
                         3.0, rects, options);
     ASSERT_EQ(rects[0].size(), red_searched ? 1u : 0u) << red_searched;
     EXPECT_TRUE(rects[1].empty());
-    if (red_searched) EXPECT_LT(cv::norm(rects[0][0].center - base.center) * kMmPerPx, 1.5);
+    if (red_searched) {
+      EXPECT_LT(cv::norm(rects[0][0].center - base.center) * kMmPerPx, 1.5);
+    }
   }
 }
 

@@ -19,7 +19,9 @@ void CameraResponseArgs::AddTo(po::options_description& desc) {
       "... with this share of the saturation lost (0.35: a cheap sensor)")(
       "camera-blur-px", po::value(&response.blur_px),
       "... through a soft lens: Gaussian sigma in pixels (1.2 at 1080p: a webcam's focus)")(
-      "camera-noise", po::value(&response.noise), "... with sensor noise of this sigma, levels");
+      "camera-noise", po::value(&response.noise), "... with sensor noise of this sigma, levels")(
+      "camera-jpeg-quality", po::value(&response.jpeg_quality),
+      "... sent as JPEG at this quality, 4:2:0 chroma (an MJPEG webcam: 80)");
 }
 
 CameraResponse CameraResponseArgs::Parse(const po::variables_map& vm) const {
@@ -42,8 +44,11 @@ CameraResponse CameraResponseArgs::Parse(const po::variables_map& vm) const {
   check(r.desaturate >= 0.0 && r.desaturate <= 1.0, "--camera-desaturate", "0 to 1");
   check(r.blur_px >= 0.0 && r.blur_px <= 20.0, "--camera-blur-px", "0 to 20 (pixels)");
   check(r.noise >= 0.0 && r.noise <= 64.0, "--camera-noise", "0 to 64 (levels)");
-  for (const char* name : {"camera-white-balance", "camera-gamma", "camera-vignette",
-                           "camera-desaturate", "camera-blur-px", "camera-noise"}) {
+  check(vm.count("camera-jpeg-quality") == 0 || (r.jpeg_quality >= 1 && r.jpeg_quality <= 100),
+        "--camera-jpeg-quality", "1 to 100");
+  for (const char* name :
+       {"camera-white-balance", "camera-gamma", "camera-vignette", "camera-desaturate",
+        "camera-blur-px", "camera-noise", "camera-jpeg-quality"}) {
     r.active = r.active || vm.count(name) > 0;
   }
   return r;
