@@ -1,10 +1,13 @@
 #include "vision/band_side.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <array>
 #include <cstddef>
 
 #include <opencv2/imgproc.hpp>
+
+#include "vision/blurred_ring_fit.hpp"
+#include "vision/side_washout.hpp"
 
 namespace referee {
 
@@ -23,20 +26,15 @@ std::optional<BandShares> MeasureBandShares(const cv::Mat& chroma, const cv::Mat
                                             const cv::Vec2f& own_chroma,
                                             const cv::Vec2f& rival_chroma, const PxRect& r,
                                             double band_px, int min_pixels) {
-  // chroma - mat = u (own - mat) + w (rival - mat): the 2 x 2 system's inverse, row by row.
-  const cv::Vec2f a = own_chroma - mat_chroma, b = rival_chroma - mat_chroma;
-  const float det = a[0] * b[1] - a[1] * b[0];
-  if (std::abs(det) < 1e-6f * std::max(1e-12f, a.dot(a) + b.dot(b))) return std::nullopt;
-  const cv::Vec2f row_u(b[1] / det, -b[0] / det), row_w(-a[1] / det, a[0] / det);
-  // The band drawn as BorderBand draws it (vision/side_washout.hpp), on the rect's box only.
+  const std::optional<std::array<cv::Vec2f, 2>> rows =
+      TwoColourShareRows(mat_chroma, own_chroma, rival_chroma);
+  if (!rows) return std::nullopt;
+  const cv::Vec2f& row_u = (*rows)[0];
+  const cv::Vec2f& row_w = (*rows)[1];
+  // The band on the rect's box only: a full-frame mask per base would cost more than the reading.
   const cv::Rect box = cv::boundingRect(GrownCorners(r, 1.0)) & cv::Rect({}, chroma.size());
   if (box.empty()) return std::nullopt;
-  cv::Mat band(box.size(), CV_8U, cv::Scalar(0));
-  for (double d = 1.0; d < 1.0 + band_px; d += 0.5) {
-    std::vector<cv::Point> corners = GrownCorners(r, -d);
-    for (cv::Point& p : corners) p -= box.tl();
-    cv::polylines(band, corners, true, cv::Scalar(255), 1);
-  }
+  const cv::Mat band = BorderBand(box.size(), {r}, 1.0, band_px, box.tl());
   std::vector<float> own, rival;
   for (int y = 0; y < box.height; ++y) {
     const auto* m = band.ptr<uchar>(y);

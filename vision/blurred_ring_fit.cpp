@@ -961,14 +961,24 @@ cv::Mat OffLineDeparture(const cv::Mat& chroma, const cv::Mat& valid, const cv::
   });
 }
 
+std::optional<std::array<cv::Vec2f, 2>> TwoColourShareRows(const cv::Vec2f& mat_chroma,
+                                                           const cv::Vec2f& first,
+                                                           const cv::Vec2f& second) {
+  const cv::Vec2f a = first - mat_chroma, b = second - mat_chroma;
+  const float det = a[0] * b[1] - a[1] * b[0];
+  if (std::abs(det) < 1e-6f * std::max(1e-12f, a.dot(a) + b.dot(b))) return std::nullopt;
+  return std::array<cv::Vec2f, 2>{cv::Vec2f(b[1] / det, -b[0] / det),
+                                  cv::Vec2f(-a[1] / det, a[0] / det)};
+}
+
 std::array<cv::Mat, 2> ShareOfTwoColours(const cv::Mat& chroma, const cv::Mat& valid,
                                          const cv::Vec2f& mat_chroma, const cv::Vec2f& first,
                                          const cv::Vec2f& second) {
-  // chroma - mat = u (first - mat) + w (second - mat): the 2 x 2 system's inverse, row by row.
-  const cv::Vec2f a = first - mat_chroma, b = second - mat_chroma;
-  const float det = a[0] * b[1] - a[1] * b[0];
-  if (std::abs(det) < 1e-6f * std::max(1e-12f, a.dot(a) + b.dot(b))) return {};
-  const cv::Vec2f row_u(b[1] / det, -b[0] / det), row_w(-a[1] / det, a[0] / det);
+  const std::optional<std::array<cv::Vec2f, 2>> rows =
+      TwoColourShareRows(mat_chroma, first, second);
+  if (!rows) return {};
+  const cv::Vec2f& row_u = (*rows)[0];
+  const cv::Vec2f& row_w = (*rows)[1];
   std::array<cv::Mat, 2> out{cv::Mat(chroma.size(), CV_32F, cv::Scalar(0)),
                              cv::Mat(chroma.size(), CV_32F, cv::Scalar(0))};
   for (int y = 0; y < chroma.rows; ++y) {

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -189,6 +190,13 @@ cv::Mat DepartureToward(const cv::Mat& chroma, const cv::Mat& valid, const cv::V
 // border with the mat along that line; another colour lies off it.
 cv::Mat OffLineDeparture(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                          const cv::Vec2f& side_chroma);
+
+// The rows of the inverse of the 2 x 2 matrix [first - mat, second - mat]: a chroma c is
+// mat_chroma + u (first - mat) + w (second - mat) with u = rows[0] . (c - mat) and
+// w = rows[1] . (c - mat). nullopt where the two lie in one direction from the mat.
+std::optional<std::array<cv::Vec2f, 2>> TwoColourShareRows(const cv::Vec2f& mat_chroma,
+                                                           const cv::Vec2f& first,
+                                                           const cv::Vec2f& second);
 
 // Each pixel of chroma (CV_32FC2) as mat_chroma plus shares of two colours (CV_32F each, 0 at
 // the mat, 1 at that colour; 0 where valid is 0): {first's, second's}. Empty where the two lie

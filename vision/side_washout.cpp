@@ -159,11 +159,13 @@ std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px
 }
 
 cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset_px,
-                   double depth_px) {
+                   double depth_px, cv::Point origin) {
   cv::Mat band(size, CV_8U, cv::Scalar(0));
   for (const auto& r : rects) {
     for (double d = inset_px; d < inset_px + depth_px; d += 0.5) {
-      cv::polylines(band, GrownCorners(r, -d), true, cv::Scalar(255), 1);
+      std::vector<cv::Point> corners = GrownCorners(r, -d);
+      for (cv::Point& p : corners) p -= origin;
+      cv::polylines(band, corners, true, cv::Scalar(255), 1);
     }
   }
   return band;

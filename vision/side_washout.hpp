@@ -101,9 +101,10 @@ std::vector<RingFit> WashoutCandidates(const cv::Mat& evidence, double mm_per_px
                                        const RingFitOptions& base_options,
                                        const WashoutOptions& options);
 
-// The border band of each rect (from inset_px to inset_px + depth_px inside its edge), CV_8U.
+// The border band of each rect (from inset_px to inset_px + depth_px inside its edge), CV_8U,
+// in an image of `size` whose top-left pixel is `origin` of the rects' frame.
 cv::Mat BorderBand(cv::Size size, const std::vector<PxRect>& rects, double inset_px,
-                   double depth_px);
+                   double depth_px, cv::Point origin = {});
 
 // Depth of the band inside a border where its side's colour is sampled (from 1 px in): the
 // border less a pixel each side of it, at least a pixel.
