@@ -34,9 +34,10 @@ std::optional<BandShares> MeasureBandShares(const cv::Mat& chroma, const cv::Mat
 // side's share at least min_rival_share), moved to that side's list (the side whose share is
 // over its own by the largest margin), at its end: where that side already has the base,
 // DropDuplicates keeps the earlier fit. Bases are painted in their side's colour, so a found
-// base's band shows it more than any other side's (every true base of 70 napoleonic and 24
-// `hard` scenes, lossless and at JPEG quality 80: its own share over the rival's by 0.04 and
-// more; the two red bases read as blue: rival 0.61, own 0). A band mostly hidden (under a
+// base's band shows it more than any other side's (every true base of 70 napoleonic scenes at
+// JPEG quality 80, of 24 `hard` scenes lossless and at quality 80, and of ancient 5 and lamp 5:
+// its own share over the rival's by 0.04 and more; the two red bases read as blue: rival 0.61,
+// own 0). A band mostly hidden (under a
 // canopy, in deep shade) shows neither colour, both shares near or below 0: it tells nothing,
 // and its base stays. Returns how many moved.
 int MoveBasesToTheirBandsSide(const cv::Mat& chroma, const cv::Mat& valid,
