@@ -61,7 +61,8 @@ struct StandDetectorOptions {
   // ... one paint: this fraction of the inside, its colour averaged over 3 x 3 pixels, within
   // 27 % (each channel ratio) of its median colour. Default 0.7 (water and roofs 0.92-1.0 on
   // lossless generated scenes, 0.75-1.0 at JPEG quality 80 but for one roof at 0.68; bases with
-  // figures at most 0.36, s38). Raise if your figures there are painted all in one colour.
+  // figures at most 0.36, but one under `hard` 19's blur 0.80, s38). Raise if your figures there
+  // are painted all in one colour.
   double min_terrain_uniformity = 0.7;
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.

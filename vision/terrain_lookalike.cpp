@@ -18,7 +18,8 @@ namespace {
 // tolerance are for the camera's noise: a webcam's JPEG scatters one paint's log-chroma widely,
 // most of all on dark water, where the three channels are small (water beside a bridge at JPEG
 // quality 80 read 0.55-0.63 within 0.12 of single pixels, 0.75 and up as here; bases with
-// figures read at most 0.36, see StandDetectorOptions::min_terrain_uniformity).
+// figures read at most 0.36 but one under heavy blur 0.80, see
+// StandDetectorOptions::min_terrain_uniformity).
 double InteriorUniformity(const cv::Mat& chroma, const cv::Mat& valid, const PxRect& r,
                           double depth_px) {
   const cv::Point2d b = r.AxisB();
