@@ -117,6 +117,13 @@ void SideColorModel::AddSideFromSrgb(const std::string& name, cv::Vec3b rgb) {
   sides_.push_back({name, LogChromaOf({rgb[2], rgb[1], rgb[0]}), cv::Matx22d(s2, 0, 0, s2)});
 }
 
+void SideColorModel::AddSidesFromSrgb(const std::map<std::string, std::array<int, 3>>& srgb) {
+  for (const auto& [name, rgb] : srgb) {
+    AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
+                                    static_cast<uchar>(rgb[2])));
+  }
+}
+
 void SideColorModel::AddSideFromSamples(const std::string& name,
                                         const std::vector<cv::Vec3b>& bgr_samples) {
   if (bgr_samples.empty()) return;

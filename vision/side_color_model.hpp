@@ -5,6 +5,8 @@
 // Each side is a 2-D Gaussian there; pixels are assigned by Mahalanobis distance.
 #pragma once
 
+#include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -59,6 +61,8 @@ class SideColorModel {
 
   // A side given by its nominal sRGB (e.g. from the board file), with the prior spread.
   void AddSideFromSrgb(const std::string& name, cv::Vec3b rgb);
+  // ... each side of a board file's colours (side name -> sRGB 0-255), in the map's order.
+  void AddSidesFromSrgb(const std::map<std::string, std::array<int, 3>>& srgb);
   // A side sampled from camera pixels (BGR), e.g. a click on a base border in the UI. The
   // pixels' raw chroma is used: prefer AddSideFromTopView, which removes the local colour cast
   // where they were taken exactly as Classify will.

@@ -42,10 +42,7 @@ inline RenderedDetection DetectInScene(const std::string& scenario, int index,
 // `referee bench stands` sets them.
 inline SideColorModel KitSideColors() {
   SideColorModel colors;
-  for (const auto& [name, rgb] : DefaultSideColors()) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
+  colors.AddSidesFromSrgb(DefaultSideColors());
   return colors;
 }
 

@@ -276,10 +276,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   }
 
   SideColorModel colors;
-  for (const auto& [name, rgb] : board.side_colors_srgb) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
+  colors.AddSidesFromSrgb(board.side_colors_srgb);
   StandDetectorOptions stand_opt;
   stand_opt.kind_preference = KindPreference(opt.ruleset);
   ProjectileOptions proj_opt;

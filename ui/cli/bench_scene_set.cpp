@@ -65,10 +65,7 @@ Board TruthBoard(const nlohmann::json& b, const std::string& file) {
 
 SideColorModel DefaultSideColorModel() {
   SideColorModel colors;
-  for (const auto& [name, rgb] : DefaultSideColors()) {
-    colors.AddSideFromSrgb(name, cv::Vec3b(static_cast<uchar>(rgb[0]), static_cast<uchar>(rgb[1]),
-                                           static_cast<uchar>(rgb[2])));
-  }
+  colors.AddSidesFromSrgb(DefaultSideColors());
   return colors;
 }
 

@@ -903,9 +903,7 @@ int RunLive(const LiveOptions& o) {
   // A base's size names the ruleset's kinds (a 40 x 40 base is a catapult in an Ancient game).
   pipeline.stands.kind_preference = KindPreference(o.ruleset);
   ApplyBoardKit(board, pipeline.stands, pipeline.projectile);
-  for (const auto& [side, rgb] : board.side_colors_srgb) {
-    pipeline.colors.AddSideFromSrgb(side, cv::Vec3b(rgb[0], rgb[1], rgb[2]));
-  }
+  pipeline.colors.AddSidesFromSrgb(board.side_colors_srgb);
   CameraSettings camera;
   camera.width_px = o.camera_width_px;
   camera.height_px = o.camera_height_px;
