@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "engine/order_statistics.hpp"
+#include "vision/band_fraction.hpp"
 #include "vision/edge_band_walk.hpp"
 
 namespace referee {
@@ -144,7 +146,8 @@ double WholeEdgeMedianBand(const EdgeProfiles& p, int s, int k, int window, int 
 }  // namespace
 
 std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, double mm_per_px,
-                                        double blur_mm, const FrontStripeOptions& options) {
+                                        double blur_mm, const FrontStripeOptions& options,
+                                        const std::array<bool, 4>& edges_seen) {
   std::array<double, 4> out{0, 0, 0, 0};
   // Past the stripe by its width plus half the blur, the profile must have fallen back.
   const double fall_mm = options.min_stripe_mm + 0.5 * blur_mm + 1.0;
@@ -231,6 +234,11 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
   for (int s = 0; s < 4; ++s) {
     double best = 0, best_c = 0;
     int best_k = -1;
+    // The median of the other three edges stands for the base's own top only while at most one
+    // of them is hidden.
+    int others_seen = 0;
+    for (int o = 0; o < 4; ++o) others_seen += o != s && edges_seen[static_cast<size_t>(o)];
+    if (others_seen < 2) continue;
     for (int k = first; k <= last && k + window <= p.bins; ++k) {
       const double c = contrast(s, k, -1);
       if (c <= 0.0 || c < options.min_contrast_fraction * expected) continue;
@@ -240,16 +248,25 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
       if (deeper + window > p.bins || k - before < 0) continue;
       if (contrast(s, deeper, -1) > 0.5 * c || contrast(s, k - before, -1) > 0.5 * c) continue;
       // ... and the band is a peak of the edge's own profile, not only against the others.
-      const auto own = [&](int from) {
+      // Bins finer than a pixel hold none on an edge square to the pixel grid: only those
+      // holding pixels are averaged (counting the empty ones as black read a clear stripe on a
+      // base square to the grid as dimmer than its own border).
+      const auto own = [&](int from) -> std::optional<std::pair<double, double>> {
         double l = 0, h = 0;
+        int used = 0;
         for (int i = from; i < from + window; ++i) {
-          l += std::max(0.0, lo[p.At(s, i)]);
-          h += std::max(0.0, hi[p.At(s, i)]);
+          if (lo[p.At(s, i)] < 0) continue;
+          l += lo[p.At(s, i)];
+          h += hi[p.At(s, i)];
+          ++used;
         }
-        return std::make_pair(l / window, std::max(h / window, 8.0));
+        if (used == 0) return std::nullopt;
+        return std::make_pair(l / used, std::max(h / used, 8.0));
       };
-      const auto [peak_lo, peak_hi] = own(k);
-      const double flank_lo = std::max(own(deeper).first, own(k - before).first);
+      const auto peak = own(k), in = own(deeper), out = own(k - before);
+      if (!peak || !in || !out) continue;
+      const auto [peak_lo, peak_hi] = *peak;
+      const double flank_lo = std::max(in->first, out->first);
       if (peak_lo - flank_lo < 0.5 * c * peak_hi) continue;
       // White is at least as bright as the border's own brightest channel (a pale flock or a
       // grey figure is lighter than the border only in its darkest channel).
@@ -290,6 +307,16 @@ std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, dou
     out[static_cast<size_t>(s)] = best;
   }
   return out;
+}
+
+std::array<bool, 4> StripeEdgesSeen(const cv::Mat& side_evidence, const PxRect& r, double border_px,
+                                    const FrontStripeOptions& options) {
+  std::array<bool, 4> seen{};
+  for (int side = 0; side < 4; ++side) {
+    seen[static_cast<size_t>(side)] =
+        BandFraction(side_evidence, r, 0.0, border_px, side, 0.7) >= options.min_seen_border_share;
+  }
+  return seen;
 }
 
 int FrontStripeSide(const std::array<double, 4>& scores, const std::array<bool, 4>& allowed,

@@ -62,14 +62,29 @@ struct FrontStripeOptions {
   // profile is read at are only as good as the outline: off by more than the narrowest border
   // (3 mm, TABLE_KIT) plus a millimetre, an edge is not the base's edge. Default 4.
   double max_outline_error_mm = 4.0;
+  // An edge shows the base's own top where its border shows the side's colour along at least
+  // this share of its middle (StripeEdgesSeen). A stripe is judged against the median of the
+  // other three edges, which stands for the base's top only while two of them show it: under a
+  // tree's crown a pale flock on the one edge left in the open stands out of the crowns as a
+  // stripe would. Default 0.5.
+  double min_seen_border_share = 0.5;
 };
 
 // Per side of r (-a, +a, -b, +b, as PxRect's axes): the stripe contrast found along that edge,
 // as a fraction of the expected blurred contrast (>= 1 is a stripe as clear as expected), or 0
 // when the edge shows none. img: the top view, BGR; mm_per_px: its scale; blur_mm: the frame's
 // 10-90 % edge rise width (0 when unknown).
+// edges_seen: the edges that show the base's own top (StripeEdgesSeen); an edge scores 0 unless
+// two of the other three do.
 std::array<double, 4> FrontStripeScores(const cv::Mat& img, const PxRect& r, double mm_per_px,
-                                        double blur_mm, const FrontStripeOptions& options = {});
+                                        double blur_mm, const FrontStripeOptions& options = {},
+                                        const std::array<bool, 4>& edges_seen = {true, true, true,
+                                                                                 true});
+
+// The edges of r whose border band (border_px deep) shows the side's colour (side_evidence,
+// CV_8U) along at least options.min_seen_border_share of its middle 70 %.
+std::array<bool, 4> StripeEdgesSeen(const cv::Mat& side_evidence, const PxRect& r, double border_px,
+                                    const FrontStripeOptions& options = {});
 
 // The side (0..3) carrying a front stripe, or -1: the best-scoring side among `allowed` (the
 // width edges; all four on a square base), clear of the others per the options.

@@ -135,7 +135,7 @@ struct StripeFacing {
   double best_white = 0;  // the stripe's score
 };
 
-StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r,
+StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r, size_t s,
                         const TallTerrainExtent& under_tall) {
   const cv::Mat& top_bgr = frame.top_bgr;
   const double mm = frame.mm, blur_mm = frame.blur_mm;
@@ -149,8 +149,10 @@ StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r,
   cv::Point2d width_axis = a_is_width ? r.axis_a : r.AxisB();
   // Facing: a white stripe along one of the width edges (any edge of a square base).
   const bool square_base = std::abs(w_px - d_px) * mm < 3.0;
+  const std::array<bool, 4> seen =
+      StripeEdgesSeen(frame.evidence[s], r, options.min_border_mm / mm, options.front_stripe);
   const std::array<double, 4> stripe =
-      FrontStripeScores(top_bgr, r, mm, blur_mm, options.front_stripe);
+      FrontStripeScores(top_bgr, r, mm, blur_mm, options.front_stripe, seen);
   std::array<bool, 4> width_edges{};
   const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -r.AxisB(), r.AxisB()};
   for (int side = 0; side < 4; ++side) {
@@ -255,7 +257,7 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   const BaseOutline outline = ReadOutline(frame, found, s);
   const PxRect& r = outline.r;
   const TallTerrainExtent& under_tall = outline.under_tall;
-  const StripeFacing facing = ReadFacing(frame, r, under_tall);
+  const StripeFacing facing = ReadFacing(frame, r, s, under_tall);
   const cv::Point2d width_axis = facing.width_axis;
   // Where the base stands: its top's outline, the side faces beside it taken out (the
   // stripe and terrain tests above read the outline the image edges gave).
