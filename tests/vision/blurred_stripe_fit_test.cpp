@@ -1,6 +1,5 @@
 // Facing from a front stripe under a blur wider than the stripe: the edge's profile over the
 // other edges is fitted with the painted stripe's box, blurred by the frame's measured blur.
-#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -26,10 +25,7 @@ TEST(BlurredStripeFitTest, FacingFromAStripeSpreadByAHardSceneBlur) {
           Distance(t.footprint.center, ds.stand.footprint.center) > MmToInches(6.0)) {
         continue;
       }
-      EXPECT_LT(
-          std::abs(std::remainder(ds.stand.footprint.angle_deg - t.footprint.angle_deg, 360.0)),
-          10.0)
-          << t.id;
+      EXPECT_LT(FacingOffDeg(ds, t), 10.0) << t.id;
     }
   }
 }

@@ -124,6 +124,13 @@ inline void ExpectNoFalseBases(const RenderedDetection& r, double mm) {
   }
 }
 
+// How far a found base's angle (its facing, when known) lies from the true base's, degrees
+// (0-180).
+inline double FacingOffDeg(const DetectedStand& found, const Stand& truth) {
+  return std::abs(
+      std::remainder(found.stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
+}
+
 // The true base `id` has a stripe; the base found within 6 mm of it is given a facing within
 // 10 degrees of its front.
 inline void ExpectFacingGiven(const RenderedDetection& r, const std::string& id) {
@@ -132,9 +139,7 @@ inline void ExpectFacingGiven(const RenderedDetection& r, const std::string& id)
   const DetectedStand* found = FoundNear(r, truth, 6.0);
   ASSERT_NE(found, nullptr) << id;
   ASSERT_TRUE(found->stand.facing_known) << id;
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0) << id;
+  EXPECT_LT(FacingOffDeg(*found, truth), 10.0) << id;
 }
 
 }  // namespace referee

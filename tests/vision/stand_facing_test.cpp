@@ -2,7 +2,6 @@
 // reads the profile at depths from the outline found, so an outline far off every catalogue
 // size puts a pale figure where a stripe would be.
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -109,9 +108,7 @@ void ExpectNoWrongFacing(const RenderedDetection& r, const std::string& id) {
   const DetectedStand* found = FoundNear(r, truth, 6.0);
   ASSERT_NE(found, nullptr) << id;
   if (!found->stand.facing_known) return;
-  const double off_deg =
-      std::abs(std::remainder(found->stand.footprint.angle_deg - truth.footprint.angle_deg, 360.0));
-  EXPECT_LT(off_deg, 10.0) << id << " white " << found->white_stripe;
+  EXPECT_LT(FacingOffDeg(*found, truth), 10.0) << id << " white " << found->white_stripe;
 }
 
 // Ancient seed 5, scene 11: blue-6, an elephant base in a wood, has its stripe on the edge
