@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
 
+#include "drawn_borders.hpp"
 #include "rendered_detection.hpp"
 #include "vision/blurred_ring_fit.hpp"
 
@@ -20,15 +21,14 @@ constexpr double kBlurMm = 5.4;  // 10-90 % rise, as hard seed 7 scene 8 measure
 const std::vector<BaseSize> kSizes{{40, 20}, {40, 30}, {40, 40}, {60, 40}};
 
 PxRect Rect(cv::Point2d centre_px, double w_mm, double d_mm, double angle_deg) {
-  const double a = angle_deg * CV_PI / 180.0;
-  return {centre_px, {std::cos(a), std::sin(a)}, w_mm / kMmPerPx, d_mm / kMmPerPx, {}};
+  return DrawnRect(centre_px, w_mm, d_mm, angle_deg, kMmPerPx);
 }
 
 // A departure map: `paint` (1 = the side's colour) blurred as the frame blurs, at `gain` of
 // the colour, with pixel noise.
 cv::Mat Camera(const cv::Mat& paint, double gain, int seed) {
   cv::Mat dep;
-  cv::GaussianBlur(paint, dep, {0, 0}, kBlurMm / 2.5631 / kMmPerPx);
+  cv::GaussianBlur(paint, dep, {0, 0}, BlurSigmaPx(kBlurMm, kMmPerPx));
   dep *= gain;
   cv::Mat noise(dep.size(), CV_32F);
   cv::RNG rng(static_cast<uint64_t>(seed));

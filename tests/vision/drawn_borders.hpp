@@ -20,6 +20,10 @@ inline PxRect DrawnRect(cv::Point2d centre_px, double w_mm, double d_mm, double 
   return {centre_px, {std::cos(a), std::sin(a)}, w_mm / mm_per_px, d_mm / mm_per_px, {}};
 }
 
+// The Gaussian sigma, px, of a blur whose 10-90 % edge rise is rise_mm (a Gaussian edge rises
+// from 10 % to 90 % over 2.5631 sigma), in a top view of mm_per_px.
+inline double BlurSigmaPx(double rise_mm, double mm_per_px) { return rise_mm / 2.5631 / mm_per_px; }
+
 // Chroma (CV_32FC2) of the mat with each base's border (border_px wide) painted `border` chroma,
 // blurred by a Gaussian of blur_sigma_px (0: sharp), with pixel noise of sigma 0.02 drawn from
 // noise_seed.

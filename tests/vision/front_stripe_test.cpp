@@ -1,11 +1,11 @@
 // The front stripe read on drawn bases: a white stripe inside a side-colour border, lit as the
 // border is, on a top view whose pixels are coarser than the stripe test's 0.5 mm depth bins.
 #include <array>
-#include <cmath>
 
 #include <gtest/gtest.h>
 #include <opencv2/imgproc.hpp>
 
+#include "drawn_borders.hpp"
 #include "vision/front_stripe.hpp"
 #include "vision/px_rect.hpp"
 
@@ -14,39 +14,36 @@ namespace {
 
 constexpr double kMmPerPx = 0.79;  // a 1080p camera's top view of a 48 x 32" board
 
+// rect filled with bgr, its edges antialiased.
+void FillRect(cv::Mat& img, const PxRect& rect, const cv::Scalar& bgr) {
+  cv::fillConvexPoly(img, GrownCorners(rect, 0), bgr, cv::LINE_AA);
+}
+
 // A 40 x 40 mm base at centre_px turned angle_deg: a red border border_mm wide, a white stripe
 // stripe_mm wide inside it along the +b edge, a tan flock and two dark figures inside, on a
 // green mat; blurred by a Gaussian whose 10-90 % rise is blur_mm.
 cv::Mat DrawnStripedBase(const PxRect& r, double border_mm, double stripe_mm, double blur_mm) {
   cv::Mat img(220, 220, CV_8UC3, cv::Scalar(52, 96, 58));
-  const auto fill = [&](const PxRect& rect, const cv::Scalar& bgr) {
-    const std::vector<cv::Point> corners = GrownCorners(rect, 0);
-    cv::fillConvexPoly(img, corners, bgr, cv::LINE_AA, 0);
-  };
-  fill(r, cv::Scalar(38, 44, 168));  // the border, the whole top first
+  FillRect(img, r, cv::Scalar(38, 44, 168));  // the border, the whole top first
   const double b_px = border_mm / kMmPerPx, s_px = stripe_mm / kMmPerPx;
   PxRect inner = r;
   inner.len_a -= 2 * b_px;
   inner.len_b -= 2 * b_px;
-  fill(inner, cv::Scalar(206, 209, 211));  // the stripe, under the interior
+  FillRect(img, inner, cv::Scalar(206, 209, 211));  // the stripe, under the interior
   PxRect interior = inner;
   interior.len_b -= s_px;
   interior.center -= 0.5 * s_px * r.AxisB();
-  fill(interior, cv::Scalar(70, 120, 150));
+  FillRect(img, interior, cv::Scalar(70, 120, 150));
   for (const double along : {-0.25, 0.25}) {
     const cv::Point2d c = r.center + along * r.len_a * r.axis_a - 0.1 * r.len_b * r.AxisB();
     cv::ellipse(img, cv::Point(static_cast<int>(c.x), static_cast<int>(c.y)), cv::Size(5, 9), 0, 0,
                 360, cv::Scalar(90, 50, 40), cv::FILLED);
   }
-  const double sigma_px = blur_mm / 2.563 / kMmPerPx;
-  cv::GaussianBlur(img, img, {0, 0}, sigma_px);
+  cv::GaussianBlur(img, img, {0, 0}, BlurSigmaPx(blur_mm, kMmPerPx));
   return img;
 }
 
-PxRect Base(double angle_deg) {
-  const double a = angle_deg * CV_PI / 180.0;
-  return {{110.3, 109.7}, {std::cos(a), std::sin(a)}, 40.0 / kMmPerPx, 40.0 / kMmPerPx, {}};
-}
+PxRect Base(double angle_deg) { return DrawnRect({110.3, 109.7}, 40.0, 40.0, angle_deg, kMmPerPx); }
 
 // Napoleonic seed 5, scene 0: red-4, red-8 and blue-4 stood square to the grid with their white
 // stripes plain to see, yet no facing was read. The depth bins (0.5 mm) are finer than the top
@@ -95,8 +92,11 @@ BaseUnderCrowns DrawnBaseUnderCrowns(const PxRect& r) {
   BaseUnderCrowns out;
   out.img = cv::Mat(220, 220, CV_8UC3, cv::Scalar(120, 130, 140));  // a grey mat
   const double b_px = 3.0 / kMmPerPx;
-  cv::fillConvexPoly(out.img, GrownCorners(r, 0), cv::Scalar(150, 60, 40), cv::LINE_AA);
-  cv::fillConvexPoly(out.img, GrownCorners(r, -b_px), cv::Scalar(120, 175, 195), cv::LINE_AA);
+  FillRect(out.img, r, cv::Scalar(150, 60, 40));
+  PxRect inner = r;
+  inner.len_a -= 2 * b_px;
+  inner.len_b -= 2 * b_px;
+  FillRect(out.img, inner, cv::Scalar(120, 175, 195));
   out.border_seen = cv::Mat(out.img.size(), CV_8U, cv::Scalar(0));
   cv::fillConvexPoly(out.border_seen, GrownCorners(r, 0), cv::Scalar(255));
   cv::fillConvexPoly(out.border_seen, GrownCorners(r, -b_px), cv::Scalar(0));
@@ -109,7 +109,7 @@ BaseUnderCrowns DrawnBaseUnderCrowns(const PxRect& r) {
   cv::fillConvexPoly(crowns, GrownCorners(covered, 0), cv::Scalar(255));
   out.img.setTo(cv::Scalar(40, 85, 45), crowns);
   out.border_seen.setTo(0, crowns);
-  cv::GaussianBlur(out.img, out.img, {0, 0}, 1.2 / 2.563 / kMmPerPx);
+  cv::GaussianBlur(out.img, out.img, {0, 0}, BlurSigmaPx(1.2, kMmPerPx));
   return out;
 }
 

@@ -29,7 +29,7 @@ PxRect Rect(cv::Point2d centre_px, double w_mm, double d_mm, double angle_deg) {
 // blurred as the frame blurs, with pixel noise.
 cv::Mat MatWithBorders(cv::Size size, const std::vector<PxRect>& bases,
                        const std::vector<cv::Vec2f>& border) {
-  return ChromaWithBorders(size, bases, border, 4.0 / kMmPerPx, kBlurMm / 2.5631 / kMmPerPx, 3);
+  return ChromaWithBorders(size, bases, border, 4.0 / kMmPerPx, BlurSigmaPx(kBlurMm, kMmPerPx), 3);
 }
 
 SideColorModel RedAndBlue() {
