@@ -844,6 +844,10 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // third of the band's departure, or, on paper or a tinted mat, the band clearly above what
   // surrounds it: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
+  if (FractionOverSurroundings(band, MedianAt(dep, win.ring.outside, win.c)) <
+      options.min_band_over_surroundings * FullBandMedian(g)) {
+    return std::nullopt;
+  }
   if (!InsideLikeABase(dep, win.ring, win.c, band, FullBandMedian(g), options) ||
       !ColourEndsAtBand(dep, win.ring, win.c, band, FullBandMedian(g), options)) {
     return std::nullopt;

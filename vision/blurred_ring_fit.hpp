@@ -141,6 +141,16 @@ struct BlurredRingOptions {
   // 1.3. Defaults 1/3 (as min_band_strength: a border clearly there) and 1/4; 0 turns this off.
   double min_local_band_fraction = 1.0 / 3.0;
   double min_local_side_fraction = 0.25;
+  // Every fit's band must stand above what surrounds it by at least this fraction of what a
+  // border of the full colour reads under the frame's blur ((band - outside) / (1 - outside),
+  // the outside's median): a base's border is painted in its side's colour, and even blurred,
+  // half hidden by figures or read through a webcam's JPEG it keeps a clear part of it. On a
+  // sharp frame sent as JPEG the colour's own blur (its halved resolution and coarse
+  // quantisation) wakes this search, and rings fitted to the texture of woods, rocks or plain
+  // ground, whose bare-mat null the random samples do not reach, read 0.02-0.11 (napoleonic 5
+  // at quality 80: four false bases); the 300 fits of true bases on 16 sets, `hard` lossless
+  // and at quality 80 included, 0.20 and up. Default 0.15; 0 turns this off.
+  double min_band_over_surroundings = 0.15;
   // Where the edges move the fit past max_refined_shift_mm or turn it past max_refined_turn_deg
   // and the pose they give explains the band worse than the search's own, the search's pose is
   // kept when the band is clearly the side's colour: at least min_band_strength of a border of

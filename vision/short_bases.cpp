@@ -15,6 +15,31 @@ namespace referee {
 
 namespace {
 
+// Do r and o, each grown by reach_px on every side, overlap?
+bool Touching(const PxRect& r, const PxRect& o, double reach_px) {
+  PxRect near_r = r;
+  near_r.len_a += 2 * reach_px;
+  near_r.len_b += 2 * reach_px;
+  return OverlapAreaPx(near_r, o) > 0;
+}
+
+// The side of r (0..3: -a, +a, -b, +b) whose outward normal points most toward q.
+int SideFacing(const PxRect& r, cv::Point2d q) {
+  const cv::Point2d d = q - r.center;
+  const double u = d.dot(r.axis_a) / r.len_a, v = d.dot(r.AxisB()) / r.len_b;
+  return std::abs(u) >= std::abs(v) ? (u < 0 ? 0 : 1) : (v < 0 ? 2 : 3);
+}
+
+// Does neither r nor o show its side's colour along the middle of its side facing the other
+// (under a fifth of a band border_px deep)? Two bases standing apart each show their border
+// there; two pieces of one base whose figures broke its ring show none.
+bool NeitherFacesTheOtherWithABorder(const cv::Mat& mask, const PxRect& r, const PxRect& o,
+                                     double border_px) {
+  constexpr double kMaxFacingBorder = 0.2;
+  return BandFraction(mask, r, 0.5, border_px, SideFacing(r, o.center), 0.8) < kMaxFacingBorder &&
+         BandFraction(mask, o, 0.5, border_px, SideFacing(o, r.center), 0.8) < kMaxFacingBorder;
+}
+
 // The rectangle, in r's axes, that holds both r and o.
 PxRect UnionInAxesOf(const PxRect& r, const PxRect& o) {
   const cv::Point2d b = r.AxisB();
@@ -95,7 +120,12 @@ void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, doub
   const double tol = options.size_tolerance_mm;
   const OutlineProbe probe(options, mm, blur_mm);
   const double border_px = probe.border_px;
-  const double touch_px = 2.0 / mm;      // pieces this close count as touching
+  const double touch_px = 2.0 / mm;  // pieces this close count as touching
+  // ... and pieces this far apart, when neither shows a border on its side facing the other:
+  // the colour of a base whose figures break its ring (a gun down the middle of a 40 x 40 base,
+  // through a webcam's JPEG) stops short of the middle, so the blob ends 3-4 mm before the ring
+  // fit of the other half begins. Two bases that far apart show their borders facing each other.
+  const double apart_px = options.size_tolerance_mm / mm;
   constexpr double kMaxAxisDeg = 6.0;    // pieces of one base lie square to each other
   constexpr double kSeamFraction = 0.5;  // side colour over half a band two borders wide
   for (size_t s = 0; s < rects.size() && s < masks.size(); ++s) {
@@ -107,19 +137,26 @@ void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, doub
         const double turn_deg = std::fmod(
             std::abs(RadToDeg(std::atan2(r.axis_a.cross(o.axis_a), r.axis_a.dot(o.axis_a)))), 90.0);
         if (std::min(turn_deg, 90.0 - turn_deg) > kMaxAxisDeg) continue;
-        PxRect near_r = r;
-        near_r.len_a += 2 * touch_px;
-        near_r.len_b += 2 * touch_px;
-        if (OverlapAreaPx(near_r, o) <= 0) continue;
+        if (!Touching(r, o, touch_px) &&
+            !(Touching(r, o, apart_px) && NeitherFacesTheOtherWithABorder(mask, r, o, border_px))) {
+          continue;
+        }
         const PxRect u = UnionInAxesOf(r, o);
         // The catalogue size the union is, turned as it lies.
         PxRect merged = u;
-        double best_e = -1;
-        // Each piece may reach past the base by the size tolerance on its own end.
+        double best_e = -1, best_raw = 0;
+        // Each piece may reach past the base by the size tolerance on its own end. Sizes that
+        // match equally well so (a side exactly 40 mm, as ring fits of catalogue size give,
+        // reads 35 mm: as near 30 as 40) are told apart by the union as it is.
         for (const BaseSize& sz : sizes) {
           const double e = MatchError(u.len_a * mm - tol, u.len_b * mm - tol, sz, 2 * tol);
-          if (e < 0 || (best_e >= 0 && e >= best_e)) continue;
+          if (e < 0) continue;
+          const double raw = MatchError(u.len_a * mm, u.len_b * mm, sz, 1e9);
+          if (best_e >= 0 && (e > best_e + 1e-9 || (e >= best_e - 1e-9 && raw >= best_raw))) {
+            continue;
+          }
           best_e = e;
+          best_raw = raw;
           const bool width_on_a =
               std::abs(u.len_a * mm - sz.width_mm) + std::abs(u.len_b * mm - sz.depth_mm) <=
               std::abs(u.len_a * mm - sz.depth_mm) + std::abs(u.len_b * mm - sz.width_mm);

@@ -25,10 +25,13 @@ void GrowShortBases(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, d
 
 // Two pieces of one side that overlap or touch may be two fits of one base (a blob cut short at
 // its figures and a ring fit of its far half, or two ring fits of its halves, crossed or side by
-// side). They are taken as one catalogue base when the rectangle holding both is one, and that
-// base shows its whole outline (the side colour or a step to the mat all round, and no side
-// colour just beyond it past the blur) and no seam where it could split into two catalogue
-// bases (two touching bases show two borders side by side there).
+// side); so may two up to the size tolerance apart when neither shows its border on the side
+// facing the other (a blob whose colour stops short of the base's middle, where figures break
+// its ring; two bases standing that far apart each show a border there). They are taken as one
+// catalogue base when the rectangle holding both is one, and that base shows its whole outline
+// (the side colour or a step to the mat all round, and no side colour just beyond it past the
+// blur) and no seam where it could split into two catalogue bases (two touching bases show two
+// borders side by side there).
 void MergePieces(const cv::Mat& top_bgr, const std::vector<cv::Mat>& masks, double mm,
                  const std::vector<BaseSize>& sizes, const StandDetectorOptions& options,
                  double blur_mm, std::vector<std::vector<PxRect>>& rects);
