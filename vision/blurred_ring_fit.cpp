@@ -839,17 +839,19 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // A band along every side (the far side may be partly hidden by figures, see the options).
   const std::array<double, 4> past_px = FigureTopsPastPx(win, options);
   if (!BandOnEverySide(win, past_px, g, options)) return std::nullopt;
-  // The inside no more toward the side's colour than the band (a patch of the colour, a roof or
-  // water, is that colour throughout); the colour ends at the band (the mat outside at most a
-  // third of the band's departure, or, on paper or a tinted mat, the band clearly above what
-  // surrounds it: a larger patch of the colour is no base's edge).
+  // The band clearly above what surrounds it (texture a ring fits on shows next to nothing of
+  // the colour); the inside no more toward the side's colour than the band (a patch of the
+  // colour, a roof or water, is that colour throughout); the colour ends at the band (the mat
+  // outside at most a third of the band's departure, or, on paper or a tinted mat, the band
+  // clearly above what surrounds it: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
+  const double full_band = FullBandMedian(g);
   if (FractionOverSurroundings(band, MedianAt(dep, win.ring.outside, win.c)) <
-      options.min_band_over_surroundings * FullBandMedian(g)) {
+      options.min_band_over_surroundings * full_band) {
     return std::nullopt;
   }
-  if (!InsideLikeABase(dep, win.ring, win.c, band, FullBandMedian(g), options) ||
-      !ColourEndsAtBand(dep, win.ring, win.c, band, FullBandMedian(g), options)) {
+  if (!InsideLikeABase(dep, win.ring, win.c, band, full_band, options) ||
+      !ColourEndsAtBand(dep, win.ring, win.c, band, full_band, options)) {
     return std::nullopt;
   }
   PxRect r = RectOf(win);
@@ -883,7 +885,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // stands where the one they give explains the band worse and the band is clearly the colour.
   const auto band_clearly_the_colour = [&] {
     return options.keep_search_pose_over_pulled_edges && !options.off_line.empty() &&
-           band >= options.min_band_strength * FullBandMedian(g) &&
+           band >= options.min_band_strength * full_band &&
            MedianAt(options.off_line, win.ring.band, win.c) <= band;
   };
   // Kept aside: a fit another border width or angle gives cleanly is preferred (see
