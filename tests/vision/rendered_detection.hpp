@@ -49,17 +49,24 @@ inline SideColorModel KitSideColors() {
 // Scene `index` of a scenario's `seed` set as an MJPEG webcam sends it (JPEG at `quality`, chroma
 // subsampled), detected as `referee bench stands` detects it: the kit's side colours and a board
 // file giving each square's terrain, without the scene's drawn terrain outlines.
+// The stand search on a scene already rendered, as DetectInWebcamScene runs it: a test that
+// compares options on one scene renders it once.
+inline StandDetection DetectAsWebcamSends(const SynthScene& scene, int quality,
+                                          const StandDetectorOptions& options = {}) {
+  Board squares_only = scene.board;
+  squares_only.features.clear();
+  const TopView view(TruthCalibration(scene));
+  return DetectStands(view.Rectify(AsWebcamSends(scene.before, quality)), view, KitSideColors(),
+                      LoadStandKinds(), options, &squares_only);
+}
+
 inline RenderedDetection DetectInWebcamScene(const std::string& scenario, int index,
                                              std::uint64_t seed, int quality,
                                              const StandDetectorOptions& options = {}) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / scenario);
   RenderedDetection r;
   r.scene = GenerateScene(sc, SynthOptions{.seed = seed}, index);
-  Board squares_only = r.scene.board;
-  squares_only.features.clear();
-  const TopView view(TruthCalibration(r.scene));
-  r.found = DetectStands(view.Rectify(AsWebcamSends(r.scene.before, quality)), view,
-                         KitSideColors(), LoadStandKinds(), options, &squares_only);
+  r.found = DetectAsWebcamSends(r.scene, quality, options);
   return r;
 }
 
