@@ -64,6 +64,12 @@ struct StandDetectorOptions {
   // figures at most 0.36, but one under `hard` 19's blur 0.80, s38). Raise if your figures there
   // are painted all in one colour.
   double min_terrain_uniformity = 0.7;
+  // ... or, one paint as above, its inside departing from the mat toward the side's colour at
+  // least this many times as far as its border band does: a paint off the side's hue, its edge
+  // blurred into the mat (vision/terrain_lookalike.hpp). Default 1.0 (at JPEG quality 80, dark
+  // water beside a bridge 1.34-1.78 and a bridge's brown deck under `hard` 19's blur 1.02; the
+  // one base of 22 sets tested so, `hard` 17 in a bridge square under heavy blur, 0.84).
+  double min_terrain_inside_to_border = 1.0;
   // Re-fit each side's colour from the borders found in a first pass, then detect again.
   // Default on; turn off to save time when the colour model was sampled from this camera.
   bool refit_colors = true;

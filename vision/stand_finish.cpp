@@ -266,8 +266,9 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   PxRect top = r;
   if (frame.shadow_pass) CentreInSideFaceSpan(view, base_h_in, outline.placed, top);
 
-  if (InTerrain(frame.terrain, r) && LooksLikeTerrain(frame.toward(s), frame.chroma, frame.valid, r,
-                                                      options.min_border_mm / mm, options)) {
+  if (InTerrain(frame.terrain, r) &&
+      LooksLikeTerrain(frame.toward(s), frame.chroma, frame.valid, frame.mat_chroma,
+                       cv::Vec2f(colors.sides()[s].mean), r, options.min_border_mm / mm, options)) {
     return std::nullopt;
   }
   DetectedStand ds;

@@ -31,6 +31,7 @@ struct FinishFrame {
   const std::vector<cv::Mat>& side_masks;  // the strict gate's, per side
   const cv::Mat& chroma;
   const cv::Mat& valid;
+  cv::Vec2f mat_chroma;
   const std::vector<std::vector<PxRect>>& rects;  // every base found, by side
   const std::vector<PxRect>& blurred_ring_bases;  // as the blurred ring fit placed them
   const std::vector<PxRect>& changed_fit_bases;   // as AddChangedRingFits placed them (last)

@@ -7,6 +7,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/band_fraction.hpp"
+#include "vision/side_washout.hpp"
 
 namespace referee {
 
@@ -101,10 +102,15 @@ bool InTerrain(const cv::Mat& terrain, const PxRect& r) {
 }
 
 bool LooksLikeTerrain(const cv::Mat& toward, const cv::Mat& chroma, const cv::Mat& valid,
-                      const PxRect& r, double border_px, const StandDetectorOptions& options) {
-  const double inner = BandFraction(toward, r, border_px + 1.0, 1e6, -1);
-  return inner > options.max_terrain_inner_fraction &&
-         InteriorUniformity(chroma, valid, r, border_px + 1.0) > options.min_terrain_uniformity;
+                      const cv::Vec2f& mat_chroma, const cv::Vec2f& side_chroma, const PxRect& r,
+                      double border_px, const StandDetectorOptions& options) {
+  const double depth_px = border_px + 1.0;
+  if (BandFraction(toward, r, depth_px, 1e6, -1) <= options.max_terrain_inner_fraction) {
+    const RingDeparture d =
+        MeasureRingDeparture(chroma, valid, mat_chroma, side_chroma, r, border_px, depth_px);
+    if (d.border <= 0 || d.inside < options.min_terrain_inside_to_border * d.border) return false;
+  }
+  return InteriorUniformity(chroma, valid, r, depth_px) > options.min_terrain_uniformity;
 }
 
 }  // namespace referee

@@ -26,12 +26,17 @@ bool MayShowSolidSideShade(Terrain t);
 cv::Mat TerrainMask(const Board& board, const TopView& view, cv::Size size, int grow_px,
                     bool (*may_show)(Terrain) = MayShowSideColour);
 
-// A base-sized shape in terrain that may show a side colour (InTerrain), whose inside is
-// mostly toward the side's colour (`toward`: ClassifyTowardSides with a wide cone) and one
-// paint throughout: water or a roof, not a base with figures.
 bool InTerrain(const cv::Mat& terrain, const PxRect& r);
 
+// A base-sized shape in terrain that may show a side colour (InTerrain) whose inside is one
+// paint throughout and either mostly toward the side's colour (`toward`: ClassifyTowardSides
+// with a wide cone) or departing from the mat (`mat_chroma`) toward the side's (`side_chroma`)
+// at least as far as its border band does: water or a roof, not a base with figures. The
+// second is for a paint off the side's hue (dark water under a webcam's JPEG lies 50 degrees
+// from the blue bases' colour), whose edge the blur has mixed with the mat: a base's border is
+// its side's paint, and what stands inside it is figures on flock.
 bool LooksLikeTerrain(const cv::Mat& toward, const cv::Mat& chroma, const cv::Mat& valid,
-                      const PxRect& r, double border_px, const StandDetectorOptions& options);
+                      const cv::Vec2f& mat_chroma, const cv::Vec2f& side_chroma, const PxRect& r,
+                      double border_px, const StandDetectorOptions& options);
 
 }  // namespace referee
