@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
 #include <cmath>
 #include <numeric>
 #include <optional>
@@ -19,7 +20,9 @@ namespace {
 // A Gaussian edge rises from 10 % to 90 % over 2.563 standard deviations.
 constexpr double kRiseToSigma = 1.0 / 2.5631;
 
-double Phi(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+// Past 8.5 standard deviations Phi is 1 to double precision (1 - 1e-17): the search renders
+// millions of band pixels, many of them that far from one of their box's edges.
+double Phi(double z) { return z >= 8.5 ? 1.0 : 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 // The blurred band's departure at depth d_px inside the base's edge: a band [0, w] of the
 // side's colour, blurred by a Gaussian of sigma_px, on mat (0) both sides.
@@ -117,6 +120,7 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
     const double half_other = 0.5 * (s < 2 ? len_a : len_b);
     const double half_len = 0.5 * (s < 2 ? len_b : len_a);
     const cv::Point2d along = s < 2 ? b : a;
+    t.side[s].reserve((static_cast<size_t>(1.6 * half_len / stride) + 2) * model.size());
     for (double u = -0.8 * half_len; u <= 0.8 * half_len; u += stride) {
       const cv::Point2d edge = half_other * outward[s] + u * along;
       size_t i = 0;
@@ -509,26 +513,38 @@ bool OverlapsAny(const PxRect& r, const std::vector<PxRect>& others) {
                      [&](const PxRect& o) { return OverlapTooMuch(r, o); });
 }
 
-// Pose p's frame at pixel q: its blurred band there (a rectangle less the one border_px inside
-// it, each blurred by the frame's Gaussian: separable, so exact at the corners too), and how
-// deep inside its outline q lies, px (negative outside).
-struct BandAt {
-  double band = 0, depth_px = 0;
+// Pose p's frame: its axes and half sizes, px, to render its blurred band at any pixel.
+struct RenderedPose {
+  cv::Point2d c, a, b;
+  double hu = 0, hv = 0;
+  explicit RenderedPose(const Pose& p)
+      : c(p.c.x, p.c.y),
+        a(std::cos(p.ring.angle), std::sin(p.ring.angle)),
+        b(-a.y, a.x),
+        hu(0.5 * p.ring.len_a),
+        hv(0.5 * p.ring.len_b) {}
+  // Pixel q in the pose's axes.
+  cv::Point2d Local(cv::Point q) const {
+    const cv::Point2d r(q.x - c.x, q.y - c.y);
+    return {r.dot(a), r.dot(b)};
+  }
+  // How deep inside the outline a point at local (u, v) lies, px (negative outside).
+  double DepthPx(cv::Point2d uv) const {
+    return std::min(hu - std::abs(uv.x), hv - std::abs(uv.y));
+  }
+  // The blurred band there: a rectangle less the one border_px inside it, each blurred by the
+  // frame's Gaussian (separable, so exact at the corners too).
+  double Band(cv::Point2d uv, const Geometry& g) const {
+    const double u = uv.x, v = uv.y;
+    const auto box = [&](double bu, double bv) {
+      if (bu <= 0 || bv <= 0) return 0.0;
+      const double s = g.sigma_px;
+      return (Phi((bu - u) / s) + Phi((bu + u) / s) - 1.0) *
+             (Phi((bv - v) / s) + Phi((bv + v) / s) - 1.0);
+    };
+    return box(hu, hv) - box(hu - g.border_px, hv - g.border_px);
+  }
 };
-BandAt RenderedBand(const Pose& p, cv::Point q, const Geometry& g) {
-  const cv::Point2d a(std::cos(p.ring.angle), std::sin(p.ring.angle)), b(-a.y, a.x);
-  const cv::Point2d r(q.x - p.c.x, q.y - p.c.y);
-  const double u = r.dot(a), v = r.dot(b);
-  const auto box = [&](double hu, double hv) {
-    if (hu <= 0 || hv <= 0) return 0.0;
-    const double s = g.sigma_px;
-    return (Phi((hu - u) / s) + Phi((hu + u) / s) - 1.0) *
-           (Phi((hv - v) / s) + Phi((hv + v) / s) - 1.0);
-  };
-  const double hu = 0.5 * p.ring.len_a, hv = 0.5 * p.ring.len_b;
-  return {box(hu, hv) - box(hu - g.border_px, hv - g.border_px),
-          std::min(hu - std::abs(u), hv - std::abs(v))};
-}
 
 // Two hypotheses scored on the same pixels, those either template looks at, each predicting its
 // blurred band where it has one and bare mat outside its outline. The figures inside a base may
@@ -539,27 +555,82 @@ BandAt RenderedBand(const Pose& p, cv::Point q, const Geometry& g) {
 // correlations.
 std::pair<double, double> JointRho(const cv::Mat& dep, const Pose& p, const Pose& q,
                                    const Geometry& g) {
-  std::vector<cv::Point> pts;
+  // The pixels either template looks at, each once, in row order: marked on a map of their
+  // bounding box (the search calls this for every rival of every leader).
+  cv::Point lo(INT_MAX, INT_MAX), hi(INT_MIN, INT_MIN);
   for (const Pose* o : {&p, &q}) {
     for (const auto& side : o->ring.side) {
-      for (const Sample& smp : side) pts.push_back(smp.off + o->c);
+      for (const Sample& smp : side) {
+        const cv::Point pt = smp.off + o->c;
+        lo = {std::min(lo.x, pt.x), std::min(lo.y, pt.y)};
+        hi = {std::max(hi.x, pt.x), std::max(hi.y, pt.y)};
+      }
     }
   }
-  std::sort(pts.begin(), pts.end(),
-            [](cv::Point x, cv::Point y) { return x.y != y.y ? x.y < y.y : x.x < y.x; });
-  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  if (hi.x < lo.x) return {0.0, 0.0};
+  cv::Mat1b seen(hi.y - lo.y + 1, hi.x - lo.x + 1, uchar{0});
+  for (const Pose* o : {&p, &q}) {
+    for (const auto& side : o->ring.side) {
+      for (const Sample& smp : side) seen(smp.off + o->c - lo) = 1;
+    }
+  }
+  const RenderedPose rp(p), rq(q);
   const double inner_px = g.border_px + g.sigma_px;
   Moments mp, mq;
-  for (const cv::Point& pt : pts) {
-    if (!Inside(dep, pt)) continue;
-    const BandAt bp = RenderedBand(p, pt, g), bq = RenderedBand(q, pt, g);
-    if (bp.depth_px > inner_px || bq.depth_px > inner_px) continue;
-    const double d = dep.at<float>(pt);
-    mp.Add(d, bp.band);
-    mq.Add(d, bq.band);
+  for (int y = 0; y < seen.rows; ++y) {
+    const uchar* row = seen[y];
+    for (int x = 0; x < seen.cols; ++x) {
+      const cv::Point pt(x + lo.x, y + lo.y);
+      if (!row[x] || !Inside(dep, pt)) continue;
+      const cv::Point2d up = rp.Local(pt), uq = rq.Local(pt);
+      if (rp.DepthPx(up) > inner_px || rq.DepthPx(uq) > inner_px) continue;
+      const double d = dep.at<float>(pt);
+      mp.Add(d, rp.Band(up, g));
+      mq.Add(d, rq.Band(uq, g));
+    }
   }
   return {mp.Rho(), mq.Rho()};
 }
+
+// The fine poses and joint scores one seed's search has computed. A seed's box is searched up
+// to three times (at the gradients' mean direction, with the other directions added, and with
+// gain alone ruling out the mat), mostly over the same coarse poses; the departure map does not
+// change until a base is found, so each is computed once per box.
+class SeedCache {
+ public:
+  Pose Fine(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
+    const Key key = KeyOf(coarse, g);
+    for (const auto& [k, fine] : fine_) {
+      if (k == key) return fine;
+    }
+    fine_.emplace_back(key, FinePose(dep, coarse, g));
+    return fine_.back().second;
+  }
+  std::pair<double, double> Joint(const cv::Mat& dep, const Pose& p, const Pose& q,
+                                  const Geometry& g) {
+    const std::pair<Key, Key> key{KeyOf(p, g), KeyOf(q, g)};
+    for (const auto& [k, rhos] : joint_) {
+      if (k == key) return rhos;
+    }
+    joint_.emplace_back(key, JointRho(dep, p, q, g));
+    return joint_.back().second;
+  }
+
+ private:
+  // Everything a pose's samples and model depend on, compared exactly.
+  struct Key {
+    double len_a, len_b, angle, depth_step, border_px, sigma_px;
+    int stride;
+    cv::Point c;
+    bool operator==(const Key&) const = default;
+  };
+  static Key KeyOf(const Pose& p, const Geometry& g) {
+    return {p.ring.len_a, p.ring.len_b, p.ring.angle,  p.ring.depth_step,
+            g.border_px,  g.sigma_px,   p.ring.stride, p.c};
+  }
+  std::vector<std::pair<Key, Pose>> fine_;
+  std::vector<std::pair<std::pair<Key, Key>, std::pair<double, double>>> joint_;
+};
 
 // How far past each side of pose p the tallest figures' tops are seen, px (outward; 0 where
 // the camera is not known, see BlurredRingOptions).
@@ -725,7 +796,8 @@ PxRect RectOf(const Pose& p) {
 // or the same turned, its centre near the leader's; scored on the same pixels as the leader it
 // is as good, whether or not it stands out of the null alone); tied gets those rivals. A rival
 // elsewhere, or more of them than options allow, is no base the band can size.
-std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>& poses,
+std::optional<size_t> SizeTieLeader(const cv::Mat& dep, SeedCache& cache,
+                                    const std::vector<Pose>& poses,
                                     const std::vector<size_t>& order,
                                     const std::vector<size_t>& size_of,
                                     const std::vector<Null>& nulls, const Geometry& g,
@@ -744,7 +816,7 @@ std::optional<size_t> SizeTieLeader(const cv::Mat& dep, const std::vector<Pose>&
   const double max_shift_px = options.max_tie_centre_shift_mm / g.mm_per_px;
   for (size_t k = 0; k < poses.size(); ++k) {
     if (k == *leader || poses[k].fit.rho < -1) continue;
-    const auto [mine, theirs] = JointRho(dep, p, poses[k], g);
+    const auto [mine, theirs] = cache.Joint(dep, p, poses[k], g);
     if (mine - theirs >= margin) continue;
     const cv::Point d = poses[k].c - p.c;
     if (std::hypot(d.x, d.y) > max_shift_px) {
@@ -766,7 +838,7 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
 // with other sizes of the same base (SizeTieLeader), that base with its rivals, if none was
 // kept there before. kept_out (may be null): the winner at the search's pose where its edges
 // are pulled (see FitWinner), if none was kept there before.
-std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
+std::optional<PxRect> FitSeed(const cv::Mat& dep, SeedCache& cache, std::vector<Pose> poses,
                               const std::vector<size_t>& size_of, const std::vector<Null>& nulls,
                               const Geometry& g, const BlurredRingOptions& options,
                               std::optional<PxRect>* tie_out, std::optional<PxRect>* kept_out) {
@@ -777,7 +849,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
   if (coarse_best < -1) return std::nullopt;
   for (size_t k = 0; k < poses.size(); ++k) {
     const double margin = options.winner_margin_sigma * nulls[size_of[k]].rho.sigma;
-    if (poses[k].fit.rho > coarse_best - margin - 0.1) poses[k] = FinePose(dep, poses[k], g);
+    if (poses[k].fit.rho > coarse_best - margin - 0.1) poses[k] = cache.Fine(dep, poses[k], g);
   }
   // The clear winner: out of the bare mat's scores on its own template, and better than every
   // other hypothesis when both are scored on the pixels either looks at (see JointRho).
@@ -794,7 +866,7 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
     bool beats_all = true;
     for (size_t k = 0; k < poses.size() && beats_all; ++k) {
       if (k == cand || poses[k].fit.rho < -1) continue;
-      const auto [mine, theirs] = JointRho(dep, p, poses[k], g);
+      const auto [mine, theirs] = cache.Joint(dep, p, poses[k], g);
       beats_all = mine - theirs >= margin;
     }
     if (beats_all) {
@@ -809,7 +881,8 @@ std::optional<PxRect> FitSeed(const cv::Mat& dep, std::vector<Pose> poses,
   // no other attempt at this seed finds a clear one.
   std::vector<size_t> tied;
   if (tie_out != nullptr && !*tie_out && options.report_size_ties) {
-    if (const auto leader = SizeTieLeader(dep, poses, order, size_of, nulls, g, options, tied)) {
+    if (const auto leader =
+            SizeTieLeader(dep, cache, poses, order, size_of, nulls, g, options, tied)) {
       // Reported at the first of them (best score first) whose band, inside and edges bear it
       // out; the others are the sizes it could also be.
       std::vector<size_t> members{*leader};
@@ -1094,12 +1167,13 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
       // A wider border only where the narrower ones explain nothing: every base a narrower
       // ring fits is kept as it was.
       std::optional<PxRect> r, tie, kept;
+      SeedCache cache;
       const double theta = DominantAngle(smooth, box);
       std::vector<std::vector<Pose>> poses(widths.size());
       std::vector<size_t> size_of;
       for (size_t k = 0; k < widths.size() && !r; ++k) {
         poses[k] = CoarsePoses(dep, box, sizes, {theta}, widths[k], mat.sigma, size_of);
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
+        r = FitSeed(dep, cache, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
       }
       // Nothing fits at the gradients' mean direction: the other directions they peak at are
       // searched too (a neighbour, figures or a terrain edge in the box can pull the mean tens
@@ -1115,14 +1189,14 @@ std::vector<PxRect> FitBlurredRings(const cv::Mat& departure, const std::vector<
         for (size_t h = 0; h < more.size(); ++h) {
           if (more[h].fit.rho > poses[k][h].fit.rho) poses[k][h] = std::move(more[h]);
         }
-        r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
+        r = FitSeed(dep, cache, poses[k], size_of, nulls[k], widths[k], strict, &tie, &kept);
       }
       // Nothing stood out of the bare mat by its correlation: the same hypotheses judged again
       // where their gain alone rules the mat out (BlurredRingOptions::strong_gain_sigma), only
       // here, so that no base the strict test finds, or reports with its other sizes, changes.
       for (size_t k = 0; k < widths.size() && !r && !tie && options.strong_gain_sigma > 0; ++k) {
         if (!poses[k].empty())
-          r = FitSeed(dep, poses[k], size_of, nulls[k], widths[k], options, &tie, &kept);
+          r = FitSeed(dep, cache, poses[k], size_of, nulls[k], widths[k], options, &tie, &kept);
       }
       // No attempt found a clean fit: the winner whose edges are pulled, else a base whose size
       // the band could not tell.
