@@ -56,7 +56,7 @@ cv::Mat PaintedOnMat(const PxRect& r, cv::Size size, const cv::Vec2f& paint, dou
   return chroma;
 }
 
-// Dark water whose paint lies off the side's hue (50 degrees from the blue bases' colour, out
+// Dark water whose paint lies off the side's hue (47 degrees from the blue bases' colour, out
 // of the wide cone: nothing inside reads toward blue) but as far from the mat along blue's line
 // as the washed blue borders, its edge blurred into the mat: terrain. A base of the same blue
 // border around a top of bare flock, one paint too, is not: its inside departs toward blue
@@ -75,20 +75,15 @@ TEST(TerrainLookalikeTest, OffHuePaintBlurredAtItsEdgeIsTerrainARingIsNot) {
   EXPECT_FALSE(LooksLikeTerrain(p.toward, base, p.valid, kMat, kSide, p.r, border_px, {}));
 }
 
-// No base found within 12 mm of `where`.
-void ExpectNoneAt(const RenderedDetection& r, const std::vector<Vec2>& where) {
+// Every base of the scene found (of `side` only, when given), and none within 12 mm of `where`.
+void ExpectAllFoundAndNoneAt(const RenderedDetection& r, const std::vector<Vec2>& where,
+                             const std::string& side = "") {
   for (const Vec2 w : where) {
     for (const auto& ds : r.found.stands) {
       EXPECT_GT(InchesToMm(Distance(ds.stand.footprint.center, w)), 12.0)
           << ds.stand.id << " at " << w.x << ", " << w.y;
     }
   }
-}
-
-// Every base of the scene found (of `side` only, when given), and none within 12 mm of `where`.
-void ExpectAllFoundAndNoneAt(const RenderedDetection& r, const std::vector<Vec2>& where,
-                             const std::string& side = "") {
-  ExpectNoneAt(r, where);
   for (const Stand& truth : r.scene.stands) {
     if (side.empty() || truth.side == side) {
       EXPECT_TRUE(FoundOfItsSide(r.found, truth, 6.0)) << truth.id;
