@@ -20,9 +20,7 @@ namespace {
 // A Gaussian edge rises from 10 % to 90 % over 2.563 standard deviations.
 constexpr double kRiseToSigma = 1.0 / 2.5631;
 
-// Past 8.5 standard deviations Phi is 1 to double precision (1 - 1e-17): the search renders
-// millions of band pixels, many of them that far from one of their box's edges.
-double Phi(double z) { return z >= 8.5 ? 1.0 : 0.5 * std::erfc(-z / std::sqrt(2.0)); }
+double Phi(double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); }
 
 // The blurred band's departure at depth d_px inside the base's edge: a band [0, w] of the
 // side's colour, blurred by a Gaussian of sigma_px, on mat (0) both sides.
@@ -713,13 +711,13 @@ double FractionOverSurroundings(double band, double outside) {
   return outside < 1.0 ? (band - outside) / (1.0 - outside) : 0.0;
 }
 
-// Does the band of ring t around c, departing `band`, end at the ring? The mat outside it reads
-// at most a third of the band; or, where the surroundings are a shade toward the colour (paper,
-// a card, a road, a tinted mat), the band stands above them by a clear part of what a border of
-// the full colour reads (full_band), over all and on each side (see the options).
-bool ColourEndsAtBand(const cv::Mat& dep, const Ring& t, cv::Point2d c, double band,
+// Does the band of ring t around c, departing `band` (its outside's median: `outside`), end at
+// the ring? The mat outside it reads at most a third of the band; or, where the surroundings are a
+// shade toward the colour (paper, a card, a road, a tinted mat), the band stands above them by a
+// clear part of what a border of the full colour reads (full_band), over all and on each side (see
+// the options).
+bool ColourEndsAtBand(const cv::Mat& dep, const Ring& t, cv::Point2d c, double band, double outside,
                       double full_band, const BlurredRingOptions& options) {
-  const double outside = MedianAt(dep, t.outside, c);
   if (outside <= band / 3.0) return true;
   if (options.min_local_band_fraction <= 0 || full_band <= 0) return false;
   if (FractionOverSurroundings(band, outside) < options.min_local_band_fraction * full_band) {
@@ -919,12 +917,12 @@ std::optional<PxRect> FitWinner(const cv::Mat& dep, Pose win, const Null& null, 
   // clearly above what surrounds it: a larger patch of the colour is no base's edge).
   const double band = MedianAt(dep, win.ring.band, win.c);
   const double full_band = FullBandMedian(g);
-  if (FractionOverSurroundings(band, MedianAt(dep, win.ring.outside, win.c)) <
-      options.min_band_over_surroundings * full_band) {
+  const double outside = MedianAt(dep, win.ring.outside, win.c);
+  if (FractionOverSurroundings(band, outside) < options.min_band_over_surroundings * full_band) {
     return std::nullopt;
   }
   if (!InsideLikeABase(dep, win.ring, win.c, band, full_band, options) ||
-      !ColourEndsAtBand(dep, win.ring, win.c, band, full_band, options)) {
+      !ColourEndsAtBand(dep, win.ring, win.c, band, outside, full_band, options)) {
     return std::nullopt;
   }
   PxRect r = RectOf(win);

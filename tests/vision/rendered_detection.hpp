@@ -46,9 +46,6 @@ inline SideColorModel KitSideColors() {
   return colors;
 }
 
-// Scene `index` of a scenario's `seed` set as an MJPEG webcam sends it (JPEG at `quality`, chroma
-// subsampled), detected as `referee bench stands` detects it: the kit's side colours and a board
-// file giving each square's terrain, without the scene's drawn terrain outlines.
 // The stand search on a scene already rendered, as DetectInWebcamScene runs it: a test that
 // compares options on one scene renders it once.
 inline StandDetection DetectAsWebcamSends(const SynthScene& scene, int quality,
@@ -60,6 +57,9 @@ inline StandDetection DetectAsWebcamSends(const SynthScene& scene, int quality,
                       LoadStandKinds(), options, &squares_only);
 }
 
+// Scene `index` of a scenario's `seed` set as an MJPEG webcam sends it (JPEG at `quality`, chroma
+// subsampled), detected as `referee bench stands` detects it: the kit's side colours and a board
+// file giving each square's terrain, without the scene's drawn terrain outlines.
 inline RenderedDetection DetectInWebcamScene(const std::string& scenario, int index,
                                              std::uint64_t seed, int quality,
                                              const StandDetectorOptions& options = {}) {
