@@ -127,6 +127,8 @@ PlacedQtip QtipFrom(const ChangeScene& s, const ChangeBlob& blob,
                    ? "its plain end lies on white paper, where white cotton is not seen: "
                      "placed at the model's length"
                    : "its plain end runs on under tall terrain: placed at the model's length";
+  } else if (q.plain_end_cut) {
+    obs.note = "its stick runs out of the view: placed from its painted head";
   }
   const Vec2 on_mat = view.TableFromRectified(obs.point_px);
   const Vec2 plain_on_mat = view.TableFromRectified(q.plain_end_px);
@@ -272,11 +274,13 @@ ProjectileResult ExplainRegion(const ChangeScene& s, const ChangeBlob& blob, boo
   const double length_mm = extent.length_mm;
   const double width_mm = extent.width_mm;
   const double tol = opt.size_tolerance;
-  // A Q-tip running out of the view only shows part of its length.
+  // A Q-tip running out of the view only shows part of its length, and its painted head may
+  // change nothing (black paint on a dark mat): FitQtip measures what is seen from the tip.
+  const double min_seen_mm = QtipModelOptions{}.min_seen_share * opt.qtip_length_mm;
   const bool qtip_length_ok =
-      blob.cut_off
-          ? length_mm >= 0.4 * opt.qtip_length_mm && length_mm <= (1 + tol) * opt.qtip_length_mm
-          : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
+      blob.cut_off ? length_mm >= min_seen_mm - opt.qtip_head_length_mm &&
+                         length_mm <= (1 + tol) * opt.qtip_length_mm
+                   : std::abs(length_mm - opt.qtip_length_mm) <= tol * opt.qtip_length_mm;
   const bool qtip_shape = qtip_length_ok && width_mm <= 2.0 * opt.qtip_head_diameter_mm;
   // A shell's change: about its square (its top, the sides toward the camera and what the
   // shadow test keeps of its shadow); FitShell then judges its silhouette by colour.
@@ -290,8 +294,7 @@ ProjectileResult ExplainRegion(const ChangeScene& s, const ChangeBlob& blob, boo
   // a crown or a roof, or white on white paper). FitQtip takes it whole only then; otherwise
   // the change is judged as below, as if this had not been tried.
   if (!pieces && !faint && !blob.cut_off && opt.expect != "shell" &&
-      width_mm <= 2.0 * opt.qtip_head_diameter_mm &&
-      length_mm >= QtipModelOptions{}.min_seen_share_hidden * opt.qtip_length_mm &&
+      width_mm <= 2.0 * opt.qtip_head_diameter_mm && length_mm >= min_seen_mm &&
       length_mm < (1 - tol) * opt.qtip_length_mm) {
     PlacedQtip placed = QtipFrom(s, blob, blob.pts, false, false);
     if (placed.plain_end_hidden && std::holds_alternative<ProjectileObservation>(placed.result))

@@ -725,14 +725,27 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   }
   fit.tip_px = s.At(s.U(*tip_col));
   fit.plain_end_px = s.At(s.U(plain_col));
-  const bool plain_cut = cut_off && (plain_end <= 1 || plain_end >= nu - 2);
-  fit.length_mm = plain_cut ? 0.0 : cv::norm(fit.tip_px - fit.plain_end_px) * mm_per_px;
+  // The plain end is where the stick leaves the view: the strip runs out, or off the view,
+  // within a few columns past it.
+  bool plain_cut = false;
+  for (int k = 1; k <= 3 && cut_off && !plain_cut; ++k) {
+    const int past = plain_end + (hi_painted ? -k : k);
+    plain_cut = past < 0 || past >= nu || off_view[static_cast<size_t>(past)];
+  }
+  const double seen_mm = cv::norm(fit.tip_px - fit.plain_end_px) * mm_per_px;
+  if (plain_cut && seen_mm < opt.min_seen_share * opt.length_mm) {
+    return QtipRefusal{"a Q-tip running out of the view with " +
+                       std::to_string(static_cast<int>(std::lround(seen_mm))) +
+                       " mm seen: too little to give its axis: not adjudicated"};
+  }
+  fit.length_mm = plain_cut ? 0.0 : seen_mm;
+  fit.plain_end_cut = plain_cut;
   // Seen short with its painted head measured by its paint and no head at the other end: the
   // stick may run on under a tree crown or a house, which hides it from the camera.
   const double plain_width = hi_painted ? width_lo : width_hi;
   if (!cut_off && colour_says && fit.tip_from_edge &&
       fit.length_mm < (1.0 - opt.size_tolerance) * opt.length_mm &&
-      fit.length_mm >= opt.min_seen_share_hidden * opt.length_mm) {
+      fit.length_mm >= opt.min_seen_share * opt.length_mm) {
     const cv::Point2d model_end =
         fit.tip_px + (opt.length_mm / fit.length_mm) * (fit.plain_end_px - fit.tip_px);
     // The seen end is the stick going on unseen, not its plain head, when it is thin, or when

@@ -46,9 +46,9 @@ struct QtipModelOptions {
   // runs on under it is seen short: it is taken at the model's length only when all of the
   // missing part lies there (see FitQtip).
   cv::Mat tall_terrain;
-  // Shortest share of length_mm that must be seen of a stick running on under tall terrain.
-  // Default 0.4 (as for one running out of the view): the visible part gives the axis.
-  double min_seen_share_hidden = 0.4;
+  // Shortest share of length_mm that must be seen, painted head included, of a stick running
+  // out of the view or on under tall terrain. Default 0.4: the visible part gives the axis.
+  double min_seen_share = 0.4;
   // Widest white material at a stick's visible end, as a share of the stick's own, for that
   // end to be the stick going on unseen rather than a head. Default 1.2. A weak guard only:
   // under `hard`'s blur whole Q-tips' plain heads measured 0.3-2.4x (most 1.5-2.4x); what
@@ -70,9 +70,11 @@ struct QtipModelOptions {
 };
 
 struct QtipFit {
-  cv::Point2d tip_px;         // outer end of the painted head, top-view px (mat plane)
-  cv::Point2d plain_end_px;   // outer end of the plain head, top-view px
-  double length_mm = 0;       // measured tip to plain end (0 when the plain end is cut off)
+  cv::Point2d tip_px;        // outer end of the painted head, top-view px (mat plane)
+  cv::Point2d plain_end_px;  // outer end of the plain head, top-view px
+  double length_mm = 0;      // measured tip to plain end (0 when the plain end is cut off)
+  // The stick runs out of the view: plain_end_px is where it leaves it.
+  bool plain_end_cut = false;
   bool tip_from_edge = true;  // false: placed one head length past the stick's end
   std::string painted_by;     // which cue decided the painted head: "colour" or "width"
   // The plain end runs on under tall terrain: plain_end_px is put at the model's length from
