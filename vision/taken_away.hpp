@@ -28,10 +28,13 @@ struct TakenAwayOptions {
   // came out 38-119 whiter in `after`; picked up, 42-84 whiter in `before`.
   double min_whiteness_lost = 15.0;
   // A shell is taken to be in `before` when at least this share of its middle shows the
-  // shell's colour there and at most max_shell_share_after in `after`. Defaults 0.3 and 0.1:
-  // picked up, 0.37-0.87 of it showed the colour in `before` and none in `after`; at rest, 0.57-1.0
-  // in `after`.
-  double min_shell_share_before = 0.3;
+  // shell's colour there and at most max_shell_share_after in `after`. Defaults 0.15 and 0.1:
+  // picked up, 0.18-0.87 of it showed the colour in `before` and none in `after`; at rest, 0.57-1.0
+  // in `after`, so a shell showing none there is not at rest in it, and the colour seen in
+  // `before` need only say the shell was there (0.3 until s42: `hard` 229 scene 11, a shell
+  // picked up from a base's edge under heavy blur, was matched 4.7 mm off the one that left,
+  // in the base's dark interior taken for its dot, its colour 0.18 of that disc in `before`).
+  double min_shell_share_before = 0.15;
   double max_shell_share_after = 0.1;
   // A Q-tip is taken to be in `before` when at least this share of its stick's changed pixels
   // read as white cotton there over the coloured ground `after` shows (CountWhiteWay), and
