@@ -91,7 +91,9 @@ struct QtipRefusal {
 // `change`: per-pixel change (CV_32F, same size as the views); `object_change`: the same with
 // shadows removed.
 // `pixels`: the changed pixels of the candidate region. `cut_off`: the region runs out of
-// the view, so the plain end may be missing.
+// the view, so the plain end may be missing; where the stick leaves the view then stands for
+// it (QtipFit::plain_end_cut), and at least options.min_seen_share of the length must lie in
+// view from the tip.
 std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::Mat& top_after,
                                            const cv::Mat& change, const cv::Mat& object_change,
                                            const std::vector<cv::Point>& pixels, double mm_per_px,
