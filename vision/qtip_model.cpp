@@ -733,7 +733,8 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     plain_cut = past < 0 || past >= nu || off_view[static_cast<size_t>(past)];
   }
   const double seen_mm = cv::norm(fit.tip_px - fit.plain_end_px) * mm_per_px;
-  if (plain_cut && seen_mm < opt.min_seen_share * opt.length_mm) {
+  const double min_seen_mm = opt.min_seen_share * opt.length_mm;
+  if (plain_cut && seen_mm < min_seen_mm) {
     return QtipRefusal{"a Q-tip running out of the view with " +
                        std::to_string(static_cast<int>(std::lround(seen_mm))) +
                        " mm seen: too little to give its axis: not adjudicated"};
@@ -744,8 +745,7 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   // stick may run on under a tree crown or a house, which hides it from the camera.
   const double plain_width = hi_painted ? width_lo : width_hi;
   if (!cut_off && colour_says && fit.tip_from_edge &&
-      fit.length_mm < (1.0 - opt.size_tolerance) * opt.length_mm &&
-      fit.length_mm >= opt.min_seen_share * opt.length_mm) {
+      fit.length_mm < (1.0 - opt.size_tolerance) * opt.length_mm && fit.length_mm >= min_seen_mm) {
     const cv::Point2d model_end =
         fit.tip_px + (opt.length_mm / fit.length_mm) * (fit.plain_end_px - fit.tip_px);
     // The seen end is the stick going on unseen, not its plain head, when it is thin, or when

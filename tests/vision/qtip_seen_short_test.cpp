@@ -12,6 +12,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "analysed_scene.hpp"
 #include "datasets/scene_truth.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -33,9 +34,7 @@ void ExpectPlacedByItsTip(const Scenario& sc, const SynthScene& s) {
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_TRUE(s.projectile->resting_on.empty());  // the scene is the one described
-  const ShotAnalysis a =
-      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
   EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
@@ -46,8 +45,8 @@ void ExpectPlacedByItsTip(const Scenario& sc, const SynthScene& s) {
 // Before: "a faint Q-tip matched along a 31 x 7 mm change: Q-tip-like change of the wrong
 // length (45 mm)".
 TEST(QtipSeenShortTest, StickRunningOnUnderTreeCrownsIsPlacedByItsTip) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 7, .size = {1920, 1080}}, 7);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 7, 7);
   ASSERT_EQ(s.board.TerrainAt({5, 2}), Terrain::kWoods);
   ExpectPlacedByItsTip(sc, s);
   if (HasFatalFailure()) return;
@@ -69,8 +68,8 @@ TEST(QtipSeenShortTest, StickRunningOnUnderTreeCrownsIsPlacedByItsTip) {
 // from one ending on the mat. Before: "a faint Q-tip matched along a 47 x 7 mm change: Q-tip-like
 // change of the wrong length (48 mm)".
 TEST(QtipSeenShortTest, StickCutOffWideAtACrownsEdgeIsPlacedByItsTip) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 13, .size = {1920, 1080}}, 7);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 13, 7);
   ExpectPlacedByItsTip(sc, s);
   if (HasFatalFailure()) return;
 
@@ -99,16 +98,15 @@ TEST(QtipSeenShortTest, StickCutOffWideAtACrownsEdgeIsPlacedByItsTip) {
 // Seed 223, scene 0. Before: "a change of 26 x 6 mm is neither a Q-tip nor a shell" (a stick
 // running out of the view had to show 30 mm of change, its head counted).
 TEST(QtipSeenShortTest, StickRunningOutOfTheViewIsPlacedByItsTip) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 223, .size = {1920, 1080}}, 0);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 223, 0);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const TopView view(TruthCalibration(s));
   // The scene is the one described: the tip on the board, the plain end past the view's edge.
   ASSERT_TRUE(s.board.grid.ContainsPoint(s.projectile->painted_end));
   ASSERT_LT(s.projectile->plain_end.y, -view.margin_in());
-  const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                                     ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.projectile->kind, "qtip");
   EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.5);
@@ -149,9 +147,7 @@ TEST(QtipSeenShortTest, StubTooShortForItsAxisIsRefused) {
   L.qtip.plain_end = {plain.x, plain.y, -head_r};
   const RenderedQtipShot shot = RenderQtipShot(laid, options.supersample);
   const cv::Mat after = AsWebcamSends(shot.after, L.photo.jpeg_quality);
-  TableCalibration cal;
-  cal.board = L.board.grid;
-  cal.camera = L.camera;
+  const TableCalibration cal = TruthCalibration(laid.truth);
   const auto analyse = [&](double margin_in) {
     return AnalyseShot(TopView(cal, TopViewOptions{.margin_in = margin_in}), shot.before, after,
                        ScenarioSideColors(sc), LoadStandKinds(), &L.board);
