@@ -2,13 +2,39 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "vision/bgr_sample.hpp"
 
 namespace referee {
 
+namespace {
+
+// A step of this many levels (BGR distance) is read well clear of a webcam's pixel noise.
+constexpr double kMinContrast = 40.0;
+// ... and where a low-contrast camera (a desaturating sensor under a cast) leaves fewer than
+// kMinProfiles such steps on the bases found, steps of half that, still five times or more its
+// noise (3-5 levels), are read instead: without a blur the blurred-ring search, which such a
+// frame needs most, does not run.
+constexpr double kLowContrast = 20.0;
+constexpr size_t kMinProfiles = 8;
+
+struct Profile {
+  double contrast2 = 0;  // the step's squared BGR distance
+  double width_mm = 0;
+};
+
+double MedianWidth(std::vector<double> widths_mm) {
+  std::nth_element(widths_mm.begin(), widths_mm.begin() + static_cast<long>(widths_mm.size() / 2),
+                   widths_mm.end());
+  return widths_mm[widths_mm.size() / 2];
+}
+
+}  // namespace
+
 double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, double mm_per_px) {
-  std::vector<double> widths_mm;
+  std::vector<Profile> read;
   // Profile from 4 mm inside the edge (the border, 3 mm, and the figures' edge) to 8 mm
   // outside (the mat past the side face and the shadow), every 0.25 px.
   const double in_px = 4.0 / mm_per_px, out_px = 8.0 / mm_per_px, step = 0.25;
@@ -45,12 +71,13 @@ double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, doub
         mat *= 1.0f / static_cast<float>(nm);
         const cv::Vec3f dir = top - mat;
         const double contrast2 = dir.dot(dir);
-        if (contrast2 < 40.0 * 40.0) continue;
-        // Going outward from the border level: the first fall below 90 %, then below 10 %.
+        if (contrast2 < kLowContrast * kLowContrast) continue;
+        // From the found edge outward: where the step first lies under 90 % (the edge itself
+        // when it already does there), then where it lies under 10 %.
         double at90 = -1, at10 = -1;
         for (int i = 0; i < n; ++i) {
           const double d = -in_px + i * step;
-          if (d < -1.0 / mm_per_px) continue;
+          if (d < 0) continue;
           const double f = (prof[static_cast<size_t>(i)] - mat).dot(dir) / contrast2;
           if (at90 < 0 && f < 0.9) at90 = d;
           if (at90 >= 0 && f < 0.1) {
@@ -59,14 +86,18 @@ double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, doub
           }
         }
         if (at90 < 0 || at10 < 0) continue;
-        widths_mm.push_back((at10 - at90) * mm_per_px);
+        read.push_back({contrast2, (at10 - at90) * mm_per_px});
       }
     }
   }
-  if (widths_mm.size() < 8) return 0.0;
-  std::nth_element(widths_mm.begin(), widths_mm.begin() + static_cast<long>(widths_mm.size() / 2),
-                   widths_mm.end());
-  return widths_mm[widths_mm.size() / 2];
+  std::vector<double> clear, low;
+  for (const Profile& p : read) {
+    (p.contrast2 >= kMinContrast * kMinContrast ? clear : low).push_back(p.width_mm);
+  }
+  if (clear.size() >= kMinProfiles) return MedianWidth(std::move(clear));
+  low.insert(low.end(), clear.begin(), clear.end());
+  if (low.size() >= kMinProfiles) return MedianWidth(std::move(low));
+  return 0.0;
 }
 
 }  // namespace referee

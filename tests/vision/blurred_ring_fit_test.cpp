@@ -12,6 +12,7 @@
 #include "drawn_borders.hpp"
 #include "rendered_detection.hpp"
 #include "vision/blurred_ring_fit.hpp"
+#include "vision/edge_blur.hpp"
 
 namespace referee {
 namespace {
@@ -523,6 +524,36 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseBandIsStrongButLooselyShaped) {
   ExpectFoundAsRendered(r, "red-4", 3.0);
   EXPECT_EQ(CountNear(r, Truth(r, "red-4"), 15.0), 1);
   ExpectNoFalseBases(r, 6.0);
+}
+
+// The frame's blur, which wakes this search, read on a camera that steps little in colour: a
+// desaturating webcam under a cast shows a base's border 20-35 levels from the mat, under the
+// 40 a clear step needs (the stand search on ancient seed 5 scene 17 through such a camera read
+// no blur, so never searched, and found 3 of its 20 bases). Read on those steps instead, it is
+// what the picture was given: the spread past the edge of a Gaussian whose 10-90 % rise is
+// 1.5 mm, 1.28 sigma (0.75 mm; see vision/edge_blur.hpp), as a clear step reads it.
+TEST(EdgeBlurTest, ReadsALowContrastCamerasBlurOnItsWeakSteps) {
+  const double mm = 0.25, rise_mm = 1.5;
+  const cv::Vec3b mat(70, 95, 120);
+  std::vector<PxRect> bases;
+  for (int i = 0; i < 4; ++i) {
+    bases.push_back(DrawnRect({130.0 + 200 * i, 130.0}, 40, 30, 7.0 + 11 * i, mm));
+  }
+  const auto frame = [&](cv::Vec3b top) {
+    cv::Mat img(260, 860, CV_8UC3, cv::Scalar(mat[0], mat[1], mat[2]));
+    for (const PxRect& r : bases) {
+      cv::fillConvexPoly(img, GrownCorners(r, 0), cv::Scalar(top[0], top[1], top[2]));
+    }
+    cv::Mat blurred;
+    cv::GaussianBlur(img, blurred, {0, 0}, BlurSigmaPx(rise_mm, mm));
+    return blurred;
+  };
+  const double spread_mm = 1.2816 * BlurSigmaPx(rise_mm, mm) * mm;
+  // 26 levels from the mat (a washed blue); 66 (the same blue as a sharp sensor shows it).
+  EXPECT_NEAR(EdgeBlurMm(frame({88, 105, 100}), bases, mm), spread_mm, 0.2);
+  EXPECT_NEAR(EdgeBlurMm(frame({125, 110, 80}), bases, mm), spread_mm, 0.2);
+  // A step no larger than noise tells nothing: unknown.
+  EXPECT_EQ(EdgeBlurMm(frame({76, 99, 114}), bases, mm), 0.0);
 }
 
 }  // namespace

@@ -46,15 +46,23 @@ inline SideColorModel KitSideColors() {
   return colors;
 }
 
+// The stand search on `frame`, the scene's `before` as some camera sent it, as `referee bench
+// stands` runs it: the kit's side colours and a board file giving each square's terrain,
+// without the scene's drawn terrain outlines.
+inline StandDetection DetectInSentFrame(const SynthScene& scene, const cv::Mat& frame,
+                                        const StandDetectorOptions& options = {}) {
+  Board squares_only = scene.board;
+  squares_only.features.clear();
+  const TopView view(TruthCalibration(scene));
+  return DetectStands(view.Rectify(frame), view, KitSideColors(), LoadStandKinds(), options,
+                      &squares_only);
+}
+
 // The stand search on a scene already rendered, as DetectInWebcamScene runs it: a test that
 // compares options on one scene renders it once.
 inline StandDetection DetectAsWebcamSends(const SynthScene& scene, int quality,
                                           const StandDetectorOptions& options = {}) {
-  Board squares_only = scene.board;
-  squares_only.features.clear();
-  const TopView view(TruthCalibration(scene));
-  return DetectStands(view.Rectify(AsWebcamSends(scene.before, quality)), view, KitSideColors(),
-                      LoadStandKinds(), options, &squares_only);
+  return DetectInSentFrame(scene, AsWebcamSends(scene.before, quality), options);
 }
 
 // Scene `index` of a scenario's `seed` set as an MJPEG webcam sends it (JPEG at `quality`, chroma
