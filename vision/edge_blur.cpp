@@ -14,9 +14,9 @@ namespace {
 // A step of this many levels (BGR distance) is read well clear of a webcam's pixel noise.
 constexpr double kMinContrast = 40.0;
 // ... and where a low-contrast camera (a desaturating sensor under a cast) leaves fewer than
-// kMinProfiles such steps on the bases found, steps of half that, still five times or more its
-// noise (3-5 levels), are read instead: without a blur the blurred-ring search, which such a
-// frame needs most, does not run.
+// kMinProfiles such steps on the bases found, steps of half that, still four to seven times its
+// pixel noise (3-5 levels), are read instead: without a blur the blurred-ring search, which
+// such a frame needs most, does not run.
 constexpr double kLowContrast = 20.0;
 constexpr size_t kMinProfiles = 8;
 

@@ -7,9 +7,10 @@
 // search was set on this figure; the fits that model a blur from it (vision/blurred_ring_fit,
 // vision/front_stripe, vision/blurred_stripe_fit) take it as the full rise, so model a blur
 // about half the frame's. Reading the full rise instead, unchanged bars, moved `hard` 5 by -2
-// bases, `hard` 7 by one false base and its JPEG frames by +4: not changed without setting the
-// bars again. Bases blurred as wide as their border (3 mm) melt into a filled patch;
-// vision/filled_base_fit.hpp allows for that much spread past their edges.
+// bases, `hard` 7 by one false base and `hard` 5 at JPEG quality 80 by +4 bases: not changed
+// without setting the bars again (README, "Not met yet"). Bases blurred as wide as their border (3
+// mm) melt into a filled patch; vision/filled_base_fit.hpp allows for that much spread past their
+// edges.
 #pragma once
 
 #include <vector>
