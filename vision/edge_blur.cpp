@@ -1,10 +1,10 @@
 #include "vision/edge_blur.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
 
+#include "engine/order_statistics.hpp"
 #include "vision/bgr_sample.hpp"
 
 namespace referee {
@@ -20,21 +20,11 @@ constexpr double kMinContrast = 40.0;
 constexpr double kLowContrast = 20.0;
 constexpr size_t kMinProfiles = 8;
 
-struct Profile {
-  double contrast2 = 0;  // the step's squared BGR distance
-  double width_mm = 0;
-};
-
-double MedianWidth(std::vector<double> widths_mm) {
-  std::nth_element(widths_mm.begin(), widths_mm.begin() + static_cast<long>(widths_mm.size() / 2),
-                   widths_mm.end());
-  return widths_mm[widths_mm.size() / 2];
-}
-
 }  // namespace
 
 double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, double mm_per_px) {
-  std::vector<Profile> read;
+  // Widths read on clear steps (kMinContrast and over) and on weaker ones.
+  std::vector<double> clear, low;
   // Profile from 4 mm inside the edge (the border, 3 mm, and the figures' edge) to 8 mm
   // outside (the mat past the side face and the shadow), every 0.25 px.
   const double in_px = 4.0 / mm_per_px, out_px = 8.0 / mm_per_px, step = 0.25;
@@ -86,17 +76,14 @@ double EdgeBlurMm(const cv::Mat& top_bgr, const std::vector<PxRect>& bases, doub
           }
         }
         if (at90 < 0 || at10 < 0) continue;
-        read.push_back({contrast2, (at10 - at90) * mm_per_px});
+        (contrast2 >= kMinContrast * kMinContrast ? clear : low)
+            .push_back((at10 - at90) * mm_per_px);
       }
     }
   }
-  std::vector<double> clear, low;
-  for (const Profile& p : read) {
-    (p.contrast2 >= kMinContrast * kMinContrast ? clear : low).push_back(p.width_mm);
-  }
-  if (clear.size() >= kMinProfiles) return MedianWidth(std::move(clear));
+  if (clear.size() >= kMinProfiles) return Median(std::move(clear));
   low.insert(low.end(), clear.begin(), clear.end());
-  if (low.size() >= kMinProfiles) return MedianWidth(std::move(low));
+  if (low.size() >= kMinProfiles) return Median(std::move(low));
   return 0.0;
 }
 
