@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "vision/stand_surface.hpp"
@@ -122,18 +123,13 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
   return out;
 }
 
-ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
-                                         cv::Point2d centre, double radius_px,
-                                         const cv::Vec3d& shell_bgr, double tolerance) {
+namespace {
+
+// Share of the pixels within `radius_px` of `centre` that `like` takes, in each frame.
+template <typename Like>
+ShellColourShare ShareWithin(const cv::Mat& before, const cv::Mat& after, cv::Point2d centre,
+                             double radius_px, const Like& like) {
   ShellColourShare out;
-  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
-  if (sum <= 0) return out;
-  const double ref_r = shell_bgr[2] / sum, ref_g = shell_bgr[1] / sum;
-  const auto like = [&](const cv::Vec3b& v) {
-    const double n = static_cast<double>(v[0]) + v[1] + v[2];
-    if (n < 30.0) return false;  // too dark to have a colour
-    return std::hypot(v[2] / n - ref_r, v[1] / n - ref_g) <= tolerance;
-  };
   const int r = static_cast<int>(std::ceil(radius_px));
   int n = 0, in_before = 0, in_after = 0;
   for (int dy = -r; dy <= r; ++dy) {
@@ -151,6 +147,50 @@ ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& a
   out.after = static_cast<double>(in_after) / n;
   out.measured = true;
   return out;
+}
+
+// A pixel's chromaticity (r, g shares of R+G+B) less that of grey; nullopt when too dark to
+// have a colour.
+std::optional<cv::Vec2d> ChromaOffGrey(const cv::Vec3b& v) {
+  const double n = static_cast<double>(v[0]) + v[1] + v[2];
+  if (n < 30.0) return std::nullopt;
+  return cv::Vec2d(v[2] / n - 1.0 / 3.0, v[1] / n - 1.0 / 3.0);
+}
+
+}  // namespace
+
+ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
+                                         cv::Point2d centre, double radius_px,
+                                         const cv::Vec3d& shell_bgr, double tolerance) {
+  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
+  if (sum <= 0) return {};
+  const cv::Vec2d ref(shell_bgr[2] / sum - 1.0 / 3.0, shell_bgr[1] / sum - 1.0 / 3.0);
+  return ShareWithin(before, after, centre, radius_px, [&](const cv::Vec3b& v) {
+    const std::optional<cv::Vec2d> c = ChromaOffGrey(v);
+    return c && cv::norm(*c - ref) <= tolerance;
+  });
+}
+
+ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& after,
+                                      cv::Point2d centre, double radius_px,
+                                      const cv::Vec3d& shell_bgr, double min_departure,
+                                      double cone) {
+  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
+  if (sum <= 0) return {};
+  const cv::Vec2d ref(shell_bgr[2] / sum - 1.0 / 3.0, shell_bgr[1] / sum - 1.0 / 3.0);
+  const double ref2 = ref.dot(ref);
+  if (ref2 < 1e-6) return {};
+  return ShareWithin(before, after, centre, radius_px, [&](const cv::Vec3b& v) {
+    const std::optional<cv::Vec2d> c = ChromaOffGrey(v);
+    if (!c) return false;
+    const double along = c->dot(ref) / ref2;
+    const double off = std::abs((*c)[0] * ref[1] - (*c)[1] * ref[0]) / ref2;
+    return along >= min_departure && off <= cone * along;
+  });
+}
+
+bool HueTakenAway(const ShellColourShare& hue, const TakenAwayOptions& options) {
+  return hue.measured && hue.before - hue.after >= options.min_shell_hue_loss;
 }
 
 bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options) {

@@ -49,6 +49,12 @@ struct TakenAwayOptions {
   // its middle shows its colour there than in `before`, or when it stands out of its
   // surroundings there at least as much as in `before`. Default 0.3: at rest 0.61-1.0 more.
   double min_shell_share_gain = 0.3;
+  // A shell is taken to be in `before` when at least this much more of its middle shows its
+  // hue there than in `after` (MeasureShellHueShare). Default 0.5: on 118 landings (ancient 5
+  // and 223 and `hard` shells as rendered, with 35 % or half of the saturation lost and
+  // through a webcam that washes colour) never more in `before`; picked up, 0.25-1.0 more, 14
+  // of 18 at 0.5 or more.
+  double min_shell_hue_loss = 0.5;
 };
 
 struct ObjectContrast {
@@ -101,6 +107,17 @@ ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& a
                                          cv::Point2d centre, double radius_px,
                                          const cv::Vec3d& shell_bgr, double tolerance);
 bool TakenAway(const ShellColourShare& c, const TakenAwayOptions& options = {});
+
+// The same share, of pixels in the shell's hue: departing from grey toward `shell_bgr`'s
+// chromaticity by at least `min_departure` of its distance, and off that line by at most
+// `cone` times as far as along it. A camera that washes colour out moves a shell off the
+// kit's chromaticity but keeps its hue.
+ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& after,
+                                      cv::Point2d centre, double radius_px,
+                                      const cv::Vec3d& shell_bgr, double min_departure,
+                                      double cone);
+// Taken away: the shell's hue shows over much more of its middle in `before` than in `after`.
+bool HueTakenAway(const ShellColourShare& hue, const TakenAwayOptions& options = {});
 
 // Whether anything shows a shell in `after` rather than in `before`: its dot (found in `after`),
 // its colour come in, or its outline standing out there at least as much. A shell on a road or

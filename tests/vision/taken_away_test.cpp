@@ -12,9 +12,11 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "datasets/camera_response.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "rendered_detection.hpp"
 #include "rendered_scene.hpp"
 #include "scenario_side_colors.hpp"
 #include "vision/projectile_detector.hpp"
@@ -143,6 +145,35 @@ TEST(TakenAway, AShellIsInTheFrameThatShowsItsColour) {
   EXPECT_FALSE(TakenAway(MeasureShellColourShare(red, mat, {30, 30}, 4.0, yellow, 0.05)));
 }
 
+TEST(TakenAway, AShellWashedByTheCameraKeepsItsHue) {
+  const cv::Vec3d yellow(40, 200, 235);
+  const cv::Mat green(60, 60, CV_8UC3, cv::Scalar(58, 110, 74));  // the kit's green mat
+  // The shell with 35 % of its saturation lost: off the kit's chromaticity by 0.07.
+  cv::Mat washed = green.clone();
+  cv::rectangle(washed, cv::Rect(24, 24, 12, 12), cv::Scalar(83, 177, 200), cv::FILLED);
+  const ShellColourShare by_colour =
+      MeasureShellColourShare(washed, green, {30, 30}, 4.0, yellow, 0.05);
+  ASSERT_TRUE(by_colour.measured);
+  EXPECT_EQ(by_colour.before, 0.0);
+  EXPECT_FALSE(TakenAway(by_colour));
+  // In its hue: 0.62 of the way from grey to the kit's colour, 0.03 as far off that line.
+  const ShellColourShare by_hue =
+      MeasureShellHueShare(washed, green, {30, 30}, 4.0, yellow, 0.5, 0.35);
+  ASSERT_TRUE(by_hue.measured);
+  EXPECT_NEAR(by_hue.before, 1.0, 1e-9);
+  EXPECT_NEAR(by_hue.after, 0.0, 1e-9);
+  EXPECT_TRUE(HueTakenAway(by_hue));
+  EXPECT_FALSE(HueTakenAway(MeasureShellHueShare(green, washed, {30, 30}, 4.0, yellow, 0.5, 0.35)));
+  // Mats near the shells' hue but paler (the kit's tan, 0.38 of the way) or off it (its brown,
+  // 0.44 of the way and 0.47 as far off the line) do not show it; a yellow road does.
+  for (const cv::Scalar& ground : {cv::Scalar(108, 152, 176), cv::Scalar(62, 88, 110)}) {
+    const cv::Mat m(60, 60, CV_8UC3, ground);
+    EXPECT_EQ(MeasureShellHueShare(m, m, {30, 30}, 4.0, yellow, 0.5, 0.35).before, 0.0) << ground;
+  }
+  const cv::Mat road(60, 60, CV_8UC3, cv::Scalar(45, 195, 230));
+  EXPECT_NEAR(MeasureShellHueShare(road, road, {30, 30}, 4.0, yellow, 0.5, 0.35).before, 1.0, 1e-9);
+}
+
 TEST(TakenAway, AShellIsShownInAfterByItsDotItsColourOrItsOutline) {
   const cv::Vec3d yellow(40, 200, 235);
   const cv::Mat road(60, 60, CV_8UC3, cv::Scalar(45, 195, 230));  // a road of the shells' colour
@@ -185,6 +216,20 @@ struct ShellCase {
   int index;
 };
 
+// The shot played the other way round (`after` as the earlier frame): the shell is picked up, and
+// must not be ruled. Returns what the detector made of it.
+ProjectileResult ExpectPickedUpNotRuled(const ShotAnalysis& shot, const TopView& view,
+                                        const SynthScene& s) {
+  const ProjectileResult taken =
+      DetectProjectile(shot.top_after, shot.top_before, view, shot.stands.stands, {},
+                       shot.tall_terrain, shot.flat_terrain);
+  const auto* o = std::get_if<ProjectileObservation>(&taken);
+  EXPECT_EQ(o, nullptr) << "ruled as a " << o->kind << " "
+                        << InchesToMm(Distance(o->point, s.projectile->point))
+                        << " mm from where it lay";
+  return taken;
+}
+
 class ShellPickedUpTest : public testing::TestWithParam<ShellCase> {};
 
 TEST_P(ShellPickedUpTest, AShellPickedUpIsNotRuled) {
@@ -197,17 +242,64 @@ TEST_P(ShellPickedUpTest, AShellPickedUpIsNotRuled) {
   const TopView view(TruthCalibration(s));
   const ShotAnalysis shot = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
                                         ScenarioSideColors(sc), LoadStandKinds(), &s.board);
-  const ProjectileResult taken =
-      DetectProjectile(shot.top_after, shot.top_before, view, shot.stands.stands, {},
-                       shot.tall_terrain, shot.flat_terrain);
-  const auto* o = std::get_if<ProjectileObservation>(&taken);
-  EXPECT_EQ(o, nullptr) << "ruled as a " << o->kind << " "
-                        << InchesToMm(Distance(o->point, s.projectile->point))
-                        << " mm from where it lay";
+  ExpectPickedUpNotRuled(shot, view, s);
 }
 
 INSTANTIATE_TEST_SUITE_P(HardScenes, ShellPickedUpTest,
                          testing::Values(ShellCase{71, 8}, ShellCase{43, 6}, ShellCase{229, 11}));
+
+// Shells picked up, played the other way round, through cameras that wash colour out (as
+// `referee bench accuracy --camera-...` shoots them), with the kit's side colours, as that bench
+// sets them. Ancient seed 5 scene 16, a quarter of the saturation lost: a shell on a stand's
+// figures was ruled (s43). The washed shell falls outside the kit colour's chromaticity
+// tolerance (0.09 of its middle in the frame that holds it, 0.15 asked), its outline stands out
+// 2.15 times more there (2.5 asked), and a dot is matched on the figures left in the other
+// frame. `hard` seed 7 scene 10 through a webcam that washes colour (white balance 0.9,1,1.1,
+// vignette 0.15, a quarter of the saturation lost, 0.8 px blur, noise 3, JPEG 80): a shell on
+// figures, its colour in neither frame, its outline 70 levels out in one and 63 in the other.
+// Their hue is kept: most of their middle in the frame that holds them, little in the other.
+struct WashedCase {
+  const char* scenario;
+  uint64_t seed;
+  int index;
+  bool webcam;  // the whole washing webcam, else the desaturation alone
+};
+
+class ShellPickedUpWashedTest : public testing::TestWithParam<WashedCase> {};
+
+TEST_P(ShellPickedUpWashedTest, AShellPickedUpThroughACameraThatWashesColourIsNotRuled) {
+  const WashedCase c = GetParam();
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / c.scenario);
+  const SynthScene s =
+      GenerateScene(sc, SynthOptions{.seed = c.seed, .size = {1920, 1080}}, c.index);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_EQ(s.projectile->kind, "shell");
+  CameraResponse camera;
+  camera.desaturate = 0.25;
+  if (c.webcam) {
+    camera.white_balance = {0.9, 1, 1.1};
+    camera.vignette = 0.15;
+    camera.blur_px = 0.8;
+    camera.noise = 3;
+    camera.jpeg_quality = 80;
+  }
+  camera.active = true;
+  const TopView view(TruthCalibration(s));
+  const ShotAnalysis shot =
+      AnalyseShot(view, Reshot(s.before, camera, false, 1),
+                  Reshot(AsWebcamSends(s.after, s.jpeg_quality), camera, true, 2), KitSideColors(),
+                  LoadStandKinds(), &s.board);
+  ASSERT_TRUE(shot.projectile.has_value()) << shot.refusal;
+  EXPECT_LT(InchesToMm(Distance(shot.projectile->point, s.projectile->point)), 2.5);
+  const ProjectileResult taken = ExpectPickedUpNotRuled(shot, view, s);
+  if (const auto* refusal = std::get_if<Refusal>(&taken)) {
+    EXPECT_NE(refusal->reason.find("taken away"), std::string::npos) << refusal->reason;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(WashedScenes, ShellPickedUpWashedTest,
+                         testing::Values(WashedCase{"ancient.json", 5, 16, false},
+                                         WashedCase{"hard.json", 7, 10, true}));
 
 }  // namespace
 }  // namespace referee
