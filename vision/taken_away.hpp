@@ -50,10 +50,11 @@ struct TakenAwayOptions {
   // surroundings there at least as much as in `before`. Default 0.3: at rest 0.61-1.0 more.
   double min_shell_share_gain = 0.3;
   // A shell is taken to be in `before` when at least this much more of its middle shows its
-  // hue there than in `after` (MeasureShellHueShare). Default 0.5: on 118 landings (ancient 5
+  // hue there than in `after` (MeasureShellHueShare). Default 0.5: on 168 landings (ancient 5
   // and 223 and `hard` shells as rendered, with 35 % or half of the saturation lost and
-  // through a webcam that washes colour) never more in `before`; picked up, 0.25-1.0 more, 14
-  // of 18 at 0.5 or more.
+  // through a webcam that washes colour) at most 0.01 more in `before`; picked up, 0.25-1.0
+  // more where the shell keeps half its hue's departure (with half the saturation lost, `hard`
+  // shells keep less and show in neither frame).
   double min_shell_hue_loss = 0.5;
 };
 
