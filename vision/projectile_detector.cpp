@@ -249,6 +249,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   // and borders that stand out of the stand around them more than the thin stick does (`hard`
   // 89 scene 9: 148 levels in `before`, 42 in `after`).
   bool taken = false, shell_unseen_in_after = false;
+  const bool coloured_shell = !qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation;
   if (qtip) {
     taken =
         TakenAway(MeasureStickWhiteness(top_before, after_lit, o->point_px, o->other_end_px,
@@ -266,16 +267,14 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     // 16 with a quarter of the saturation lost: 0.09 of its middle within the tolerance where
     // it was, all of it in its hue; `hard` 7 scene 10 through a webcam that washes colour:
     // 0.79 of it in its hue where it was, 0.11 on the figures left).
-    const bool coloured = Saturation(opt.shell_bgr) >= kColourlessSaturation;
     taken = TakenAway(share) || TakenAway(contrast) ||
-            (coloured && HueTakenAway(MeasureShellHueShare(top_before, after_lit, o->point_px,
-                                                           half_width_mm / mm, opt.shell_bgr,
-                                                           kShellHueMinDeparture, kShellHueCone)));
+            (coloured_shell && HueTakenAway(MeasureShellHueShare(
+                                   top_before, after_lit, o->point_px, half_width_mm / mm,
+                                   opt.shell_bgr, kShellHueMinDeparture, kShellHueCone)));
     shell_unseen_in_after = !ShownInAfter(o->dot_seen, share, contrast);
   }
-  if (!qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation &&
-      WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=
-          opt.max_white_share_shell) {
+  if (coloured_shell && WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=
+                            opt.max_white_share_shell) {
     return Refusal{
         "a change of a shell's size that is white like a Q-tip's cotton, not the "
         "shells' colour (a Q-tip's head, the rest of it hidden?): not adjudicated"};

@@ -149,25 +149,26 @@ ShellColourShare ShareWithin(const cv::Mat& before, const cv::Mat& after, cv::Po
   return out;
 }
 
-// A pixel's chromaticity (r, g shares of R+G+B) less that of grey; nullopt when too dark to
-// have a colour.
-std::optional<cv::Vec2d> ChromaOffGrey(const cv::Vec3b& v) {
+// A colour's chromaticity (r, g shares of B+G+R) less that of grey; nullopt when the sum is
+// under min_sum (a pixel too dark to have a colour).
+template <typename Bgr>
+std::optional<cv::Vec2d> ChromaOffGrey(const Bgr& v, double min_sum) {
   const double n = static_cast<double>(v[0]) + v[1] + v[2];
-  if (n < 30.0) return std::nullopt;
+  if (n < min_sum || n <= 0) return std::nullopt;
   return cv::Vec2d(v[2] / n - 1.0 / 3.0, v[1] / n - 1.0 / 3.0);
 }
+constexpr double kMinPixelSum = 30.0;
 
 }  // namespace
 
 ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
                                          cv::Point2d centre, double radius_px,
                                          const cv::Vec3d& shell_bgr, double tolerance) {
-  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
-  if (sum <= 0) return {};
-  const cv::Vec2d ref(shell_bgr[2] / sum - 1.0 / 3.0, shell_bgr[1] / sum - 1.0 / 3.0);
+  const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
+  if (!ref) return {};
   return ShareWithin(before, after, centre, radius_px, [&](const cv::Vec3b& v) {
-    const std::optional<cv::Vec2d> c = ChromaOffGrey(v);
-    return c && cv::norm(*c - ref) <= tolerance;
+    const std::optional<cv::Vec2d> c = ChromaOffGrey(v, kMinPixelSum);
+    return c && cv::norm(*c - *ref) <= tolerance;
   });
 }
 
@@ -175,16 +176,15 @@ ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& afte
                                       cv::Point2d centre, double radius_px,
                                       const cv::Vec3d& shell_bgr, double min_departure,
                                       double cone) {
-  const double sum = shell_bgr[0] + shell_bgr[1] + shell_bgr[2];
-  if (sum <= 0) return {};
-  const cv::Vec2d ref(shell_bgr[2] / sum - 1.0 / 3.0, shell_bgr[1] / sum - 1.0 / 3.0);
-  const double ref2 = ref.dot(ref);
+  const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
+  if (!ref) return {};
+  const double ref2 = ref->dot(*ref);
   if (ref2 < 1e-6) return {};
   return ShareWithin(before, after, centre, radius_px, [&](const cv::Vec3b& v) {
-    const std::optional<cv::Vec2d> c = ChromaOffGrey(v);
+    const std::optional<cv::Vec2d> c = ChromaOffGrey(v, kMinPixelSum);
     if (!c) return false;
-    const double along = c->dot(ref) / ref2;
-    const double off = std::abs((*c)[0] * ref[1] - (*c)[1] * ref[0]) / ref2;
+    const double along = c->dot(*ref) / ref2;
+    const double off = std::abs((*c)[0] * (*ref)[1] - (*c)[1] * (*ref)[0]) / ref2;
     return along >= min_departure && off <= cone * along;
   });
 }
