@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <utility>
@@ -93,6 +94,23 @@ ImageFile ReadImageFile(const std::filesystem::path& path) {
   out.image = cv::imdecode(bytes, cv::IMREAD_COLOR);
   if (out.image.empty()) out.problem = "not an image OpenCV can decode";
   return out;
+}
+
+std::string ImageBlank(const cv::Mat& image) {
+  if (image.empty()) return "";
+  cv::Scalar mean, spread;
+  cv::meanStdDev(image, mean, spread);
+  double widest = 0;
+  for (int c = 0; c < image.channels(); ++c) widest = std::max(widest, spread[c]);
+  // Sensor noise alone spreads a real frame by more; a table's grid and mat by tens of levels.
+  constexpr double kMinSpread = 2.0;
+  if (widest >= kMinSpread) return "";
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "the image shows nothing (its pixels spread %.1f levels about a mean of %.0f): no "
+                "table in view (lens cap on, camera covered, or the wrong camera?)",
+                widest, mean[0]);
+  return buf;
 }
 
 cv::Mat ReadImageFileOrThrow(const std::filesystem::path& path, const std::string& what) {

@@ -27,6 +27,11 @@ struct ImageFile {
 };
 ImageFile ReadImageFile(const std::filesystem::path& path);
 
+// What is wrong with a decoded camera image that shows nothing, "" when it has any picture: every
+// channel within a couple of levels of one value (a lens cap, a covered or dark camera, a
+// black frame saved by mistake). Such a pair was refused as "nothing changed" or as a hand.
+std::string ImageBlank(const cv::Mat& image);
+
 // The image, or an InputError naming the file: "<path>: <what> <problem>".
 cv::Mat ReadImageFileOrThrow(const std::filesystem::path& path, const std::string& what);
 

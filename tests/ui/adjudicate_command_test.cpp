@@ -24,6 +24,7 @@
 #include "engine/front_edge_facing.hpp"
 #include "engine/geometry.hpp"
 #include "engine/grid.hpp"
+#include "vision/image_file.hpp"
 
 namespace referee {
 namespace {
@@ -69,6 +70,10 @@ class AdjudicateCommandTest : public ::testing::Test {
     cv::resize(scene_->before, small, {scene_->before.cols / 2, scene_->before.rows / 2});
     cv::imwrite((Dir() / "after_small.jpg").string(), small);
     std::ofstream((Dir() / "not_an_image.jpg").string()) << "this is not a JPEG\n";
+    // A frame shot with the lens cap on: black but for a level of noise.
+    cv::Mat capped(scene_->before.size(), CV_8UC3, cv::Scalar(3, 3, 3));
+    cv::randn(capped, cv::Scalar(3, 3, 3), cv::Scalar(0.8, 0.8, 0.8));
+    cv::imwrite((Dir() / "before_capped.png").string(), capped);
     // The `after` JPEG with its last third missing, as an interrupted copy leaves it.
     std::vector<unsigned char> jpeg;
     cv::imencode(".jpg", scene_->after, jpeg);
@@ -164,6 +169,18 @@ TEST_F(AdjudicateCommandTest, RejectsAnImageCutShortNamingIt) {
   const std::string reason = Rejected(Args("cal.yml", "before.png", "after_cut.jpg"));
   EXPECT_NE(reason.find("after_cut.jpg"), std::string::npos) << reason;
   EXPECT_NE(reason.find("cut short"), std::string::npos) << reason;
+}
+
+// A black frame (lens cap, covered camera) against a real one was refused as "a hand or arm
+// reaches over the table", and two of them as "nothing changed": neither says the camera saw
+// nothing. The real frames pass the test that catches it.
+TEST_F(AdjudicateCommandTest, RejectsAFrameThatShowsNothingNamingIt) {
+  const std::string reason = Rejected(Args("cal.yml", "before_capped.png", "after.jpg"));
+  EXPECT_NE(reason.find("before_capped.png"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("no table in view"), std::string::npos) << reason;
+  EXPECT_EQ(ImageBlank(scene_->before), "");
+  EXPECT_EQ(ImageBlank(scene_->after), "");
+  EXPECT_EQ(ImageBlank(scene_->empty), "");
 }
 
 TEST_F(AdjudicateCommandTest, RejectsAnImageOfAnotherSize) {

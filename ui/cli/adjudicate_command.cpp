@@ -273,6 +273,9 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                                  std::to_string(cal.camera.image_size.width) + "x" +
                                  std::to_string(cal.camera.image_size.height)));
     }
+    if (const std::string blank = ImageBlank(*img); !blank.empty()) {
+      return Write(opt, Rejected(std::string(name).append(": ").append(blank)));
+    }
   }
 
   SideColorModel colors;
