@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "datasets/camera_response.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/board_file.hpp"
 #include "engine/data_paths.hpp"
@@ -44,6 +45,21 @@ inline SideColorModel KitSideColors() {
   SideColorModel colors;
   colors.AddSidesFromSrgb(DefaultSideColors());
   return colors;
+}
+
+// A cheap MJPEG webcam in a warm-lit room, all of s22's camera responses at once (`referee bench
+// ... --camera-white-balance 0.9,1,1.1 --camera-vignette 0.15 --camera-desaturate 0.25
+// --camera-blur-px 0.8 --camera-noise 3 --camera-jpeg-quality 80`): it washes colour out.
+inline CameraResponse WashingWebcam() {
+  CameraResponse webcam;
+  webcam.white_balance = {0.9, 1, 1.1};
+  webcam.vignette = 0.15;
+  webcam.desaturate = 0.25;
+  webcam.blur_px = 0.8;
+  webcam.noise = 3;
+  webcam.jpeg_quality = 80;
+  webcam.active = true;
+  return webcam;
 }
 
 // The stand search on `frame`, the scene's `before` as some camera sent it, as `referee bench

@@ -276,14 +276,8 @@ TEST_P(ShellPickedUpWashedTest, AShellPickedUpThroughACameraThatWashesColourIsNo
   ASSERT_EQ(s.projectile->kind, "shell");
   CameraResponse camera;
   camera.desaturate = 0.25;
-  if (c.webcam) {
-    camera.white_balance = {0.9, 1, 1.1};
-    camera.vignette = 0.15;
-    camera.blur_px = 0.8;
-    camera.noise = 3;
-    camera.jpeg_quality = 80;
-  }
   camera.active = true;
+  if (c.webcam) camera = WashingWebcam();
   const TopView view(TruthCalibration(s));
   const ShotAnalysis shot =
       AnalyseShot(view, Reshot(s.before, camera, false, 1),

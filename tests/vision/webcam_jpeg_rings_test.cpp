@@ -8,7 +8,6 @@
 
 #include <gtest/gtest.h>
 
-#include "datasets/camera_response.hpp"
 #include "rendered_detection.hpp"
 
 namespace referee {
@@ -60,15 +59,7 @@ TEST(WebcamJpegRingsTest, FindsBasesOfAWashingWebcamWhoseStepsAreWeak) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
   RenderedDetection r;
   r.scene = GenerateScene(sc, SynthOptions{.seed = 5}, 17);
-  CameraResponse webcam;
-  webcam.white_balance = {0.9, 1, 1.1};
-  webcam.vignette = 0.15;
-  webcam.desaturate = 0.25;
-  webcam.blur_px = 0.8;
-  webcam.noise = 3;
-  webcam.jpeg_quality = 80;
-  webcam.active = true;
-  r.found = DetectInSentFrame(r.scene, Reshot(r.scene.before, webcam, false, 1));
+  r.found = DetectInSentFrame(r.scene, Reshot(r.scene.before, WashingWebcam(), false, 1));
   const auto found = std::count_if(r.scene.stands.begin(), r.scene.stands.end(),
                                    [&](const Stand& t) { return FoundOfItsSide(r.found, t, 6.0); });
   EXPECT_GE(found, 8) << "of " << r.scene.stands.size();
