@@ -266,11 +266,23 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
     // The shell's hue, for a camera that moved it off the kit's chromaticity (ancient 5 scene
     // 16 with a quarter of the saturation lost: 0.09 of its middle within the tolerance where
     // it was, all of it in its hue; `hard` 7 scene 10 through a webcam that washes colour:
-    // 0.79 of it in its hue where it was, 0.11 on the figures left).
-    taken = TakenAway(share) || TakenAway(contrast) ||
-            (coloured_shell && HueTakenAway(MeasureShellHueShare(
-                                   top_before, after_lit, o->point_px, half_width_mm / mm,
-                                   opt.shell_bgr, kShellHueMinDeparture, kShellHueCone)));
+    // 0.79 of it in its hue where it was, 0.11 on the figures left). Read again at half the
+    // shell's own departure where that is under the kit's bar (ShellHueBar): ancient 5 scenes
+    // 16 and 18 with half the saturation lost, the shell 0.43-0.47 of the way where it was and
+    // the ground left 0.24-0.28, 0.19-0.21 of its middle past the kit's bar and 0.71-1.0 past
+    // half its own, 0-0.17 of the ground.
+    taken = TakenAway(share) || TakenAway(contrast);
+    if (!taken && coloured_shell) {
+      const auto hue_taken = [&](double bar) {
+        return HueTakenAway(MeasureShellHueShare(top_before, after_lit, o->point_px,
+                                                 half_width_mm / mm, opt.shell_bgr, bar,
+                                                 kShellHueCone));
+      };
+      const double bar = ShellHueBar(MeasureShellHueDeparture(top_before, after_lit, o->point_px,
+                                                              half_width_mm / mm, opt.shell_bgr),
+                                     kShellHueMinDeparture);
+      taken = hue_taken(kShellHueMinDeparture) || (bar < kShellHueMinDeparture && hue_taken(bar));
+    }
     shell_unseen_in_after = !ShownInAfter(o->dot_seen, share, contrast);
   }
   if (coloured_shell && WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "engine/order_statistics.hpp"
 #include "vision/stand_surface.hpp"
 #include "vision/stick_middle.hpp"
 
@@ -125,23 +126,36 @@ StickWhiteness MeasureStickWhiteness(const cv::Mat& before, const cv::Mat& after
 
 namespace {
 
-// Share of the pixels within `radius_px` of `centre` that `like` takes, in each frame.
-template <typename Like>
-ShellColourShare ShareWithin(const cv::Mat& before, const cv::Mat& after, cv::Point2d centre,
-                             double radius_px, const Like& like) {
-  ShellColourShare out;
+// Calls visit(before pixel, after pixel) for each pixel within `radius_px` of `centre`;
+// returns how many.
+template <typename Visit>
+int VisitWithin(const cv::Mat& before, const cv::Mat& after, cv::Point2d centre, double radius_px,
+                const Visit& visit) {
   const int r = static_cast<int>(std::ceil(radius_px));
-  int n = 0, in_before = 0, in_after = 0;
+  int n = 0;
   for (int dy = -r; dy <= r; ++dy) {
     for (int dx = -r; dx <= r; ++dx) {
       if (dx * dx + dy * dy > radius_px * radius_px) continue;
       const cv::Point p(cvRound(centre.x) + dx, cvRound(centre.y) + dy);
       if (!cv::Rect({0, 0}, before.size()).contains(p)) continue;
       ++n;
-      in_before += like(before.at<cv::Vec3b>(p)) ? 1 : 0;
-      in_after += like(after.at<cv::Vec3b>(p)) ? 1 : 0;
+      visit(before.at<cv::Vec3b>(p), after.at<cv::Vec3b>(p));
     }
   }
+  return n;
+}
+
+// Share of the pixels within `radius_px` of `centre` that `like` takes, in each frame.
+template <typename Like>
+ShellColourShare ShareWithin(const cv::Mat& before, const cv::Mat& after, cv::Point2d centre,
+                             double radius_px, const Like& like) {
+  ShellColourShare out;
+  int in_before = 0, in_after = 0;
+  const int n =
+      VisitWithin(before, after, centre, radius_px, [&](const cv::Vec3b& b, const cv::Vec3b& a) {
+        in_before += like(b) ? 1 : 0;
+        in_after += like(a) ? 1 : 0;
+      });
   if (n < 4) return out;
   out.before = static_cast<double>(in_before) / n;
   out.after = static_cast<double>(in_after) / n;
@@ -187,6 +201,37 @@ ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& afte
     const double off = std::abs((*c)[0] * (*ref)[1] - (*c)[1] * (*ref)[0]) / ref2;
     return along >= min_departure && off <= cone * along;
   });
+}
+
+ShellHueDeparture MeasureShellHueDeparture(const cv::Mat& before, const cv::Mat& after,
+                                           cv::Point2d centre, double radius_px,
+                                           const cv::Vec3d& shell_bgr) {
+  const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
+  if (!ref) return {};
+  const double ref2 = ref->dot(*ref);
+  if (ref2 < 1e-6) return {};
+  std::vector<double> along_before, along_after;
+  const auto along = [&](const cv::Vec3b& v, std::vector<double>& out) {
+    if (const std::optional<cv::Vec2d> c = ChromaOffGrey(v, kMinPixelSum)) {
+      out.push_back(c->dot(*ref) / ref2);
+    }
+  };
+  VisitWithin(before, after, centre, radius_px, [&](const cv::Vec3b& b, const cv::Vec3b& a) {
+    along(b, along_before);
+    along(a, along_after);
+  });
+  ShellHueDeparture out;
+  if (along_before.size() < 4 || along_after.size() < 4) return out;
+  out.before = Median(std::move(along_before));
+  out.after = Median(std::move(along_after));
+  out.measured = true;
+  return out;
+}
+
+double ShellHueBar(const ShellHueDeparture& d, double kit_bar, const TakenAwayOptions& options) {
+  if (!d.measured) return kit_bar;
+  return std::min(kit_bar, std::max(options.min_shell_hue_bar,
+                                    options.shell_hue_bar_share * std::max(d.before, d.after)));
 }
 
 bool HueTakenAway(const ShellColourShare& hue, const TakenAwayOptions& options) {

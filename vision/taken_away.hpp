@@ -53,9 +53,21 @@ struct TakenAwayOptions {
   // hue there than in `after` (MeasureShellHueShare). Default 0.5: on 168 landings (ancient 5
   // and 223 and `hard` shells as rendered, with 35 % or half of the saturation lost and
   // through a webcam that washes colour) at most 0.01 more in `before`; picked up, 0.25-1.0
-  // more where the shell keeps half its hue's departure (with half the saturation lost, `hard`
-  // shells keep less and show in neither frame).
+  // more where the shell keeps half its hue's departure (with half the saturation lost, shells
+  // keep less and show in neither frame at the kit's bar: see shell_hue_bar_share).
   double min_shell_hue_loss = 0.5;
+  // The hue share is read a second time with a bar the camera sets (ShellHueBar): this share
+  // of the median departure of the middle in the frame where it departs more, when that is
+  // under the kit's bar, but never under min_shell_hue_bar. Defaults 0.5 and 0.2: a camera that
+  // washes colour moves the shell and the mat toward grey alike, and half the shell's own
+  // departure keeps the kit's tan and brown mats (0.38 and 0.44 of the shell's) out as half
+  // the kit's did. Under 0.2 a pixel's noise departs as far. The frame whose middle departs
+  // more has half its pixels past half its median, so a shell at rest keeps about half its
+  // middle in its hue and the pair is not refused for it (ancient 5 and 40 `hard` shell
+  // landings, as rendered, through a washing webcam and with 35 % or half the saturation lost:
+  // no shell at rest refused).
+  double shell_hue_bar_share = 0.5;
+  double min_shell_hue_bar = 0.2;
 };
 
 struct ObjectContrast {
@@ -117,6 +129,21 @@ ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& afte
                                       cv::Point2d centre, double radius_px,
                                       const cv::Vec3d& shell_bgr, double min_departure,
                                       double cone);
+// How far the middle departs from grey toward the shell's hue in each frame: the median of its
+// pixels' departure along the line from grey to `shell_bgr`'s chromaticity (1 = the kit's
+// colour). The frame that holds the shell shows how far this camera leaves its colour.
+struct ShellHueDeparture {
+  double before = 0, after = 0;
+  bool measured = false;
+};
+ShellHueDeparture MeasureShellHueDeparture(const cv::Mat& before, const cv::Mat& after,
+                                           cv::Point2d centre, double radius_px,
+                                           const cv::Vec3d& shell_bgr);
+// The min_departure for a second MeasureShellHueShare on this pair, at most kit_bar
+// (TakenAwayOptions::shell_hue_bar_share); kit_bar when the departure was not measured.
+double ShellHueBar(const ShellHueDeparture& departure, double kit_bar,
+                   const TakenAwayOptions& options = {});
+
 // Taken away: the shell's hue shows over much more of its middle in `before` than in `after`.
 bool HueTakenAway(const ShellColourShare& hue, const TakenAwayOptions& options = {});
 

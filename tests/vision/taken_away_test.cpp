@@ -174,6 +174,39 @@ TEST(TakenAway, AShellWashedByTheCameraKeepsItsHue) {
   EXPECT_NEAR(MeasureShellHueShare(road, road, {30, 30}, 4.0, yellow, 0.5, 0.35).before, 1.0, 1e-9);
 }
 
+TEST(TakenAway, AShellWashedPastTheKitsBarIsToldByItsOwnDeparture) {
+  const cv::Vec3d yellow(40, 200, 235);
+  // A camera that keeps 0.45 of every colour's departure from grey: the kit's tan mat, 0.17 of
+  // the way to the shells' colour, and a shell 0.45 of the way, under the kit's bar of 0.5.
+  const cv::Mat tan(60, 60, CV_8UC3, cv::Scalar(129, 148, 159));
+  cv::Mat shell = tan.clone();
+  cv::rectangle(shell, cv::Rect(24, 24, 12, 12), cv::Scalar(105, 177, 193), cv::FILLED);
+  EXPECT_FALSE(HueTakenAway(MeasureShellHueShare(shell, tan, {30, 30}, 4.0, yellow, 0.5, 0.35)));
+  const ShellHueDeparture d = MeasureShellHueDeparture(shell, tan, {30, 30}, 4.0, yellow);
+  ASSERT_TRUE(d.measured);
+  EXPECT_NEAR(d.before, 0.45, 0.01);
+  EXPECT_NEAR(d.after, 0.17, 0.01);
+  // Half the shell's own departure: the shell passes it, the washed mat does not.
+  const double bar = ShellHueBar(d, 0.5);
+  EXPECT_NEAR(bar, 0.225, 0.01);
+  const ShellColourShare picked_up =
+      MeasureShellHueShare(shell, tan, {30, 30}, 4.0, yellow, bar, 0.35);
+  EXPECT_NEAR(picked_up.before, 1.0, 1e-9);
+  EXPECT_NEAR(picked_up.after, 0.0, 1e-9);
+  EXPECT_TRUE(HueTakenAway(picked_up));
+  // Come to rest, the same pair the other way round: the bar is the same, the shell in `after`.
+  const double rest_bar =
+      ShellHueBar(MeasureShellHueDeparture(tan, shell, {30, 30}, 4.0, yellow), 0.5);
+  EXPECT_DOUBLE_EQ(rest_bar, bar);
+  EXPECT_FALSE(
+      HueTakenAway(MeasureShellHueShare(tan, shell, {30, 30}, 4.0, yellow, rest_bar, 0.35)));
+  // The bar never rises past the kit's (a shell as rendered departs all the way) nor falls
+  // under 0.2 (a frame with no colour left: grey mat, grey shell).
+  EXPECT_DOUBLE_EQ(ShellHueBar({.before = 1.0, .after = 0.1, .measured = true}, 0.5), 0.5);
+  EXPECT_DOUBLE_EQ(ShellHueBar({.before = 0.1, .after = 0.05, .measured = true}, 0.5), 0.2);
+  EXPECT_DOUBLE_EQ(ShellHueBar(ShellHueDeparture{}, 0.5), 0.5);
+}
+
 TEST(TakenAway, AShellIsShownInAfterByItsDotItsColourOrItsOutline) {
   const cv::Vec3d yellow(40, 200, 235);
   const cv::Mat road(60, 60, CV_8UC3, cv::Scalar(45, 195, 230));  // a road of the shells' colour
@@ -263,6 +296,7 @@ struct WashedCase {
   uint64_t seed;
   int index;
   bool webcam;  // the whole washing webcam, else the desaturation alone
+  double desaturate = 0.25;
 };
 
 class ShellPickedUpWashedTest : public testing::TestWithParam<WashedCase> {};
@@ -275,7 +309,7 @@ TEST_P(ShellPickedUpWashedTest, AShellPickedUpThroughACameraThatWashesColourIsNo
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "shell");
   CameraResponse camera;
-  camera.desaturate = 0.25;
+  camera.desaturate = c.desaturate;
   camera.active = true;
   if (c.webcam) camera = WashingWebcam();
   const TopView view(TruthCalibration(s));
@@ -293,7 +327,8 @@ TEST_P(ShellPickedUpWashedTest, AShellPickedUpThroughACameraThatWashesColourIsNo
 
 INSTANTIATE_TEST_SUITE_P(WashedScenes, ShellPickedUpWashedTest,
                          testing::Values(WashedCase{"ancient.json", 5, 16, false},
-                                         WashedCase{"hard.json", 7, 10, true}));
+                                         WashedCase{"hard.json", 7, 10, true},
+                                         WashedCase{"ancient.json", 5, 18, false, 0.5}));
 
 }  // namespace
 }  // namespace referee
