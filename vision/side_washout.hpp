@@ -28,6 +28,11 @@ struct WashoutOptions {
   // Base-shaped rings that must agree before a side is refitted. Default 3: one or two rings
   // may be a road crossing, a fence or figures; several base-sized rings of one hue are bases.
   int min_candidates = 3;
+  // Fewer rings than that are still bases of a side with at least min_candidates bases found
+  // when their border departs from the mat at least this share as far as the median of those
+  // bases' borders (RingDeparture; one camera washes a side's borders alike), and their inside
+  // at most max_inside_to_border as far as their border. Default 0.7.
+  double lone_ring_min_share = 0.7;
   // Ring fit for candidates: stricter than the partial-border pass, since nothing is hidden
   // here and a false candidate would move the colour model. Defaults: 0.6 of the ring, 0.5 of
   // each side at a corner, at most 0.15 of the outside band.

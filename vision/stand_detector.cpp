@@ -176,8 +176,9 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         [&](cv::Mat& m) { return DetectSideBases(m = CleanMask(m), mm, sizes, options); }, mm,
         options.ring_fit, rects);
   }
+  std::vector<std::vector<PxRect>> lone_rings;
   if (options.refit_colors)
-    AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options, out, rects);
+    lone_rings = AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options, out, rects);
 
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))
@@ -225,6 +226,15 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       const std::vector<PxRect> more = AddedSince(before, rects);
       blurred_ring_bases.insert(blurred_ring_bases.end(), more.begin(), more.end());
     }
+  }
+  // Washed-out rings no search has placed (vision/washed_out_bases.hpp), after every ring and
+  // blob search (a ring one of them found is placed by it, more closely) and before a base
+  // short across its far side is completed.
+  std::vector<PxRect> lone_ring_bases;
+  if (options.place_lone_rings) {
+    const std::vector<std::vector<PxRect>> before = rects;
+    AddLoneRings(chroma, valid, mat_chroma, out.colors.sides(), lone_rings, mm, options, rects);
+    lone_ring_bases = AddedSince(before, rects);
   }
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   const std::vector<cv::Mat> evidence =
@@ -303,6 +313,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                           .rects = rects,
                           .blurred_ring_bases = blurred_ring_bases,
                           .changed_fit_bases = changed_fit_bases,
+                          .lone_ring_bases = lone_ring_bases,
                           .hidden_sides = hidden_sides,
                           .evidence = evidence,
                           .white = white,

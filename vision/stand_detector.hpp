@@ -77,6 +77,10 @@ struct StandDetectorOptions {
   // A side that refit could not fit to this frame (its borders washed below the colour gate):
   // the blurred rings fitted again toward the washed colour its bases found so far show.
   WashedSideOptions washed_sides;
+  // Washed-out rings too few to refit their side's colour from, placed when they show that
+  // colour as far as the side's found bases do (AddLoneRings in vision/washed_out_bases.hpp).
+  // Default on (with refit_colors).
+  bool place_lone_rings = true;
   // A base whose border band clearly shows another side's colour, and more than its own, is
   // moved to that side (vision/band_side.hpp): a looser pass fitted it toward the wrong colour.
   // Default on.
@@ -140,8 +144,10 @@ struct DetectedStand {
   bool partly_hidden = false;
   // ... and it was grown across that side to the one catalogue size the image allows.
   bool completed_under_terrain = false;
-  // Found only on the faint border evidence where the table changed since it was seen empty
-  // (vision/changed_base_fits.hpp): its place, size and angle are the players' to check.
+  // Found only on faint border evidence: where the table changed since it was seen empty
+  // (vision/changed_base_fits.hpp), or a lone ring of a side's colour washed out by the
+  // camera (AddLoneRings in vision/washed_out_bases.hpp): its place, size and angle are the
+  // players' to check.
   bool faint_border = false;
 };
 

@@ -30,10 +30,13 @@ double InteriorFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
 
 }  // namespace
 
-void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                       double mm, const std::vector<BaseSize>& sizes,
-                       const StandDetectorOptions& options, StandDetection& det,
-                       std::vector<std::vector<PxRect>>& rects) {
+std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
+                                                   const cv::Vec2f& mat_chroma, double mm,
+                                                   const std::vector<BaseSize>& sizes,
+                                                   const StandDetectorOptions& options,
+                                                   StandDetection& det,
+                                                   std::vector<std::vector<PxRect>>& rects) {
+  std::vector<std::vector<PxRect>> left(rects.size());
   const WashoutOptions washout;
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
@@ -51,6 +54,7 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
     for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, options.ring_fit, washout)) {
       if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
     }
+    left[s] = missed;
     if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
     SideColorModel washed = det.colors;
     if (!RefitFromBorderBands(washed, s, chroma, missed, band_px, loose[s], 50)) continue;
@@ -69,6 +73,41 @@ void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
         rects[s].push_back(r);
       }
     }
+  }
+  return left;
+}
+
+void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                  const std::vector<SideColor>& sides,
+                  const std::vector<std::vector<PxRect>>& rings, double mm,
+                  const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects) {
+  const WashoutOptions washout;
+  const double border_px = washout.border_band_mm / mm;
+  const double depth_px = options.ring_fit.interior_depth_mm / mm;
+  const auto found = [&](const PxRect& r) {
+    return std::any_of(rects.begin(), rects.end(), [&](const std::vector<PxRect>& side) {
+      return Overlaps(r, side) || std::any_of(side.begin(), side.end(), [&](const PxRect& o) {
+               return OverlapTooMuch(r, o);
+             });
+    });
+  };
+  for (size_t s = 0; s < rings.size() && s < rects.size() && s < sides.size(); ++s) {
+    if (rings[s].empty() || static_cast<int>(rects[s].size()) < washout.min_candidates) continue;
+    std::vector<std::vector<PxRect>> own(rects.size());
+    own[s] = rects[s];
+    const double side_washout = MeasuredWashout(chroma, valid, mat_chroma, sides, own, border_px);
+    if (side_washout <= 0) continue;
+    std::vector<PxRect> added;
+    for (const PxRect& r : rings[s]) {
+      if (found(r)) continue;
+      const RingDeparture d = MeasureRingDeparture(
+          chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean), r, border_px, depth_px);
+      if (d.border >= washout.lone_ring_min_share * side_washout &&
+          d.inside <= washout.max_inside_to_border * d.border) {
+        added.push_back(r);
+      }
+    }
+    rects[s].insert(rects[s].end(), added.begin(), added.end());
   }
 }
 

@@ -16,10 +16,25 @@ namespace referee {
 // where no base was found, the side is refitted from those rings' border pixels, detected
 // again, and the bases that finds where none was found are added. Bases already found keep
 // the model that found them: a refit to the washed-out rings alone would lose saturated
-// borders elsewhere in the frame (uneven light).
-void AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                       double mm, const std::vector<BaseSize>& sizes,
-                       const StandDetectorOptions& options, StandDetection& det,
-                       std::vector<std::vector<PxRect>>& rects);
+// borders elsewhere in the frame (uneven light). Returns, per side, the rings it saw where no
+// base had been found (for AddLoneRings, once the other searches have had their look).
+std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
+                                                   const cv::Vec2f& mat_chroma, double mm,
+                                                   const std::vector<BaseSize>& sizes,
+                                                   const StandDetectorOptions& options,
+                                                   StandDetection& det,
+                                                   std::vector<std::vector<PxRect>>& rects);
+
+// Rings too few to refit a side's colour from them alone (a side whose other bases the washed
+// passes found) are still that side's bases when they show its colour as this camera leaves
+// it: their border departs from the mat toward the side at least
+// WashoutOptions::lone_ring_min_share as far as the median of the side's found borders
+// (MeasuredWashout), their inside at most max_inside_to_border as far (figures, not paper or a
+// road, which depart alike throughout), and no base of any side lies there. Run after every
+// other search: a ring they found is placed by them, more closely.
+void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                  const std::vector<SideColor>& sides,
+                  const std::vector<std::vector<PxRect>>& rings, double mm,
+                  const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects);
 
 }  // namespace referee
