@@ -74,6 +74,15 @@ std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
   return all;
 }
 
+bool AnyBaseAt(const PxRect& r, const std::vector<std::vector<PxRect>>& rects) {
+  return std::any_of(rects.begin(), rects.end(), [&](const std::vector<PxRect>& side) {
+    return std::any_of(side.begin(), side.end(), [&](const PxRect& o) {
+      return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
+             OverlapTooMuch(r, o);
+    });
+  });
+}
+
 bool IsOneOf(const PxRect& r, const std::vector<PxRect>& placed) {
   return std::any_of(placed.begin(), placed.end(), [&](const PxRect& p) {
     return p.center == r.center && p.axis_a == r.axis_a && p.len_a == r.len_a && p.len_b == r.len_b;

@@ -87,19 +87,6 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
                           const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects) {
   const double depth_px = ring.interior_depth_mm / mm_per_px;
   const double border_px = options.border_band_mm / mm_per_px;
-  // A base found already, or one overlapping it by more than a tenth of the smaller: a blob
-  // of a washed class is often half a base found whole elsewhere, or the reverse.
-  const auto taken = [&](const PxRect& r) {
-    for (const auto& side_rects : rects) {
-      for (const PxRect& o : side_rects) {
-        if (cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
-            OverlapTooMuch(r, o)) {
-          return true;
-        }
-      }
-    }
-    return false;
-  };
   // One pass: each side looked for at `factor` of its way from the mat, on `src`.
   const auto search = [&](double factor, const cv::Mat& src) {
     const std::vector<SideColor> washed =
@@ -114,7 +101,7 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
     for (size_t s = 0; s < masks.size() && s < rects.size(); ++s) {
       const cv::Mat any_hue = masks[s] | toward[s];
       for (const PxRect& r : detect(masks[s])) {
-        if (taken(r)) continue;
+        if (AnyBaseAt(r, rects)) continue;
         // A washed-out side colour is near neutral: paper, roads and pale terrain pass it too,
         // filled; bases are rings around figures.
         bool ring_like = InsideFraction(any_hue, r, depth_px) <= ring.max_interior_fraction;

@@ -84,13 +84,6 @@ void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& 
   const WashoutOptions washout;
   const double border_px = washout.border_band_mm / mm;
   const double depth_px = options.ring_fit.interior_depth_mm / mm;
-  const auto found = [&](const PxRect& r) {
-    return std::any_of(rects.begin(), rects.end(), [&](const std::vector<PxRect>& side) {
-      return Overlaps(r, side) || std::any_of(side.begin(), side.end(), [&](const PxRect& o) {
-               return OverlapTooMuch(r, o);
-             });
-    });
-  };
   for (size_t s = 0; s < rings.size() && s < rects.size() && s < sides.size(); ++s) {
     if (rings[s].empty() || static_cast<int>(rects[s].size()) < washout.min_candidates) continue;
     std::vector<std::vector<PxRect>> own(rects.size());
@@ -99,7 +92,7 @@ void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& 
     if (side_washout <= 0) continue;
     std::vector<PxRect> added;
     for (const PxRect& r : rings[s]) {
-      if (found(r)) continue;
+      if (AnyBaseAt(r, rects)) continue;
       const RingDeparture d = MeasureRingDeparture(
           chroma, valid, mat_chroma, cv::Vec2f(sides[s].mean), r, border_px, depth_px);
       if (d.border >= washout.lone_ring_min_share * side_washout &&

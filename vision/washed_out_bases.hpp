@@ -30,8 +30,8 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
 // it: their border departs from the mat toward the side at least
 // WashoutOptions::lone_ring_min_share as far as the median of the side's found borders
 // (MeasuredWashout), their inside at most max_inside_to_border as far (figures, not paper or a
-// road, which depart alike throughout), and no base of any side lies there. Run after every
-// other search: a ring they found is placed by them, more closely.
+// road, which depart alike throughout), and no base of any side lies there (AnyBaseAt). Run
+// after the ring and blob searches: a ring one of them found is placed by it, more closely.
 void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                   const std::vector<SideColor>& sides,
                   const std::vector<std::vector<PxRect>>& rings, double mm,

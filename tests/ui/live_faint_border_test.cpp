@@ -61,9 +61,13 @@ TEST(LiveFaintBorderTest, ABaseFoundWhereTheTableChangedIsFlaggedLive) {
   const DetectedStand* found = Near(with_empty, *red10, 6.0);
   ASSERT_NE(found, nullptr);
   EXPECT_TRUE(found->faint_border);
-  EXPECT_EQ(std::count_if(with_empty.begin(), with_empty.end(),
-                          [](const DetectedStand& d) { return d.faint_border; }),
-            1);
+  // Only red-10 is flagged by the empty table's picture; blue-5, a lone washed-out ring
+  // (AddLoneRings), is flagged with or without it.
+  const auto faint = [](const std::vector<DetectedStand>& found) {
+    return std::count_if(found.begin(), found.end(),
+                         [](const DetectedStand& d) { return d.faint_border; });
+  };
+  EXPECT_EQ(faint(with_empty), faint(alone) + 1);
 }
 
 }  // namespace

@@ -63,7 +63,7 @@ TEST(TableChangeTest, ABaseLikeShapeOnTheEmptyTableIsDroppedAndNoTrueBaseIsLost)
 
 // Seed 5 scene 3: red-10, a 40 x 20 mm base under the `hard` blur, is missed by the search on its
 // own; with the empty table its faint border is fitted where the table changed and flagged for
-// the players, and no base found without that fit is lost or joined by a false one.
+// the players, and no base found without that fit is lost or joined by a false one, nor flagged.
 TEST(TableChangeTest, ABaseTheColourSearchMissesIsFittedWhereTheTableChanged) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   const SynthScene scene = GenerateScene(sc, SynthOptions{.seed = 5}, 3);
@@ -99,9 +99,13 @@ TEST(TableChangeTest, ABaseTheColourSearchMissesIsFittedWhereTheTableChanged) {
     EXPECT_TRUE(on_truth) << ds.stand.id;
   }
   EXPECT_EQ(after.found.stands.size(), before.found.stands.size() + 1);
-  EXPECT_EQ(std::count_if(after.found.stands.begin(), after.found.stands.end(),
-                          [](const DetectedStand& ds) { return ds.faint_border; }),
-            1);
+  // The fit flags red-10 alone; blue-5, a lone washed-out ring (AddLoneRings), is flagged with
+  // or without it.
+  const auto faint = [](const RenderedDetection& r) {
+    return std::count_if(r.found.stands.begin(), r.found.stands.end(),
+                         [](const DetectedStand& ds) { return ds.faint_border; });
+  };
+  EXPECT_EQ(faint(after), faint(before) + 1);
 }
 
 // A stand put on the table changes most of its top; lighting alone changes nothing.
