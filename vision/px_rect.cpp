@@ -74,12 +74,14 @@ std::vector<PxRect> AllRects(const std::vector<std::vector<PxRect>>& rects) {
   return all;
 }
 
+bool SamePlace(const PxRect& a, const PxRect& b) {
+  return cv::norm(a.center - b.center) < 0.5 * std::min({a.len_a, a.len_b, b.len_a, b.len_b});
+}
+
 bool AnyBaseAt(const PxRect& r, const std::vector<std::vector<PxRect>>& rects) {
   return std::any_of(rects.begin(), rects.end(), [&](const std::vector<PxRect>& side) {
-    return std::any_of(side.begin(), side.end(), [&](const PxRect& o) {
-      return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b}) ||
-             OverlapTooMuch(r, o);
-    });
+    return std::any_of(side.begin(), side.end(),
+                       [&](const PxRect& o) { return SamePlace(r, o) || OverlapTooMuch(r, o); });
   });
 }
 

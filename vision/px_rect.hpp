@@ -49,10 +49,13 @@ void DropPiecesOf(std::vector<PxRect>& side_rects, size_t& i);
 bool OverlapsAnother(const PxRect& r, size_t s, const std::vector<std::vector<PxRect>>& rects,
                      const PxRect* self);
 
-// Does a base of any side (rects indexed by side) lie where r is: its centre closer to r's than
-// half the smaller of their shorter sides, or overlapping r by more than a tenth of the smaller
-// (OverlapTooMuch)? A blob of a washed class is often half a base found whole elsewhere, or
-// the reverse.
+// Are a and b's centres closer than half the shortest of their sides: one place, whatever their
+// sizes?
+bool SamePlace(const PxRect& a, const PxRect& b);
+
+// Does a base of any side (rects indexed by side) lie where r is: at the SamePlace, or
+// overlapping r by more than a tenth of the smaller (OverlapTooMuch)? A blob of a washed class is
+// often half a base found whole elsewhere, or the reverse.
 bool AnyBaseAt(const PxRect& r, const std::vector<std::vector<PxRect>>& rects);
 
 // Is r one of `placed`, exactly as it was placed there (no later step moved or resized it)?

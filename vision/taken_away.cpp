@@ -173,6 +173,20 @@ std::optional<cv::Vec2d> ChromaOffGrey(const Bgr& v, double min_sum) {
 }
 constexpr double kMinPixelSum = 30.0;
 
+// The line from grey to a shell colour's chromaticity: how far along it a pixel departs (1 = the
+// colour), and how far off it (in the same unit).
+struct HueLine {
+  cv::Vec2d ref;
+  double ref2 = 0;
+  static std::optional<HueLine> Of(const cv::Vec3d& shell_bgr) {
+    const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
+    if (!ref || ref->dot(*ref) < 1e-6) return std::nullopt;
+    return HueLine{*ref, ref->dot(*ref)};
+  }
+  double Along(const cv::Vec2d& c) const { return c.dot(ref) / ref2; }
+  double Off(const cv::Vec2d& c) const { return std::abs(c[0] * ref[1] - c[1] * ref[0]) / ref2; }
+};
+
 }  // namespace
 
 ShellColourShare MeasureShellColourShare(const cv::Mat& before, const cv::Mat& after,
@@ -190,30 +204,25 @@ ShellColourShare MeasureShellHueShare(const cv::Mat& before, const cv::Mat& afte
                                       cv::Point2d centre, double radius_px,
                                       const cv::Vec3d& shell_bgr, double min_departure,
                                       double cone) {
-  const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
-  if (!ref) return {};
-  const double ref2 = ref->dot(*ref);
-  if (ref2 < 1e-6) return {};
+  const std::optional<HueLine> line = HueLine::Of(shell_bgr);
+  if (!line) return {};
   return ShareWithin(before, after, centre, radius_px, [&](const cv::Vec3b& v) {
     const std::optional<cv::Vec2d> c = ChromaOffGrey(v, kMinPixelSum);
     if (!c) return false;
-    const double along = c->dot(*ref) / ref2;
-    const double off = std::abs((*c)[0] * (*ref)[1] - (*c)[1] * (*ref)[0]) / ref2;
-    return along >= min_departure && off <= cone * along;
+    const double along = line->Along(*c);
+    return along >= min_departure && line->Off(*c) <= cone * along;
   });
 }
 
 ShellHueDeparture MeasureShellHueDeparture(const cv::Mat& before, const cv::Mat& after,
                                            cv::Point2d centre, double radius_px,
                                            const cv::Vec3d& shell_bgr) {
-  const std::optional<cv::Vec2d> ref = ChromaOffGrey(shell_bgr, 0.0);
-  if (!ref) return {};
-  const double ref2 = ref->dot(*ref);
-  if (ref2 < 1e-6) return {};
+  const std::optional<HueLine> line = HueLine::Of(shell_bgr);
+  if (!line) return {};
   std::vector<double> along_before, along_after;
   const auto along = [&](const cv::Vec3b& v, std::vector<double>& out) {
     if (const std::optional<cv::Vec2d> c = ChromaOffGrey(v, kMinPixelSum)) {
-      out.push_back(c->dot(*ref) / ref2);
+      out.push_back(line->Along(*c));
     }
   };
   VisitWithin(before, after, centre, radius_px, [&](const cv::Vec3b& b, const cv::Vec3b& a) {

@@ -12,9 +12,8 @@ namespace referee {
 namespace {
 
 bool Overlaps(const PxRect& r, const std::vector<PxRect>& others) {
-  return std::any_of(others.begin(), others.end(), [&](const PxRect& o) {
-    return cv::norm(r.center - o.center) < 0.5 * std::min({r.len_a, r.len_b, o.len_a, o.len_b});
-  });
+  return std::any_of(others.begin(), others.end(),
+                     [&](const PxRect& o) { return SamePlace(r, o); });
 }
 
 // Fraction of r deeper than depth_px from its edge that is set in mask (1 when nothing is
