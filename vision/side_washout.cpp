@@ -84,7 +84,9 @@ double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                           const SideColorModel& colors, const WashoutOptions& options,
                           const SideMaskDetector& detect, double mm_per_px,
-                          const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects) {
+                          const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects,
+                          std::vector<std::vector<PxRect>>* filled) {
+  if (filled) filled->assign(rects.size(), {});
   const double depth_px = ring.interior_depth_mm / mm_per_px;
   const double border_px = options.border_band_mm / mm_per_px;
   // One pass: each side looked for at `factor` of its way from the mat, on `src`.
@@ -113,7 +115,11 @@ void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv:
           ring_like =
               d.border >= 0.5 * factor && d.inside <= options.max_inside_to_border * d.border;
         }
-        if (ring_like) added[s].push_back(r);
+        if (ring_like) {
+          added[s].push_back(r);
+        } else if (filled) {
+          (*filled)[s].push_back(r);
+        }
       }
     }
     for (size_t s = 0; s < added.size(); ++s) {

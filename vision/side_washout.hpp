@@ -33,6 +33,14 @@ struct WashoutOptions {
   // bases' borders (RingDeparture; one camera washes a side's borders alike), and their inside
   // at most max_inside_to_border as far as their border. Default 0.7.
   double lone_ring_min_share = 0.7;
+  // A patch the washed classes find filled with the side's washed hue (AddFrameWashoutBases
+  // leaves it out: paper, water and pale terrain are such patches) is still a base of a side
+  // with at least min_candidates bases found when its border departs as a lone ring's must and
+  // its inside is figures: the brightness (largest channel) of its inside spreads, from its
+  // 10th to its 90th percentile, at least this share of its median. White and pale figures
+  // lie on the line from a warm mat toward a washed blue as its border does, but are lit and
+  // shaded; one paint is not. Default 0.25 (see AddWashedBasesWithFigures).
+  double min_figure_brightness_spread = 0.25;
   // Ring fit for candidates: stricter than the partial-border pass, since nothing is hidden
   // here and a false candidate would move the colour model. Defaults: 0.6 of the ring, 0.5 of
   // each side at a corner, at most 0.15 of the outside band.
@@ -94,10 +102,13 @@ using SideMaskDetector = std::function<std::vector<PxRect>(cv::Mat& side_mask)>;
 // pass it too: only bases whose inside (deeper than ring.interior_depth_mm) shows at most
 // ring.max_interior_fraction of it (a ring around figures), or whose inside departs from the mat
 // at most options.max_inside_to_border as far as its border (MeasureRingDeparture), are added.
+// filled (optional) receives, per side, the base-shaped patches left out as not rings, where no
+// base lay then (for AddWashedBasesWithFigures, once the other searches have had their look).
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                           const SideColorModel& colors, const WashoutOptions& options,
                           const SideMaskDetector& detect, double mm_per_px,
-                          const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects);
+                          const RingFitOptions& ring, std::vector<std::vector<PxRect>>& rects,
+                          std::vector<std::vector<PxRect>>* filled = nullptr);
 
 // The strongest base-shaped rings in `evidence` (CV_8U) under the stricter WashoutOptions
 // ring gates.

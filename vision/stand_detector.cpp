@@ -169,12 +169,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
       }
     }
   }
+  std::vector<std::vector<PxRect>> washed_patches;  // filled with a washed hue: figures or paper
   if (options.refit_colors) {
     // The camera may wash every side toward the mat (see vision/side_washout.hpp).
     AddFrameWashoutBases(
         chroma, valid, mat_chroma, colors, WashoutOptions(),
         [&](cv::Mat& m) { return DetectSideBases(m = CleanMask(m), mm, sizes, options); }, mm,
-        options.ring_fit, rects);
+        options.ring_fit, rects, &washed_patches);
   }
   std::vector<std::vector<PxRect>> lone_rings;
   if (options.refit_colors)
@@ -235,6 +236,12 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
     const std::vector<std::vector<PxRect>> before = rects;
     AddLoneRings(chroma, valid, mat_chroma, out.colors.sides(), lone_rings, mm, options, rects);
     lone_ring_bases = AddedSince(before, rects);
+  }
+  if (options.place_washed_figure_bases) {
+    const std::vector<PxRect> placed =
+        AddWashedBasesWithFigures(top_bgr, chroma, valid, mat_chroma, out.colors.sides(),
+                                  washed_patches, solid_terrain, mm, options, rects);
+    lone_ring_bases.insert(lone_ring_bases.end(), placed.begin(), placed.end());
   }
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   const std::vector<cv::Mat> evidence =

@@ -81,6 +81,10 @@ struct StandDetectorOptions {
   // colour as far as the side's found bases do (AddLoneRings in vision/washed_out_bases.hpp).
   // Default on (with refit_colors).
   bool place_lone_rings = true;
+  // Patches of a side's washed hue with figures on them, placed as that side's bases
+  // (AddWashedBasesWithFigures in vision/washed_out_bases.hpp) and marked for the players to
+  // check, as lone rings are. Default on (with refit_colors).
+  bool place_washed_figure_bases = true;
   // A base whose border band clearly shows another side's colour, and more than its own, is
   // moved to that side (vision/band_side.hpp): a looser pass fitted it toward the wrong colour.
   // Default on.
@@ -145,9 +149,9 @@ struct DetectedStand {
   // ... and it was grown across that side to the one catalogue size the image allows.
   bool completed_under_terrain = false;
   // Found only on faint border evidence: where the table changed since it was seen empty
-  // (vision/changed_base_fits.hpp), or a lone ring of a side's colour washed out by the
-  // camera (AddLoneRings in vision/washed_out_bases.hpp): its place, size and angle are the
-  // players' to check.
+  // (vision/changed_base_fits.hpp), or a lone ring or a patch with figures of a side's colour
+  // washed out by the camera (AddLoneRings, AddWashedBasesWithFigures in
+  // vision/washed_out_bases.hpp): its place, size and angle are the players' to check.
   bool faint_border = false;
 };
 

@@ -296,7 +296,8 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   ds.white_stripe = facing.best_white;
   ds.partly_hidden = under_tall.partly_hidden;
   // The changed-ring fit runs after every step that grows or moves a base: it is found as that
-  // fit placed it. A lone ring may be completed across its far side since: it lies inside.
+  // fit placed it. A lone ring or washed patch may be completed across its far side since: it
+  // lies inside.
   ds.faint_border = IsOneOf(found, frame.changed_fit_bases) ||
                     std::any_of(frame.lone_ring_bases.begin(), frame.lone_ring_bases.end(),
                                 [&](const PxRect& ring) { return IsPieceOf(ring, found); });

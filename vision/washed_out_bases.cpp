@@ -4,8 +4,10 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "engine/order_statistics.hpp"
 #include "vision/side_detector.hpp"
 #include "vision/side_washout.hpp"
+#include "vision/terrain_lookalike.hpp"
 
 namespace referee {
 
@@ -25,6 +27,41 @@ double InteriorFraction(const cv::Mat& mask, const PxRect& r, double depth_px) {
   cv::fillConvexPoly(inside, GrownCorners(r, -depth_px), cv::Scalar(255));
   const int n = cv::countNonZero(inside);
   return n > 0 ? static_cast<double>(cv::countNonZero(inside & mask)) / n : 1.0;
+}
+
+// How far the brightness (largest channel of `bgr`) of r's inside (deeper than depth_px)
+// spreads: its 10th to 90th percentile over its median (0 when nothing lies that deep or it is
+// black).
+double InsideBrightnessSpread(const cv::Mat& bgr, const PxRect& r, double depth_px) {
+  if (0.5 * r.len_a <= depth_px || 0.5 * r.len_b <= depth_px) return 0.0;
+  std::vector<cv::Point> poly = GrownCorners(r, -depth_px);
+  const cv::Rect box = cv::boundingRect(poly) & cv::Rect(0, 0, bgr.cols, bgr.rows);
+  if (box.empty()) return 0.0;
+  for (auto& p : poly) p -= box.tl();
+  cv::Mat inside(box.size(), CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(inside, poly, cv::Scalar(255));
+  std::vector<double> v;
+  for (int y = 0; y < box.height; ++y) {
+    const auto* p = bgr.ptr<cv::Vec3b>(box.y + y) + box.x;
+    const auto* in = inside.ptr<uchar>(y);
+    for (int x = 0; x < box.width; ++x) {
+      if (in[x]) v.push_back(std::max({p[x][0], p[x][1], p[x][2]}));
+    }
+  }
+  const double mid = Median(v);
+  return mid > 0 ? (Percentile(v, 0.9) - Percentile(v, 0.1)) / mid : 0.0;
+}
+
+// The median border departure of side s's bases in rects (MeasuredWashout over that side
+// alone), 0 when the side has fewer than min_bases.
+double SideWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                   const std::vector<SideColor>& sides,
+                   const std::vector<std::vector<PxRect>>& rects, size_t s, int min_bases,
+                   double border_px) {
+  if (static_cast<int>(rects[s].size()) < min_bases) return 0.0;
+  std::vector<std::vector<PxRect>> own(rects.size());
+  own[s] = rects[s];
+  return MeasuredWashout(chroma, valid, mat_chroma, sides, own, border_px);
 }
 
 }  // namespace
@@ -84,10 +121,9 @@ void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& 
   const double border_px = washout.border_band_mm / mm;
   const double depth_px = options.ring_fit.interior_depth_mm / mm;
   for (size_t s = 0; s < rings.size() && s < rects.size() && s < sides.size(); ++s) {
-    if (rings[s].empty() || static_cast<int>(rects[s].size()) < washout.min_candidates) continue;
-    std::vector<std::vector<PxRect>> own(rects.size());
-    own[s] = rects[s];
-    const double side_washout = MeasuredWashout(chroma, valid, mat_chroma, sides, own, border_px);
+    if (rings[s].empty()) continue;
+    const double side_washout =
+        SideWashout(chroma, valid, mat_chroma, sides, rects, s, washout.min_candidates, border_px);
     if (side_washout <= 0) continue;
     std::vector<PxRect> added;
     for (const PxRect& r : rings[s]) {
@@ -101,6 +137,39 @@ void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& 
     }
     rects[s].insert(rects[s].end(), added.begin(), added.end());
   }
+}
+
+std::vector<PxRect> AddWashedBasesWithFigures(const cv::Mat& top_bgr, const cv::Mat& chroma,
+                                              const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                                              const std::vector<SideColor>& sides,
+                                              const std::vector<std::vector<PxRect>>& filled,
+                                              const cv::Mat& solid_terrain, double mm,
+                                              const StandDetectorOptions& options,
+                                              std::vector<std::vector<PxRect>>& rects) {
+  const WashoutOptions washout;
+  const double border_px = washout.border_band_mm / mm;
+  const double depth_px = options.ring_fit.interior_depth_mm / mm;
+  std::vector<PxRect> placed;
+  for (size_t s = 0; s < filled.size() && s < rects.size() && s < sides.size(); ++s) {
+    if (filled[s].empty()) continue;
+    const double side_washout =
+        SideWashout(chroma, valid, mat_chroma, sides, rects, s, washout.min_candidates, border_px);
+    if (side_washout <= 0) continue;
+    for (const PxRect& r : filled[s]) {
+      // Each patch once: the ladder's factors find one patch more than once.
+      if (AnyBaseAt(r, rects)) continue;
+      if (!solid_terrain.empty() && InTerrain(solid_terrain, r)) continue;
+      const RingDeparture d = MeasureRingDeparture(chroma, valid, mat_chroma,
+                                                   cv::Vec2f(sides[s].mean), r, border_px, 1e9);
+      if (d.border < washout.lone_ring_min_share * side_washout) continue;
+      if (InsideBrightnessSpread(top_bgr, r, depth_px) < washout.min_figure_brightness_spread) {
+        continue;
+      }
+      rects[s].push_back(r);
+      placed.push_back(r);
+    }
+  }
+  return placed;
 }
 
 }  // namespace referee

@@ -37,4 +37,22 @@ void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& 
                   const std::vector<std::vector<PxRect>>& rings, double mm,
                   const StandDetectorOptions& options, std::vector<std::vector<PxRect>>& rects);
 
+// Patches filled with a side's washed hue (AddFrameWashoutBases' `filled`) that are that
+// side's bases with figures on them: a white figure on a base whose blue border the camera
+// washed toward a warm mat lies on the same line from the mat as the border, so the hue shows
+// no ring. Each is placed, for a side with at least WashoutOptions::min_candidates bases found,
+// when no base of any side lies there (AnyBaseAt, the ones it places included), the board's
+// terrain that may show a side's shade (solid_terrain, CV_8U, may be empty) is not where it
+// lies (InTerrain), its border departs as a lone ring's must (AddLoneRings), and its inside's
+// brightness in top_bgr (the largest channel) spreads at least
+// WashoutOptions::min_figure_brightness_spread of its median (figures lit and shaded, not one
+// paint). Run after the ring and blob searches, as AddLoneRings. Returns the bases it placed.
+std::vector<PxRect> AddWashedBasesWithFigures(const cv::Mat& top_bgr, const cv::Mat& chroma,
+                                              const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                                              const std::vector<SideColor>& sides,
+                                              const std::vector<std::vector<PxRect>>& filled,
+                                              const cv::Mat& solid_terrain, double mm,
+                                              const StandDetectorOptions& options,
+                                              std::vector<std::vector<PxRect>>& rects);
+
 }  // namespace referee

@@ -379,7 +379,8 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseEdgesTurnItsFitPastTheSearchStep
 // dropped). Their bands are clearly their side's colour, so the search's pose stands: found at
 // their place, size and angle, once, and nothing is claimed where no base stands. Turned off,
 // all three are missed as before (with the washed-side pass off too, which finds blue-5 again,
-// fitted toward blue's washed colour).
+// fitted toward blue's washed colour, and the washed patches with figures, s46, which place
+// blue-8 from its washed blob).
 TEST(BlurredRingFitTest, KeepsTheSearchsPoseWhereHalfSideEdgesReadAMoveTheBandDoesNot) {
   const RenderedDetection r = DetectInScene("hard.json", 10, 103);
   for (const char* id : {"blue-8", "blue-5", "red-9"}) {
@@ -391,6 +392,7 @@ TEST(BlurredRingFitTest, KeepsTheSearchsPoseWhereHalfSideEdgesReadAMoveTheBandDo
   StandDetectorOptions off;
   off.blurred_ring.keep_search_pose_over_pulled_edges = false;
   off.washed_sides.enabled = false;
+  off.place_washed_figure_bases = false;
   const StandDetection without = DetectAgain(r, off);
   for (const char* id : {"blue-8", "blue-5", "red-9"}) {
     EXPECT_FALSE(FoundOfItsSide(without, Truth(r, id), 6.0)) << id;

@@ -66,6 +66,34 @@ TEST(WebcamJpegRingsTest, FindsBasesOfAWashingWebcamWhoseStepsAreWeak) {
   ExpectNoFalseBases(r, 6.0);
 }
 
+// Ancient seed 5 scene `index` through the washing webcam (noise seed `noise_seed`): base `id`
+// is missed with `off` and found with every pass on, marked as a faint border for the players
+// to check; no base is claimed where none is, and every base found with `off` is found.
+void ExpectPlacedAndFlaggedOnlyWith(int index, int noise_seed, const std::string& id,
+                                    const StandDetectorOptions& off) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
+  RenderedDetection r;
+  r.scene = GenerateScene(sc, SynthOptions{.seed = 5}, index);
+  const cv::Mat sent = Reshot(r.scene.before, WashingWebcam(), false, noise_seed);
+  r.found = DetectInSentFrame(r.scene, sent);
+  const StandDetection without = DetectInSentFrame(r.scene, sent, off);
+  const Stand& truth = Truth(r, id);
+  EXPECT_FALSE(FoundOfItsSide(without, truth, 6.0));
+  EXPECT_TRUE(FoundOfItsSide(r.found, truth, 6.0));
+  // Placed on faint evidence, it is marked for the players to check.
+  for (const DetectedStand& d : r.found.stands) {
+    if (Distance(d.stand.footprint.center, truth.footprint.center) < MmToInches(6.0)) {
+      EXPECT_TRUE(d.faint_border);
+    }
+  }
+  ExpectNoFalseBases(r, 6.0);
+  for (const Stand& t : r.scene.stands) {
+    if (FoundOfItsSide(without, t, 6.0)) {
+      EXPECT_TRUE(FoundOfItsSide(r.found, t, 6.0)) << t.id;
+    }
+  }
+}
+
 // Ancient seed 5, scene 9, through the same washing webcam: the frame-washout passes find the
 // other red bases, and red-3 (a 20 x 40 mm velites base at the board's left edge, its border
 // a third of the way from the mat to red, as the red bases found show theirs) is one ring of
@@ -74,32 +102,22 @@ TEST(WebcamJpegRingsTest, FindsBasesOfAWashingWebcamWhoseStepsAreWeak) {
 // that shows its side's colour as far as the found bases do (seed 2 here), marked as a faint
 // border for the players to check. No base found without it was lost on any seed.
 TEST(WebcamJpegRingsTest, PlacesALoneWashedRingAsItsSidesFoundBasesShowIt) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
-  RenderedDetection r;
-  r.scene = GenerateScene(sc, SynthOptions{.seed = 5}, 9);
-  const cv::Mat sent = Reshot(r.scene.before, WashingWebcam(), false, 2);
-  r.found = DetectInSentFrame(r.scene, sent);
   StandDetectorOptions off;
   off.place_lone_rings = false;
-  const StandDetection without = DetectInSentFrame(r.scene, sent, off);
-  const auto red3 = std::find_if(r.scene.stands.begin(), r.scene.stands.end(),
-                                 [](const Stand& t) { return t.id == "red-3"; });
-  ASSERT_NE(red3, r.scene.stands.end());
-  EXPECT_FALSE(FoundOfItsSide(without, *red3, 6.0));
-  EXPECT_TRUE(FoundOfItsSide(r.found, *red3, 6.0));
-  // Placed on faint evidence, it is marked for the players to check.
-  for (const DetectedStand& d : r.found.stands) {
-    if (Distance(d.stand.footprint.center, red3->footprint.center) < MmToInches(6.0)) {
-      EXPECT_TRUE(d.faint_border);
-    }
-  }
-  ExpectNoFalseBases(r, 6.0);
-  // Every base found without it is found with it.
-  for (const Stand& t : r.scene.stands) {
-    if (FoundOfItsSide(without, t, 6.0)) {
-      EXPECT_TRUE(FoundOfItsSide(r.found, t, 6.0)) << t.id;
-    }
-  }
+  ExpectPlacedAndFlaggedOnlyWith(9, 2, "red-3", off);
+}
+
+// Ancient seed 5, scene 1, through the same washing webcam: blue-4, a 40 x 20 mm velites base
+// whose blue border the camera leaves about a quarter of the way from the tan mat, is one patch
+// of washed blue to the washed classes, its white figure lying on the line from the mat toward
+// blue as its border does, so no ring shows in the hue; it was missed. Its inside's brightness
+// spreads (lit and shaded figures), and it is placed as blue's base, marked as a faint border
+// for the players to check. Over noise seeds 1-8 it was placed on five (2, 4, 6, 7, 8), and no
+// base found without it was lost on any.
+TEST(WebcamJpegRingsTest, PlacesAWashedBaseWhoseFiguresShowItsBordersHue) {
+  StandDetectorOptions off;
+  off.place_washed_figure_bases = false;
+  ExpectPlacedAndFlaggedOnlyWith(1, 2, "blue-4", off);
 }
 
 }  // namespace

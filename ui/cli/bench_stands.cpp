@@ -400,9 +400,9 @@ int RunBenchStands(const std::vector<std::string>& args) {
       tp + fn > 0 ? 100.0 * (tp - uncertain_tp) / (tp + fn) : NAN);
   if (faint_tp + faint_fp > 0) {
     std::printf(
-        "faint border (found only where the table changed since empty, or as a lone washed-out "
-        "ring, the players asked to check): %d on true bases (centre error mm median %.2f max "
-        "%.2f), %d on no base\n",
+        "faint border (found only where the table changed since empty, or washed out: a lone "
+        "ring, or a patch with figures, the players asked to check): %d on true bases (centre "
+        "error mm median %.2f max %.2f), %d on no base\n",
         faint_tp, faint_centre_mm.Q(0.5), faint_centre_mm.Q(1.0), faint_fp);
   }
   const double precision = tp + fp > 0 ? 100.0 * tp / (tp + fp) : NAN;
