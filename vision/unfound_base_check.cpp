@@ -1,11 +1,15 @@
 #include "vision/unfound_base_check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <optional>
 
 #include <opencv2/imgproc.hpp>
+
+#include "engine/order_statistics.hpp"
+#include "vision/side_washout.hpp"
 
 namespace referee {
 
@@ -96,6 +100,46 @@ std::string GroundName(const Board& board, Vec2 p) {
   return sq ? TerrainName(board.TerrainAt(*sq)) : std::string("terrain");
 }
 
+// How far the border of each found stand departs from the mat toward its side's colour
+// (MeasureRingDeparture over its top as the camera sees it), per side in the model's order.
+std::vector<std::vector<double>> FoundBorderDepartures(const TopView& view,
+                                                       const StandDetection& stands,
+                                                       const UnfoundBaseOptions& o) {
+  const auto& sides = stands.colors.sides();
+  std::vector<std::vector<double>> out(sides.size());
+  const double base_in = MmToInches(o.base_height_mm);
+  const double border_px = WashoutOptions().border_band_mm / view.MmPerPx();
+  for (const DetectedStand& d : stands.stands) {
+    const auto side = std::find_if(sides.begin(), sides.end(),
+                                   [&](const SideColor& c) { return c.name == d.stand.side; });
+    if (side == sides.end()) continue;
+    const auto corners = d.stand.footprint.Corners();
+    std::array<cv::Point2d, 4> px;
+    for (size_t i = 0; i < 4; ++i) {
+      px[i] = view.RectifiedFromTable(view.SeenOnMat(corners[i], base_in));
+    }
+    PxRect r;
+    r.center = 0.25 * (px[0] + px[1] + px[2] + px[3]);
+    r.len_a = cv::norm(px[1] - px[0]);
+    r.len_b = cv::norm(px[3] - px[0]);
+    if (r.len_a <= 0 || r.len_b <= 0) continue;
+    r.axis_a = (px[1] - px[0]) * (1.0 / r.len_a);
+    const RingDeparture dep = MeasureRingDeparture(stands.chroma, stands.valid, stands.mat_chroma,
+                                                   cv::Vec2f(side->mean), r, border_px, 1e9);
+    if (dep.n_border >= 20) out[static_cast<size_t>(side - sides.begin())].push_back(dep.border);
+  }
+  return out;
+}
+
+// How far this camera leaves side s's colour: the median of its found borders' departures
+// when 3 or more were found, else of every side's (one camera washes both alike), else 0.
+double WashedDeparture(const std::vector<std::vector<double>>& departures, size_t s) {
+  if (departures[s].size() >= 3) return Median(departures[s]);
+  std::vector<double> all;
+  for (const auto& side : departures) all.insert(all.end(), side.begin(), side.end());
+  return all.size() >= 3 ? Median(std::move(all)) : 0.0;
+}
+
 }  // namespace
 
 std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandDetection& stands,
@@ -128,12 +172,24 @@ std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandD
   cv::circle(near, cv::Point(cvRound(c.x) - window.x, cvRound(c.y) - window.y), cvRound(near_px),
              cv::Scalar(255), cv::FILLED);
   const auto& sides = stands.colors.sides();
+  // Per side, its washed colour's evidence at the side's own bar.
   std::vector<cv::Mat> toward;
   if (o.toward_min_fraction < 1.0 && !stands.chroma.empty()) {
     cv::Mat smooth;  // pixel noise would break a washed-out border into dots
     cv::blur(stands.chroma(window), smooth, {3, 3});
-    toward = TowardSidesMasks(smooth, stands.valid(window), stands.mat_chroma, sides,
-                              o.toward_min_fraction, o.toward_cone);
+    const std::vector<std::vector<double>> departures =
+        o.washout_share > 0 ? FoundBorderDepartures(view, stands, o)
+                            : std::vector<std::vector<double>>(sides.size());
+    for (size_t s = 0; s < sides.size(); ++s) {
+      double bar = o.toward_min_fraction;
+      if (o.washout_share > 0) {
+        if (const double m = WashedDeparture(departures, s); m > 0) {
+          bar = std::max(o.washed_min_fraction, std::min(bar, o.washout_share * m));
+        }
+      }
+      toward.push_back(TowardSidesMasks(smooth, stands.valid(window), stands.mat_chroma, sides, bar,
+                                        o.toward_cone)[s]);
+    }
   }
   for (size_t s = 0; s < stands.side_masks.size() && s < sides.size(); ++s) {
     cv::Mat evidence = stands.side_masks[s](window).clone();

@@ -41,6 +41,15 @@ struct UnfoundBaseOptions {
   // borders the search missed on `hard` keep 0.3-0.5 of their colour).
   double toward_min_fraction = 0.3;
   double toward_cone = 0.5;
+  // A camera that washes a side's colour toward the mat leaves its borders short of that bar
+  // (0.2-0.3 of the way through a webcam losing a quarter of the saturation): where 3 or more
+  // of the side's stands were found, their borders show how far this camera leaves its colour
+  // (with fewer, every side's found borders: one camera washes both alike), and the bar is
+  // lowered to this share of their median departure (MeasureRingDeparture), never under
+  // washed_min_fraction. Defaults 0.7 (as WashoutOptions::lone_ring_min_share) and
+  // 0.15 (WashoutOptions::min_fraction); 0 keeps the bar where it is.
+  double washout_share = 0.7;
+  double washed_min_fraction = 0.15;
   // Smallest patch of side colour that counts, mm^2: a stretch of border at least
   // min_border_mm wide and min_length_mm long shows about their product. Default 36 (3 x 12).
   double min_area_mm2 = 36.0;
