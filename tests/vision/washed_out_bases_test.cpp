@@ -1,7 +1,7 @@
 // Patches of a side's washed hue placed as its bases when figures stand on them
 // (AddWashedBasesWithFigures in vision/washed_out_bases): drawn top views in the colours a
-// washing webcam left ancient seed 5 scene 1 (a tan mat, a blue border a quarter of the way
-// toward blue, a white figure on the same line from the mat).
+// washing webcam left ancient seed 5 scene 1 (a tan mat, a blue border washed most of the way
+// to it, a white figure on the same line from the mat).
 #include <vector>
 
 #include <gtest/gtest.h>
