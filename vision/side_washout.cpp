@@ -81,6 +81,16 @@ double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
   return departures.size() < 3 ? 0.0 : Median(std::move(departures));
 }
 
+double SideWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                   const std::vector<SideColor>& sides,
+                   const std::vector<std::vector<PxRect>>& rects, size_t s, int min_bases,
+                   double border_px) {
+  if (static_cast<int>(rects[s].size()) < min_bases) return 0.0;
+  std::vector<std::vector<PxRect>> own(rects.size());
+  own[s] = rects[s];
+  return MeasuredWashout(chroma, valid, mat_chroma, sides, own, border_px);
+}
+
 void AddFrameWashoutBases(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
                           const SideColorModel& colors, const WashoutOptions& options,
                           const SideMaskDetector& detect, double mm_per_px,

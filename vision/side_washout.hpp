@@ -91,6 +91,12 @@ double MeasuredWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Ve
                        const std::vector<SideColor>& sides,
                        const std::vector<std::vector<PxRect>>& rects, double border_px);
 
+// The same over side s's bases alone, 0 when the side has fewer than min_bases of them.
+double SideWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
+                   const std::vector<SideColor>& sides,
+                   const std::vector<std::vector<PxRect>>& rects, size_t s, int min_bases,
+                   double border_px);
+
 // Finds a side's bases in its colour mask: cleans the mask in place (what the detector keeps)
 // and returns the bases.
 using SideMaskDetector = std::function<std::vector<PxRect>(cv::Mat& side_mask)>;

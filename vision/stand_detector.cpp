@@ -231,17 +231,17 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   // Washed-out rings no search has placed (vision/washed_out_bases.hpp), after every ring and
   // blob search (a ring one of them found is placed by it, more closely) and before a base
   // short across its far side is completed.
-  std::vector<PxRect> lone_ring_bases;
+  std::vector<PxRect> washed_out_bases;
   if (options.place_lone_rings) {
     const std::vector<std::vector<PxRect>> before = rects;
     AddLoneRings(chroma, valid, mat_chroma, out.colors.sides(), lone_rings, mm, options, rects);
-    lone_ring_bases = AddedSince(before, rects);
+    washed_out_bases = AddedSince(before, rects);
   }
   if (options.place_washed_figure_bases) {
     const std::vector<PxRect> placed =
         AddWashedBasesWithFigures(top_bgr, chroma, valid, mat_chroma, out.colors.sides(),
                                   washed_patches, solid_terrain, mm, options, rects);
-    lone_ring_bases.insert(lone_ring_bases.end(), placed.begin(), placed.end());
+    washed_out_bases.insert(washed_out_bases.end(), placed.begin(), placed.end());
   }
   std::vector<HiddenSide> hidden_sides;  // sides completed across hidden figures
   const std::vector<cv::Mat> evidence =
@@ -320,7 +320,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
                           .rects = rects,
                           .blurred_ring_bases = blurred_ring_bases,
                           .changed_fit_bases = changed_fit_bases,
-                          .lone_ring_bases = lone_ring_bases,
+                          .washed_out_bases = washed_out_bases,
                           .hidden_sides = hidden_sides,
                           .evidence = evidence,
                           .white = white,

@@ -299,7 +299,7 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   // fit placed it. A lone ring or washed patch may be completed across its far side since: it
   // lies inside.
   ds.faint_border = IsOneOf(found, frame.changed_fit_bases) ||
-                    std::any_of(frame.lone_ring_bases.begin(), frame.lone_ring_bases.end(),
+                    std::any_of(frame.washed_out_bases.begin(), frame.washed_out_bases.end(),
                                 [&](const PxRect& ring) { return IsPieceOf(ring, found); });
   ds.completed_under_terrain = under_tall.completed;
   return ds;

@@ -35,7 +35,7 @@ struct FinishFrame {
   const std::vector<std::vector<PxRect>>& rects;  // every base found, by side
   const std::vector<PxRect>& blurred_ring_bases;  // as the blurred ring fit placed them
   const std::vector<PxRect>& changed_fit_bases;   // as AddChangedRingFits placed them
-  const std::vector<PxRect>& lone_ring_bases;     // lone rings, washed patches with figures
+  const std::vector<PxRect>& washed_out_bases;    // lone rings, washed patches with figures
   const std::vector<HiddenSide>& hidden_sides;    // sides completed across hidden figures
   const std::vector<cv::Mat>& evidence;           // the loose evidence, per side
   const cv::Mat& white;                           // WhiteMask

@@ -4,11 +4,12 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <optional>
+#include <utility>
 
 #include <opencv2/imgproc.hpp>
 
-#include "engine/order_statistics.hpp"
 #include "vision/side_washout.hpp"
 
 namespace referee {
@@ -100,15 +101,13 @@ std::string GroundName(const Board& board, Vec2 p) {
   return sq ? TerrainName(board.TerrainAt(*sq)) : std::string("terrain");
 }
 
-// How far the border of each found stand departs from the mat toward its side's colour
-// (MeasureRingDeparture over its top as the camera sees it), per side in the model's order.
-std::vector<std::vector<double>> FoundBorderDepartures(const TopView& view,
-                                                       const StandDetection& stands,
-                                                       const UnfoundBaseOptions& o) {
+// The found stands' tops as the camera sees them (at base height), per side in the model's
+// order, for MeasuredWashout.
+std::vector<std::vector<PxRect>> FoundTops(const TopView& view, const StandDetection& stands,
+                                           const UnfoundBaseOptions& o) {
   const auto& sides = stands.colors.sides();
-  std::vector<std::vector<double>> out(sides.size());
+  std::vector<std::vector<PxRect>> out(sides.size());
   const double base_in = MmToInches(o.base_height_mm);
-  const double border_px = WashoutOptions().border_band_mm / view.MmPerPx();
   for (const DetectedStand& d : stands.stands) {
     const auto side = std::find_if(sides.begin(), sides.end(),
                                    [&](const SideColor& c) { return c.name == d.stand.side; });
@@ -124,20 +123,9 @@ std::vector<std::vector<double>> FoundBorderDepartures(const TopView& view,
     r.len_b = cv::norm(px[3] - px[0]);
     if (r.len_a <= 0 || r.len_b <= 0) continue;
     r.axis_a = (px[1] - px[0]) * (1.0 / r.len_a);
-    const RingDeparture dep = MeasureRingDeparture(stands.chroma, stands.valid, stands.mat_chroma,
-                                                   cv::Vec2f(side->mean), r, border_px, 1e9);
-    if (dep.n_border >= 20) out[static_cast<size_t>(side - sides.begin())].push_back(dep.border);
+    out[static_cast<size_t>(side - sides.begin())].push_back(r);
   }
   return out;
-}
-
-// How far this camera leaves side s's colour: the median of its found borders' departures
-// when 3 or more were found, else of every side's (one camera washes both alike), else 0.
-double WashedDeparture(const std::vector<std::vector<double>>& departures, size_t s) {
-  if (departures[s].size() >= 3) return Median(departures[s]);
-  std::vector<double> all;
-  for (const auto& side : departures) all.insert(all.end(), side.begin(), side.end());
-  return all.size() >= 3 ? Median(std::move(all)) : 0.0;
 }
 
 }  // namespace
@@ -177,18 +165,30 @@ std::vector<UnfoundBaseCheck> FindUnfoundBases(const TopView& view, const StandD
   if (o.toward_min_fraction < 1.0 && !stands.chroma.empty()) {
     cv::Mat smooth;  // pixel noise would break a washed-out border into dots
     cv::blur(stands.chroma(window), smooth, {3, 3});
-    const std::vector<std::vector<double>> departures =
-        o.washout_share > 0 ? FoundBorderDepartures(view, stands, o)
-                            : std::vector<std::vector<double>>(sides.size());
+    const std::vector<std::vector<PxRect>> tops =
+        o.washout_share > 0 ? FoundTops(view, stands, o) : std::vector<std::vector<PxRect>>();
+    const double border_px = WashoutOptions().border_band_mm / mm;
+    std::vector<std::pair<double, std::vector<cv::Mat>>> by_bar;  // one classification per bar
     for (size_t s = 0; s < sides.size(); ++s) {
       double bar = o.toward_min_fraction;
       if (o.washout_share > 0) {
-        if (const double m = WashedDeparture(departures, s); m > 0) {
-          bar = std::max(o.washed_min_fraction, std::min(bar, o.washout_share * m));
+        // The side's own found borders when 3 or more; else every side's.
+        double m = SideWashout(stands.chroma, stands.valid, stands.mat_chroma, sides, tops, s, 0,
+                               border_px);
+        if (m <= 0) {
+          m = MeasuredWashout(stands.chroma, stands.valid, stands.mat_chroma, sides, tops,
+                              border_px);
         }
+        if (m > 0) bar = std::max(o.washed_min_fraction, std::min(bar, o.washout_share * m));
       }
-      toward.push_back(TowardSidesMasks(smooth, stands.valid(window), stands.mat_chroma, sides, bar,
-                                        o.toward_cone)[s]);
+      auto it =
+          std::find_if(by_bar.begin(), by_bar.end(), [&](const auto& b) { return b.first == bar; });
+      if (it == by_bar.end()) {
+        by_bar.emplace_back(bar, TowardSidesMasks(smooth, stands.valid(window), stands.mat_chroma,
+                                                  sides, bar, o.toward_cone));
+        it = std::prev(by_bar.end());
+      }
+      toward.push_back(it->second[s]);
     }
   }
   for (size_t s = 0; s < stands.side_masks.size() && s < sides.size(); ++s) {

@@ -52,18 +52,6 @@ double InsideBrightnessSpread(const cv::Mat& bgr, const PxRect& r, double depth_
   return mid > 0 ? (Percentile(v, 0.9) - Percentile(v, 0.1)) / mid : 0.0;
 }
 
-// The median border departure of side s's bases in rects (MeasuredWashout over that side
-// alone), 0 when the side has fewer than min_bases.
-double SideWashout(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,
-                   const std::vector<SideColor>& sides,
-                   const std::vector<std::vector<PxRect>>& rects, size_t s, int min_bases,
-                   double border_px) {
-  if (static_cast<int>(rects[s].size()) < min_bases) return 0.0;
-  std::vector<std::vector<PxRect>> own(rects.size());
-  own[s] = rects[s];
-  return MeasuredWashout(chroma, valid, mat_chroma, sides, own, border_px);
-}
-
 }  // namespace
 
 std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
