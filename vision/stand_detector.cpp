@@ -179,7 +179,8 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   }
   std::vector<std::vector<PxRect>> lone_rings;
   if (options.refit_colors)
-    lone_rings = AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options, out, rects);
+    lone_rings = AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options,
+                                   EdgeBlurMm(top_bgr, AllRects(rects), mm), out, rects);
 
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))

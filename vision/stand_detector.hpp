@@ -81,6 +81,15 @@ struct StandDetectorOptions {
   // colour as far as the side's found bases do (AddLoneRings in vision/washed_out_bases.hpp).
   // Default on (with refit_colors).
   bool place_lone_rings = true;
+  // The washed-out rings those come from, and the ones AddWashedOutBases refits a side from,
+  // are thick where the frame spreads a border's hue past its edge (a webcam's halved chroma:
+  // 5.75 mm on ancient 5 scene 17): their outside is sampled no nearer the edge than the frame's
+  // blur (EdgeBlurMm), where that is further than ring_fit.outer_gap_mm (sampled nearer, the true
+  // size shows its own border outside and a smaller one fitted inside the ring wins); each
+  // place counts once toward the rings that must agree, and none where another side's washed
+  // ring lies too; and once the side is refitted, its rings are fitted in the refitted mask as
+  // well as its blobs, each placed only on a ring that agreed. Default on.
+  bool thick_washed_rings = true;
   // Patches of a side's washed hue with figures on them, placed as that side's bases
   // (AddWashedBasesWithFigures in vision/washed_out_bases.hpp) and marked for the players to
   // check, as lone rings are. Default on (with refit_colors).

@@ -58,33 +58,65 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
                                                    const cv::Vec2f& mat_chroma, double mm,
                                                    const std::vector<BaseSize>& sizes,
                                                    const StandDetectorOptions& options,
-                                                   StandDetection& det,
+                                                   double blur_mm, StandDetection& det,
                                                    std::vector<std::vector<PxRect>>& rects) {
-  std::vector<std::vector<PxRect>> left(rects.size());
   const WashoutOptions washout;
+  const bool thick = options.thick_washed_rings;
+  // A washed border's hue spreads as far past its edge as the frame blurs it, and a webcam's
+  // halved chroma spreads it further: a base's outside sampled nearer shows its own border,
+  // and a smaller size fitted inside the ring wins.
+  RingFitOptions ring = options.ring_fit;
+  if (thick) ring.outer_gap_mm = std::max(ring.outer_gap_mm, blur_mm);
   cv::Mat smooth;
   cv::blur(chroma, smooth, {3, 3});  // pixel noise would break a washed-out border into dots
   const std::vector<cv::Mat> loose = TowardSidesMasks(smooth, valid, mat_chroma, det.colors.sides(),
                                                       washout.min_fraction, washout.cone);
   const double band_px = RefitBandPx(options.min_border_mm, mm);
+  // Every side's rings first, for the test below.
+  std::vector<std::vector<PxRect>> left(rects.size());
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
-    std::vector<PxRect> missed;
     // Bases already found are left out: their rings need no fit (and most frames have no
     // washed-out side, so this keeps the search cheap).
     cv::Mat evidence = loose[s].clone();
     for (const PxRect& r : rects[s]) {
       cv::fillConvexPoly(evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
     }
-    for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, options.ring_fit, washout)) {
-      if (!Overlaps(f.rect, rects[s])) missed.push_back(f.rect);
+    for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, ring, washout)) {
+      // Each place once: a thick ring fits more than one pose, and several rings that agree
+      // are several bases.
+      if (!Overlaps(f.rect, rects[s]) && !(thick && Overlaps(f.rect, left[s]))) {
+        left[s].push_back(f.rect);
+      }
     }
-    left[s] = missed;
+  }
+  for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
+    // The rings that agree on this side's colour. Not where another side's washed ring lies:
+    // a tan top inside a blue border reads part of the way from a green mat toward red, and
+    // the colour alone cannot tell whose base that is.
+    std::vector<PxRect> missed;
+    for (const PxRect& r : left[s]) {
+      const bool other_side = thick && std::any_of(left.begin(), left.end(), [&](const auto& o) {
+                                return &o != &left[s] && Overlaps(r, o);
+                              });
+      if (!other_side) missed.push_back(r);
+    }
     if (static_cast<int>(missed.size()) < washout.min_candidates) continue;
     SideColorModel washed = det.colors;
     if (!RefitFromBorderBands(washed, s, chroma, missed, band_px, loose[s], 50)) continue;
     const cv::Mat mask = CleanMask(washed.ClassifyChroma(chroma, valid, &mat_chroma)[s]);
-    const std::vector<PxRect> again = DetectSideBases(mask, mm, sizes, options);
+    std::vector<PxRect> again = DetectSideBases(mask, mm, sizes, options);
     const std::vector<PxRect> before = rects[s];
+    if (thick) {
+      // A border whose hue the frame spreads wider than the border is a thick ring in the
+      // refitted mask, no base-sized blob: fitted as a ring, its outside past that spread.
+      cv::Mat refit_evidence = mask.clone();
+      for (const PxRect& r : rects[s]) {
+        cv::fillConvexPoly(refit_evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
+      }
+      for (const RingFit& f : WashoutCandidates(refit_evidence, mm, sizes, ring, washout)) {
+        if (!Overlaps(f.rect, again)) again.push_back(f.rect);
+      }
+    }
     // Anything of the side's hue at all, for the interior test: the blurred edge of water or a
     // roof in a stronger shade of the side's colour passes the refitted gate as a ring.
     const cv::Mat any_hue = mask | loose[s] | det.side_masks[s];

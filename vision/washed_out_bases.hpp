@@ -18,11 +18,13 @@ namespace referee {
 // the model that found them: a refit to the washed-out rings alone would lose saturated
 // borders elsewhere in the frame (uneven light). Returns, per side, the rings it saw where no
 // base had been found (for AddLoneRings, once the other searches have had their look).
+// blur_mm: how far this frame spreads a base's colour past its edge (EdgeBlurMm), for
+// options.thick_washed_rings.
 std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
                                                    const cv::Vec2f& mat_chroma, double mm,
                                                    const std::vector<BaseSize>& sizes,
                                                    const StandDetectorOptions& options,
-                                                   StandDetection& det,
+                                                   double blur_mm, StandDetection& det,
                                                    std::vector<std::vector<PxRect>>& rects);
 
 // Rings too few to refit a side's colour from them alone (a side whose other bases the washed
