@@ -1,6 +1,7 @@
 #include "vision/washed_out_bases.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include <opencv2/imgproc.hpp>
 
@@ -52,6 +53,32 @@ double InsideBrightnessSpread(const cv::Mat& bgr, const PxRect& r, double depth_
   return mid > 0 ? (Percentile(v, 0.9) - Percentile(v, 0.1)) / mid : 0.0;
 }
 
+// The catalogue sizes a thick ring cannot tell from r's: over the same centre and axes, each
+// side no more than the hue's spread (spread_px) from r's. Ring samples that near the true edge
+// lie on the spread hue too, and the outside, sampled past the spread, is clear for both.
+std::vector<PxRect> SizesTheRingCannotTell(const PxRect& r, const std::vector<BaseSize>& sizes,
+                                           double mm, double spread_px) {
+  std::vector<PxRect> others;
+  for (const BaseSize& size : sizes) {
+    for (const bool turned : {false, true}) {
+      const double la = (turned ? size.depth_mm : size.width_mm) / mm;
+      const double lb = (turned ? size.width_mm : size.depth_mm) / mm;
+      const double da = std::abs(la - r.len_a), db = std::abs(lb - r.len_b);
+      if ((da < 1 && db < 1) || 0.5 * da > spread_px || 0.5 * db > spread_px) continue;
+      PxRect o;
+      o.center = r.center;
+      o.axis_a = r.axis_a;
+      o.len_a = la;
+      o.len_b = lb;
+      const bool known = std::any_of(others.begin(), others.end(), [&](const PxRect& k) {
+        return std::abs(k.len_a - la) < 1 && std::abs(k.len_b - lb) < 1;
+      });
+      if (!known) others.push_back(o);
+    }
+  }
+  return others;
+}
+
 }  // namespace
 
 std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
@@ -86,6 +113,9 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
       // are several bases.
       if (!Overlaps(f.rect, rects[s]) && !(thick && Overlaps(f.rect, left[s]))) {
         left[s].push_back(f.rect);
+        if (thick) {
+          left[s].back().other_sizes = SizesTheRingCannotTell(f.rect, sizes, mm, blur_mm / mm);
+        }
       }
     }
   }
@@ -114,7 +144,9 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
         cv::fillConvexPoly(refit_evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
       }
       for (const RingFit& f : WashoutCandidates(refit_evidence, mm, sizes, ring, washout)) {
-        if (!Overlaps(f.rect, again)) again.push_back(f.rect);
+        if (Overlaps(f.rect, again)) continue;
+        again.push_back(f.rect);
+        again.back().other_sizes = SizesTheRingCannotTell(f.rect, sizes, mm, blur_mm / mm);
       }
     }
     // Anything of the side's hue at all, for the interior test: the blurred edge of water or a

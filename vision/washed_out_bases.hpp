@@ -19,7 +19,9 @@ namespace referee {
 // borders elsewhere in the frame (uneven light). Returns, per side, the rings it saw where no
 // base had been found (for AddLoneRings, once the other searches have had their look).
 // blur_mm: how far this frame spreads a base's colour past its edge (EdgeBlurMm), for
-// options.thick_washed_rings.
+// options.thick_washed_rings; with it, each ring it returns or places carries, as other_sizes,
+// the catalogue sizes over the same centre whose every side lies within blur_mm of its own: a
+// ring whose hue spreads that far fits them about alike, and the players say which.
 std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
                                                    const cv::Vec2f& mat_chroma, double mm,
                                                    const std::vector<BaseSize>& sizes,

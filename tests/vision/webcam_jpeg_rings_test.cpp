@@ -4,6 +4,7 @@
 // napoleonic seed 5 scenes, detected as `referee bench stands` detects them; and an ancient
 // scene through a webcam that also washes its colours out, whose blur is read on weak steps.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -97,6 +98,36 @@ TEST(WebcamJpegRingsTest, FitsWashedRingsWhoseHueTheWebcamsChromaSpreads) {
     if (FoundOfItsSide(without, t, 6.0)) {
       EXPECT_TRUE(FoundOfItsSide(r.found, t, 6.0)) << t.id;
     }
+  }
+}
+
+// Does `found` report truth's size, or offer it among the other sizes it could be (each side
+// within 3 mm)?
+bool ReportsOrOffersTheTrueSize(const DetectedStand& found, const Stand& truth) {
+  const auto same = [&](const OrientedRect& f) {
+    return std::abs(InchesToMm(f.width_in - truth.footprint.width_in)) < 3.0 &&
+           std::abs(InchesToMm(f.depth_in - truth.footprint.depth_in)) < 3.0;
+  };
+  return same(found.stand.footprint) ||
+         std::any_of(found.stand.other_outlines.begin(), found.stand.other_outlines.end(),
+                     [&](const OtherOutline& o) { return same(o.footprint); });
+}
+
+// The same scene 17, noise seed 1: a thick ring fits sizes that differ by less than its hue's
+// spread about alike, and red-1 (40 x 30 mm) and blue-5 (40 x 30 mm) were placed at 40 x 40. Each
+// is reported with the sizes the ring cannot tell from it (each side within the spread), so the
+// players are asked where the size decides a ruling: the true size is among them.
+TEST(WebcamJpegRingsTest, OffersTheSizesAThickWashedRingCannotTell) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
+  RenderedDetection r;
+  r.scene = GenerateScene(sc, SynthOptions{.seed = 5}, 17);
+  r.found = DetectInSentFrame(r.scene, Reshot(r.scene.before, WashingWebcam(), false, 1));
+  for (const std::string id : {"red-1", "blue-5"}) {
+    const Stand& truth = Truth(r, id);
+    const DetectedStand* found = FoundNear(r, truth, 6.0);
+    ASSERT_NE(found, nullptr) << id;
+    EXPECT_FALSE(found->stand.other_outlines.empty()) << id;
+    EXPECT_TRUE(ReportsOrOffersTheTrueSize(*found, truth)) << id;
   }
 }
 
