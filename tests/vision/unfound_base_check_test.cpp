@@ -61,7 +61,8 @@ struct MissedTarget {
 };
 
 MissedTarget RuleHardShotOverAMissedBase(std::uint64_t seed, int index, ShotKind kind,
-                                         const std::string& truth_id) {
+                                         const std::string& truth_id,
+                                         const StandDetectorOptions& stand_options = {}) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   MissedTarget m;
   m.scene = GenerateScene(
@@ -70,7 +71,7 @@ MissedTarget RuleHardShotOverAMissedBase(std::uint64_t seed, int index, ShotKind
   const TopView view(TruthCalibration(s));
   const StandKindCatalog catalog = LoadStandKinds();
   m.analysis = AnalyseShot(view, s.before, AsWebcamSends(s.after, 90), ScenarioSideColors(sc),
-                           catalog, &s.board);
+                           catalog, &s.board, stand_options);
   const RenderedDetection found{s, m.analysis.stands};
   m.truth = Truth(found, truth_id);
   EXPECT_EQ(FoundNear(found, m.truth, 12.0), nullptr) << "the search now finds " << truth_id;
@@ -92,9 +93,13 @@ MissedTarget RuleHardShotOverAMissedBase(std::uint64_t seed, int index, ShotKind
 
 // Hard seed 5 scene 5 (blur 2.8-6.2 mm): the Q-tip's tip lies 5 mm from the red commander
 // red-5, whose washed-out border the search misses. The engine, given the stands found, calls a
-// miss; the check points at red-5.
+// miss; the check points at red-5. (Since s47 the thick washed rings find red-5: they are off
+// here, so the check is tested on a base the search misses.)
 TEST(UnfoundBaseCheck, AMissedBaseUnderTheCircleOfAHardSceneIsReported) {
-  const MissedTarget m = RuleHardShotOverAMissedBase(5, 5, ShotKind::kField, "red-5");
+  StandDetectorOptions no_thick_rings;
+  no_thick_rings.thick_washed_rings = false;
+  const MissedTarget m =
+      RuleHardShotOverAMissedBase(5, 5, ShotKind::kField, "red-5", no_thick_rings);
   ASSERT_FALSE(m.checks.empty());
   EXPECT_LT(InchesToMm(DistanceToRect(m.checks[0].point, m.truth.footprint)), 5.0);
 }
