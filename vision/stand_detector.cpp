@@ -177,10 +177,10 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
         [&](cv::Mat& m) { return DetectSideBases(m = CleanMask(m), mm, sizes, options); }, mm,
         options.ring_fit, rects, &washed_patches);
   }
-  std::vector<std::vector<PxRect>> lone_rings;
+  WashedOutRings washed_rings;
   if (options.refit_colors)
-    lone_rings = AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options,
-                                   EdgeBlurMm(top_bgr, AllRects(rects), mm), out, rects);
+    washed_rings = AddWashedOutBases(chroma, valid, mat_chroma, mm, sizes, options,
+                                     EdgeBlurMm(top_bgr, AllRects(rects), mm), out, rects);
 
   const cv::Mat terrain =
       board ? TerrainMask(*board, view, top_bgr.size(), static_cast<int>(std::ceil(2.0 / mm)))
@@ -232,10 +232,13 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   // Washed-out rings no search has placed (vision/washed_out_bases.hpp), after every ring and
   // blob search (a ring one of them found is placed by it, more closely) and before a base
   // short across its far side is completed.
+  // First the refitted sides' bases: a washed-out ring stood where each of them lies.
+  PlaceRefittedBases(washed_rings.refitted, rects);
   std::vector<PxRect> washed_out_bases;
   if (options.place_lone_rings) {
     const std::vector<std::vector<PxRect>> before = rects;
-    AddLoneRings(chroma, valid, mat_chroma, out.colors.sides(), lone_rings, mm, options, rects);
+    AddLoneRings(chroma, valid, mat_chroma, out.colors.sides(), washed_rings.lone, mm, options,
+                 rects);
     washed_out_bases = AddedSince(before, rects);
   }
   if (options.place_washed_figure_bases) {

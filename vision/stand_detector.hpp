@@ -88,7 +88,9 @@ struct StandDetectorOptions {
   // size shows its own border outside and a smaller one fitted inside the ring wins); each
   // place counts once toward the rings that must agree, and none where another side's washed
   // ring lies too; and once the side is refitted, its rings are fitted in the refitted mask as
-  // well as its blobs, each placed only on a ring that agreed. Default on.
+  // well as its blobs, each only where a ring that agreed lies, and placed (as the refit's blob
+  // bases are, with or without this option) once the ring and blob searches have had their
+  // look (PlaceRefittedBases). Default on.
   bool thick_washed_rings = true;
   // Patches of a side's washed hue with figures on them, placed as that side's bases
   // (AddWashedBasesWithFigures in vision/washed_out_bases.hpp) and marked for the players to

@@ -79,14 +79,22 @@ std::vector<PxRect> SizesTheRingCannotTell(const PxRect& r, const std::vector<Ba
   return others;
 }
 
+// mask with the bases already found (grown by 2 mm) cleared: their rings need no fit.
+cv::Mat WithBasesCleared(const cv::Mat& mask, const std::vector<PxRect>& bases, double mm) {
+  cv::Mat evidence = mask.clone();
+  for (const PxRect& r : bases) {
+    cv::fillConvexPoly(evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
+  }
+  return evidence;
+}
+
 }  // namespace
 
-std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
-                                                   const cv::Vec2f& mat_chroma, double mm,
-                                                   const std::vector<BaseSize>& sizes,
-                                                   const StandDetectorOptions& options,
-                                                   double blur_mm, StandDetection& det,
-                                                   std::vector<std::vector<PxRect>>& rects) {
+WashedOutRings AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
+                                 const cv::Vec2f& mat_chroma, double mm,
+                                 const std::vector<BaseSize>& sizes,
+                                 const StandDetectorOptions& options, double blur_mm,
+                                 StandDetection& det, std::vector<std::vector<PxRect>>& rects) {
   const WashoutOptions washout;
   const bool thick = options.thick_washed_rings;
   // A washed border's hue spreads as far past its edge as the frame blurs it, and a webcam's
@@ -100,15 +108,15 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
                                                       washout.min_fraction, washout.cone);
   const double band_px = RefitBandPx(options.min_border_mm, mm);
   // Every side's rings first, for the test below.
-  std::vector<std::vector<PxRect>> left(rects.size());
+  WashedOutRings out;
+  std::vector<std::vector<PxRect>>& left = out.lone;
+  left.resize(rects.size());
+  out.refitted.resize(rects.size());
   for (size_t s = 0; s < rects.size() && s < loose.size(); ++s) {
-    // Bases already found are left out: their rings need no fit (and most frames have no
-    // washed-out side, so this keeps the search cheap).
-    cv::Mat evidence = loose[s].clone();
-    for (const PxRect& r : rects[s]) {
-      cv::fillConvexPoly(evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
-    }
-    for (const RingFit& f : WashoutCandidates(evidence, mm, sizes, ring, washout)) {
+    // Bases already found are left out (and most frames have no washed-out side, so this keeps
+    // the search cheap).
+    for (const RingFit& f :
+         WashoutCandidates(WithBasesCleared(loose[s], rects[s], mm), mm, sizes, ring, washout)) {
       // Each place once: a thick ring fits more than one pose, and several rings that agree
       // are several bases.
       if (!Overlaps(f.rect, rects[s]) && !(thick && Overlaps(f.rect, left[s]))) {
@@ -135,15 +143,11 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
     if (!RefitFromBorderBands(washed, s, chroma, missed, band_px, loose[s], 50)) continue;
     const cv::Mat mask = CleanMask(washed.ClassifyChroma(chroma, valid, &mat_chroma)[s]);
     std::vector<PxRect> again = DetectSideBases(mask, mm, sizes, options);
-    const std::vector<PxRect> before = rects[s];
     if (thick) {
       // A border whose hue the frame spreads wider than the border is a thick ring in the
       // refitted mask, no base-sized blob: fitted as a ring, its outside past that spread.
-      cv::Mat refit_evidence = mask.clone();
-      for (const PxRect& r : rects[s]) {
-        cv::fillConvexPoly(refit_evidence, GrownCorners(r, 2.0 / mm), cv::Scalar(0));
-      }
-      for (const RingFit& f : WashoutCandidates(refit_evidence, mm, sizes, ring, washout)) {
+      for (const RingFit& f :
+           WashoutCandidates(WithBasesCleared(mask, rects[s], mm), mm, sizes, ring, washout)) {
         if (Overlaps(f.rect, again)) continue;
         again.push_back(f.rect);
         again.back().other_sizes = SizesTheRingCannotTell(f.rect, sizes, mm, blur_mm / mm);
@@ -153,16 +157,27 @@ std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const 
     // roof in a stronger shade of the side's colour passes the refitted gate as a ring.
     const cv::Mat any_hue = mask | loose[s] | det.side_masks[s];
     // Only where a washed-out ring was seen: the refitted gate also takes in figures and
-    // terrain of a paler shade of the side's colour.
+    // terrain of a paler shade of the side's colour. Placed later (PlaceRefittedBases): where
+    // the ring and blob searches find one of these bases they place it more closely, fitted to
+    // the frame's blur rather than to a mask of a hue the frame spreads.
     for (const PxRect& r : again) {
-      if (!Overlaps(r, before) && Overlaps(r, missed) &&
+      if (!Overlaps(r, rects[s]) && Overlaps(r, missed) &&
           InteriorFraction(any_hue, r, options.ring_fit.interior_depth_mm / mm) <=
               options.ring_fit.max_interior_fraction) {
-        rects[s].push_back(r);
+        out.refitted[s].push_back(r);
       }
     }
   }
-  return left;
+  return out;
+}
+
+void PlaceRefittedBases(const std::vector<std::vector<PxRect>>& bases,
+                        std::vector<std::vector<PxRect>>& rects) {
+  for (size_t s = 0; s < bases.size() && s < rects.size(); ++s) {
+    for (const PxRect& r : bases[s]) {
+      if (!AnyBaseAt(r, rects)) rects[s].push_back(r);
+    }
+  }
 }
 
 void AddLoneRings(const cv::Mat& chroma, const cv::Mat& valid, const cv::Vec2f& mat_chroma,

@@ -11,23 +11,38 @@
 
 namespace referee {
 
+// What AddWashedOutBases saw and leaves for later passes, per side.
+struct WashedOutRings {
+  // The rings it saw where no base had been found (for AddLoneRings).
+  std::vector<std::vector<PxRect>> lone;
+  // The refitted sides' bases (for PlaceRefittedBases).
+  std::vector<std::vector<PxRect>> refitted;
+};
+
 // Bases of a side whose colour this camera washes out toward the mat, past the colour model's
 // gate (see vision/side_washout.hpp). Where several base-shaped rings of relaxed evidence lie
-// where no base was found, the side is refitted from those rings' border pixels, detected
-// again, and the bases that finds where none was found are added. Bases already found keep
-// the model that found them: a refit to the washed-out rings alone would lose saturated
-// borders elsewhere in the frame (uneven light). Returns, per side, the rings it saw where no
-// base had been found (for AddLoneRings, once the other searches have had their look).
+// where no base was found, the side is refitted from those rings' border pixels and detected
+// again; the bases that finds where none was found, and where one of those rings lies, are
+// returned as `refitted`, to be placed once the ring and blob searches have had their look
+// (PlaceRefittedBases). Bases already found keep the model that found them: a refit to the
+// washed-out rings alone would lose saturated borders elsewhere in the frame (uneven light).
+// Also returns the rings it saw where no base had been found (`lone`, for AddLoneRings).
 // blur_mm: how far this frame spreads a base's colour past its edge (EdgeBlurMm), for
-// options.thick_washed_rings; with it, each ring it returns or places carries, as other_sizes,
-// the catalogue sizes over the same centre whose every side lies within blur_mm of its own: a
+// options.thick_washed_rings; with it, each ring it returns carries, as other_sizes, the
+// catalogue sizes over the same centre whose every side lies within blur_mm of its own: a
 // ring whose hue spreads that far fits them about alike, and the players say which.
-std::vector<std::vector<PxRect>> AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
-                                                   const cv::Vec2f& mat_chroma, double mm,
-                                                   const std::vector<BaseSize>& sizes,
-                                                   const StandDetectorOptions& options,
-                                                   double blur_mm, StandDetection& det,
-                                                   std::vector<std::vector<PxRect>>& rects);
+WashedOutRings AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
+                                 const cv::Vec2f& mat_chroma, double mm,
+                                 const std::vector<BaseSize>& sizes,
+                                 const StandDetectorOptions& options, double blur_mm,
+                                 StandDetection& det, std::vector<std::vector<PxRect>>& rects);
+
+// Places each of the refitted sides' bases (WashedOutRings::refitted) where no base of any side
+// lies (AnyBaseAt). Run after the ring and blob searches, the washed sides' among them
+// (vision/washed_side_refit.hpp): a base one of them finds it places more closely, fitted to the
+// frame's blur rather than to a mask of a hue the frame spreads.
+void PlaceRefittedBases(const std::vector<std::vector<PxRect>>& bases,
+                        std::vector<std::vector<PxRect>>& rects);
 
 // Rings too few to refit a side's colour from them alone (a side whose other bases the washed
 // passes found) are still that side's bases when they show its colour as this camera leaves

@@ -308,13 +308,11 @@ TEST(BlurredRingFitTest, FindsRenderedBasesWhoseBandOnlyAWiderBorderExplains) {
 // colour, so a 40 x 20 mm ring along one half of its border correlates with its own samples
 // nearly as well as the whole ring does, and no size won by the margin (it was missed). Scored
 // on the same pixels, the 40 x 20 ring leaves the far border run unexplained: the base is found
-// at its place, size and angle, once. (With the thick washed rings on, s47, that pass, which runs
-// before the blurred rings, places it first, 1.69 mm off: the blurred ring is tested alone.)
+// at its place, size and angle, once. (From s47 the side refitted to its washed rings placed it
+// first, from its refitted mask, 1.69 mm off; s48 places the refit's bases after the ring and
+// blob searches.)
 TEST(BlurredRingFitTest, FindsARenderedBaseWhoseHalfASmallerRingFitsAlmostAsWell) {
-  RenderedDetection r = DetectInScene("hard.json", 9, 7);
-  StandDetectorOptions no_thick_rings;
-  no_thick_rings.thick_washed_rings = false;
-  r.found = DetectAgain(r, no_thick_rings);
+  const RenderedDetection r = DetectInScene("hard.json", 9, 7);
   ExpectFoundAsRendered(r, "blue-4", 3.0);
   EXPECT_EQ(CountNear(r, Truth(r, "blue-4"), 15.0), 1);
 }
@@ -384,20 +382,19 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseEdgesTurnItsFitPastTheSearchStep
 // their place, size and angle, once, and nothing is claimed where no base stands. Turned off,
 // all three are missed as before (with the washed-side pass off too, which finds blue-5 again,
 // fitted toward blue's washed colour, and the washed patches with figures, s46, which place
-// blue-8 from its washed blob). The thick washed rings (s47), which run before the blurred
-// rings, place blue-5 first, 4.5 degrees off: off here, so the blurred ring is what is tested.
+// blue-8 from its washed blob, and with the thick washed rings, s47, which place blue-5 from
+// a ring fitted to its spread hue when nothing else does). The thick rings placed blue-5 first,
+// 4.5 degrees off, until s48 placed the refit's bases after the ring and blob searches.
 TEST(BlurredRingFitTest, KeepsTheSearchsPoseWhereHalfSideEdgesReadAMoveTheBandDoesNot) {
-  RenderedDetection r = DetectInScene("hard.json", 10, 103);
-  StandDetectorOptions no_thick_rings;
-  no_thick_rings.thick_washed_rings = false;
-  r.found = DetectAgain(r, no_thick_rings);
+  const RenderedDetection r = DetectInScene("hard.json", 10, 103);
   for (const char* id : {"blue-8", "blue-5", "red-9"}) {
     ExpectFoundAsRendered(r, id, 3.0, 2.0);
     EXPECT_EQ(CountNear(r, Truth(r, id), 15.0), 1) << id;
   }
   ExpectNoFalseBases(r, 6.0);
 
-  StandDetectorOptions off = no_thick_rings;
+  StandDetectorOptions off;
+  off.thick_washed_rings = false;
   off.blurred_ring.keep_search_pose_over_pulled_edges = false;
   off.washed_sides.enabled = false;
   off.place_washed_figure_bases = false;
