@@ -94,7 +94,8 @@ WashedOutRings AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
                                  const cv::Vec2f& mat_chroma, double mm,
                                  const std::vector<BaseSize>& sizes,
                                  const StandDetectorOptions& options, double blur_mm,
-                                 StandDetection& det, std::vector<std::vector<PxRect>>& rects) {
+                                 const StandDetection& det,
+                                 const std::vector<std::vector<PxRect>>& rects) {
   const WashoutOptions washout;
   const bool thick = options.thick_washed_rings;
   // A washed border's hue spreads as far past its edge as the frame blurs it, and a webcam's

@@ -35,7 +35,8 @@ WashedOutRings AddWashedOutBases(const cv::Mat& chroma, const cv::Mat& valid,
                                  const cv::Vec2f& mat_chroma, double mm,
                                  const std::vector<BaseSize>& sizes,
                                  const StandDetectorOptions& options, double blur_mm,
-                                 StandDetection& det, std::vector<std::vector<PxRect>>& rects);
+                                 const StandDetection& det,
+                                 const std::vector<std::vector<PxRect>>& rects);
 
 // Places each of the refitted sides' bases (WashedOutRings::refitted) where no base of any side
 // lies (AnyBaseAt). Run after the ring and blob searches, the washed sides' among them
