@@ -231,8 +231,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   }
   // Washed-out rings no search has placed (vision/washed_out_bases.hpp), after every ring and
   // blob search (a ring one of them found is placed by it, more closely) and before a base
-  // short across its far side is completed.
-  // First the refitted sides' bases: a washed-out ring stood where each of them lies.
+  // short across its far side is completed: first the refitted sides' bases, then lone rings.
   PlaceRefittedBases(washed_rings.refitted, rects);
   std::vector<PxRect> washed_out_bases;
   if (options.place_lone_rings) {
