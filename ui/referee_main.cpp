@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "calibration/frame_memory.hpp"
 #include "engine/input_error.hpp"
 #include "ui/cli/command_table.hpp"
 
@@ -21,6 +22,7 @@ void PrintUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  referee::KeepFreedFrameMemory();
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "help") {
     PrintUsage(argc < 2 ? std::cerr : std::cout);
     return argc < 2 ? 2 : 0;
