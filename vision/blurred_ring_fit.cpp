@@ -114,6 +114,7 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
   for (double d = -g.out_px; d <= g.border_px; d += depth_step) {
     model.push_back(static_cast<float>(BandModel(d, g.border_px, g.sigma_px)));
   }
+  int reach = 0;  // a local, kept in a register, not stored into t at every sample
   for (size_t s = 0; s < 4; ++s) {
     const double half_other = 0.5 * (s < 2 ? len_a : len_b);
     const double half_len = 0.5 * (s < 2 ? len_b : len_a);
@@ -125,7 +126,7 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
       for (double d = -g.out_px; d <= g.border_px; d += depth_step, ++i) {
         const cv::Point p = px(edge - d * outward[s]);
         t.side[s].push_back({p, p.y * g.row_px + p.x, model[i]});
-        t.side_model[s].Add(0.0, model[i]);
+        reach = std::max({reach, std::abs(p.x), std::abs(p.y)});
         if (!with_evidence) continue;
         if (d >= 0) t.band.push_back(p);
         if (d <= -2.0 * g.sigma_px) {
@@ -137,13 +138,19 @@ Ring MakeRing(double len_a, double len_b, double angle, const Geometry& g, int s
       t.outside_line.push_back(px(edge + (g.sigma_px + 0.5 * g.out_px) * outward[s]));
     }
   }
-  for (const auto& side : t.side) {
-    for (const Sample& q : side)
-      t.reach = std::max({t.reach, std::abs(q.off.x), std::abs(q.off.y)});
+  // A side's model moments depend only on its sample count (its profiles repeat the model):
+  // opposite sides share them.
+  for (size_t s = 0; s < 4; ++s) {
+    if (s % 2 == 1 && t.side[s].size() == t.side[s - 1].size()) {
+      t.side_model[s] = t.side_model[s - 1];
+      continue;
+    }
+    for (const Sample& q : t.side[s]) t.side_model[s].Add(0.0, q.model);
   }
   for (const auto* line : {&t.band_line, &t.outside_line}) {
-    for (const cv::Point& p : *line) t.reach = std::max({t.reach, std::abs(p.x), std::abs(p.y)});
+    for (const cv::Point& p : *line) reach = std::max({reach, std::abs(p.x), std::abs(p.y)});
   }
+  t.reach = reach;
   for (const cv::Point& p : t.band_line) t.band_flat.push_back(p.y * g.row_px + p.x);
   for (const cv::Point& p : t.outside_line) t.outside_flat.push_back(p.y * g.row_px + p.x);
   if (!with_evidence) return t;
@@ -163,22 +170,41 @@ bool Inside(const cv::Mat& m, cv::Point p) {
   return p.x >= 0 && p.y >= 0 && p.x < m.cols && p.y < m.rows;
 }
 
-Fit Evaluate(const cv::Mat& dep, const Ring& t, cv::Point c) {
-  Fit f;
-  Moments all;
-  const bool inside = AllInside(dep, t, c);
-  const float* at_c = inside ? dep.ptr<float>(c.y) + c.x : nullptr;
+// The search scores a ring at many centres. N of them are summed side by side, each in its own
+// accumulators and in the same order as alone (so to the same bits): one centre's sums wait on
+// their last add, N centres' keep the adder busy. at: each centre's pixel; every sample inside.
+template <size_t N>
+void EvaluateInside(const std::array<const float*, N>& at, const Ring& t, Fit* out) {
+  std::array<Moments, N> all;
   for (size_t s = 0; s < 4; ++s) {
-    Moments side;
-    if (inside) {
-      side = t.side_model[s];
-      for (const Sample& q : t.side[s]) {
-        const double dv = at_c[q.flat];
-        side.d += dv, side.dd += dv * dv, side.dm += dv * q.model;
+    std::array<double, N> d{}, dd{}, dm{};
+    for (const Sample& q : t.side[s]) {
+#pragma GCC unroll 4
+      for (size_t j = 0; j < N; ++j) {
+        const double dv = at[j][q.flat];
+        d[j] += dv, dd[j] += dv * dv, dm[j] += dv * q.model;
       }
     }
+    for (size_t j = 0; j < N; ++j) {
+      Moments side = t.side_model[s];
+      side.d += d[j], side.dd += dd[j], side.dm += dm[j];
+      out[j].side_gain[s] = side.Gain();
+      all[j].Add(side);
+    }
+  }
+  for (size_t j = 0; j < N; ++j) out[j].rho = all[j].Rho(), out[j].gain = all[j].Gain();
+}
+
+Fit Evaluate(const cv::Mat& dep, const Ring& t, cv::Point c) {
+  Fit f;
+  if (AllInside(dep, t, c)) {
+    EvaluateInside<1>({dep.ptr<float>(c.y) + c.x}, t, &f);
+    return f;
+  }
+  Moments all;
+  for (size_t s = 0; s < 4; ++s) {
+    Moments side;
     for (const Sample& q : t.side[s]) {
-      if (inside) break;
       const cv::Point p = q.off + c;
       if (Inside(dep, p)) side.Add(dep.at<float>(p), q.model);
     }
@@ -211,15 +237,75 @@ double MedianAt(const cv::Mat& dep, const std::vector<cv::Point>& pts, cv::Point
   return v.empty() ? 0.0 : Median(std::move(v));
 }
 
-// The quick look: the band's middle line's mean less the outside line's.
+// The quick look: the band's middle line's mean less the outside line's (N centres side by
+// side, as EvaluateInside).
+template <size_t N>
+void QuickContrastInside(const std::array<const float*, N>& at, const Ring& t, double* out) {
+  std::array<double, N> band{}, outside{};
+  for (const int k : t.band_flat) {
+#pragma GCC unroll 4
+    for (size_t j = 0; j < N; ++j) band[j] += at[j][k];
+  }
+  for (const int k : t.outside_flat) {
+#pragma GCC unroll 4
+    for (size_t j = 0; j < N; ++j) outside[j] += at[j][k];
+  }
+  for (size_t j = 0; j < N; ++j) {
+    out[j] = band[j] / static_cast<double>(t.band_flat.size()) -
+             outside[j] / static_cast<double>(t.outside_flat.size());
+  }
+}
+
 double QuickContrast(const cv::Mat& dep, const Ring& t, cv::Point c) {
   if (!AllInside(dep, t, c)) return MeanAt(dep, t.band_line, c) - MeanAt(dep, t.outside_line, c);
-  const float* at_c = dep.ptr<float>(c.y) + c.x;
-  double band = 0, outside = 0;
-  for (const int k : t.band_flat) band += at_c[k];
-  for (const int k : t.outside_flat) outside += at_c[k];
-  return band / static_cast<double>(t.band_flat.size()) -
-         outside / static_cast<double>(t.outside_flat.size());
+  double out = 0;
+  QuickContrastInside<1>({dep.ptr<float>(c.y) + c.x}, t, &out);
+  return out;
+}
+
+// Ring t's quick look and fit at every centre of cs, in cs' order: kLanes at a time where all
+// of them are inside the map.
+constexpr size_t kLanes = 4;
+
+template <typename T, typename Inside, typename One>
+void AtEveryCentre(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>& cs,
+                   std::vector<T>& out, Inside inside, One one) {
+  out.resize(cs.size());
+  size_t i = 0;
+  while (i < cs.size()) {
+    std::array<const float*, kLanes> at{};
+    size_t n = 0;
+    while (n < kLanes && i + n < cs.size() && AllInside(dep, t, cs[i + n])) {
+      at[n] = dep.ptr<float>(cs[i + n].y) + cs[i + n].x;
+      ++n;
+    }
+    if (n == kLanes) {
+      inside(at, out.data() + i);
+      i += kLanes;
+      continue;
+    }
+    // Fewer than kLanes left inside in a row: the next one alone.
+    out[i] = one(cs[i]);
+    ++i;
+  }
+}
+
+void QuickContrasts(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>& cs,
+                    std::vector<double>& out) {
+  AtEveryCentre(
+      dep, t, cs, out,
+      [&](const std::array<const float*, kLanes>& at, double* o) {
+        QuickContrastInside<kLanes>(at, t, o);
+      },
+      [&](cv::Point c) { return QuickContrast(dep, t, c); });
+}
+
+void Evaluations(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>& cs,
+                 std::vector<Fit>& out) {
+  AtEveryCentre(
+      dep, t, cs, out,
+      [&](const std::array<const float*, kLanes>& at, Fit* o) { EvaluateInside<kLanes>(at, t, o); },
+      [&](cv::Point c) { return Evaluate(dep, t, c); });
 }
 
 // Robust centre and spread (median, 1.4826 MAD) of a sample.
@@ -250,7 +336,10 @@ Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed_sum, const BaseSize&
   std::vector<Ring> turned;
   turned.reserve(12);
   for (int k = 0; k < 12; ++k) turned.push_back(MakeRing(la, lb, k * kPi / 12, g, 2));
-  for (int k = 0; k < 20 * samples && static_cast<int>(rhos.size()) < samples; ++k) {
+  // The placements, per turn (scored a turn at a time; the spreads do not depend on order).
+  std::vector<std::vector<cv::Point>> placed(turned.size());
+  int n = 0;
+  for (int k = 0; k < 20 * samples && n < samples; ++k) {
     const cv::Point c(rng.uniform(reach, dep.cols - reach), rng.uniform(reach, dep.rows - reach));
     // Clear of the bases found: nothing claimed in the box (claimed_sum: its integral image).
     const int x0 = c.x - reach, y0 = c.y - reach, x1 = c.x + reach, y1 = c.y + reach;
@@ -259,10 +348,13 @@ Null MeasureNull(const cv::Mat& dep, const cv::Mat& claimed_sum, const BaseSize&
         0) {
       continue;
     }
-    const Ring& t = turned[static_cast<size_t>(k) % turned.size()];
-    const Fit f = Evaluate(dep, t, c);
-    rhos.push_back(f.rho);
-    gains.push_back(f.gain);
+    placed[static_cast<size_t>(k) % turned.size()].push_back(c);
+    ++n;
+  }
+  std::vector<Fit> fits;
+  for (size_t i = 0; i < turned.size(); ++i) {
+    Evaluations(dep, turned[i], placed[i], fits);
+    for (const Fit& f : fits) rhos.push_back(f.rho), gains.push_back(f.gain);
   }
   return {RobustSpread(std::move(rhos)), RobustSpread(std::move(gains))};
 }
@@ -361,15 +453,24 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
   const int step = GridStepPx(g);
   Pose best;
   std::optional<Ring> best_ring;
+  std::vector<cv::Point> row, looked;
+  std::vector<double> contrast;
+  std::vector<Fit> fits;
   for (int k = -2; k <= 2; ++k) {
     Ring coarse = MakeRing(la, lb, theta + DegToRad(2.0 * k), g, 4, 2.0);
     bool improved = false;
     for (int y = box.y; y < box.y + box.height; y += step) {
-      for (int x = box.x; x < box.x + box.width; x += step) {
-        // A quick look: the band's middle must stand above the mat just outside it.
-        if (QuickContrast(dep, coarse, {x, y}) < quick_min) continue;
-        const Fit f = Evaluate(dep, coarse, {x, y});
-        if (f.rho > best.fit.rho) best.fit = f, best.c = {x, y}, improved = true;
+      row.clear();
+      for (int x = box.x; x < box.x + box.width; x += step) row.emplace_back(x, y);
+      // A quick look: the band's middle must stand above the mat just outside it.
+      QuickContrasts(dep, coarse, row, contrast);
+      looked.clear();
+      for (size_t i = 0; i < row.size(); ++i) {
+        if (contrast[i] >= quick_min) looked.push_back(row[i]);
+      }
+      Evaluations(dep, coarse, looked, fits);
+      for (size_t i = 0; i < looked.size(); ++i) {
+        if (fits[i].rho > best.fit.rho) best.fit = fits[i], best.c = looked[i], improved = true;
       }
     }
     if (improved) best_ring = std::move(coarse);
@@ -382,16 +483,18 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
 Pose FinePose(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
   const int half = std::max(1, GridStepPx(g) / 2);
   Pose fine{Fit{}, coarse.ring, coarse.c};
+  std::vector<cv::Point> cell;
+  for (int dy = -half; dy <= half; ++dy) {
+    for (int dx = -half; dx <= half; ++dx) cell.push_back(coarse.c + cv::Point(dx, dy));
+  }
+  std::vector<Fit> fits;
   for (int k = -3; k <= 3; ++k) {
     Ring t =
         MakeRing(coarse.ring.len_a, coarse.ring.len_b, coarse.ring.angle + DegToRad(0.5 * k), g, 1);
     bool improved = false;
-    for (int dy = -half; dy <= half; ++dy) {
-      for (int dx = -half; dx <= half; ++dx) {
-        const cv::Point c = coarse.c + cv::Point(dx, dy);
-        const Fit f = Evaluate(dep, t, c);
-        if (f.rho > fine.fit.rho) fine.fit = f, fine.c = c, improved = true;
-      }
+    Evaluations(dep, t, cell, fits);
+    for (size_t i = 0; i < cell.size(); ++i) {
+      if (fits[i].rho > fine.fit.rho) fine.fit = fits[i], fine.c = cell[i], improved = true;
     }
     if (improved) fine.ring = std::move(t);
   }
@@ -1235,16 +1338,19 @@ std::pair<PxRect, BlurredRingScore> BestBlurredRingNear(const cv::Mat& departure
   const double angle = std::atan2(r.axis_a.y, r.axis_a.x);
   const cv::Point c0(cvRound(r.center.x), cvRound(r.center.y));
   double best_rho = -2;
+  std::vector<cv::Point> cell;
+  for (int dy = -reach_px; dy <= reach_px; ++dy) {
+    for (int dx = -reach_px; dx <= reach_px; ++dx) cell.push_back(c0 + cv::Point(dx, dy));
+  }
+  std::vector<Fit> fits;
   for (const double turn : turns_rad) {
     const Ring t = MakeRing(r.len_a, r.len_b, angle + turn, g, 1);
-    for (int dy = -reach_px; dy <= reach_px; ++dy) {
-      for (int dx = -reach_px; dx <= reach_px; ++dx) {
-        const double rho = Evaluate(departure, t, c0 + cv::Point(dx, dy)).rho;
-        if (rho <= best_rho) continue;
-        best_rho = rho;
-        best.center = cv::Point2d(c0 + cv::Point(dx, dy));
-        best.axis_a = {std::cos(angle + turn), std::sin(angle + turn)};
-      }
+    Evaluations(departure, t, cell, fits);
+    for (size_t i = 0; i < cell.size(); ++i) {
+      if (fits[i].rho <= best_rho) continue;
+      best_rho = fits[i].rho;
+      best.center = cv::Point2d(cell[i]);
+      best.axis_a = {std::cos(angle + turn), std::sin(angle + turn)};
     }
   }
   return {best, ScoreBlurredRing(departure, best, mm_per_px, blur_mm, border_mm)};
