@@ -173,13 +173,16 @@ bool Inside(const cv::Mat& m, cv::Point p) {
 // The search scores a ring at many centres. N of them are summed side by side, each in its own
 // accumulators and in the same order as alone (so to the same bits): one centre's sums wait on
 // their last add, N centres' keep the adder busy. at: each centre's pixel; every sample inside.
+// The lane loops are unrolled whole: left as loops, the lanes' sums stayed in memory (s50).
+constexpr size_t kLanes = 4;
+
 template <size_t N>
 void EvaluateInside(const std::array<const float*, N>& at, const Ring& t, Fit* out) {
   std::array<Moments, N> all;
   for (size_t s = 0; s < 4; ++s) {
     std::array<double, N> d{}, dd{}, dm{};
     for (const Sample& q : t.side[s]) {
-#pragma GCC unroll 4
+#pragma GCC unroll kLanes
       for (size_t j = 0; j < N; ++j) {
         const double dv = at[j][q.flat];
         d[j] += dv, dd[j] += dv * dv, dm[j] += dv * q.model;
@@ -243,11 +246,11 @@ template <size_t N>
 void QuickContrastInside(const std::array<const float*, N>& at, const Ring& t, double* out) {
   std::array<double, N> band{}, outside{};
   for (const int k : t.band_flat) {
-#pragma GCC unroll 4
+#pragma GCC unroll kLanes
     for (size_t j = 0; j < N; ++j) band[j] += at[j][k];
   }
   for (const int k : t.outside_flat) {
-#pragma GCC unroll 4
+#pragma GCC unroll kLanes
     for (size_t j = 0; j < N; ++j) outside[j] += at[j][k];
   }
   for (size_t j = 0; j < N; ++j) {
@@ -265,7 +268,6 @@ double QuickContrast(const cv::Mat& dep, const Ring& t, cv::Point c) {
 
 // Ring t's quick look and fit at every centre of cs, in cs' order: kLanes at a time where all
 // of them are inside the map.
-constexpr size_t kLanes = 4;
 
 template <typename T, typename Inside, typename One>
 void AtEveryCentre(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>& cs,
