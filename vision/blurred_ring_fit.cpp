@@ -310,6 +310,15 @@ void Evaluations(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>
       [&](cv::Point c) { return Evaluate(dep, t, c); });
 }
 
+// The centres within half px of c in x and y, row by row (the order the search compares them in).
+std::vector<cv::Point> SquareAround(cv::Point c, int half) {
+  std::vector<cv::Point> cell;
+  for (int dy = -half; dy <= half; ++dy) {
+    for (int dx = -half; dx <= half; ++dx) cell.push_back(c + cv::Point(dx, dy));
+  }
+  return cell;
+}
+
 // Robust centre and spread (median, 1.4826 MAD) of a sample.
 struct Spread {
   double centre = 0, sigma = 1e9;
@@ -485,10 +494,7 @@ Pose CoarsePose(const cv::Mat& dep, const cv::Rect& box, double la, double lb, d
 Pose FinePose(const cv::Mat& dep, const Pose& coarse, const Geometry& g) {
   const int half = std::max(1, GridStepPx(g) / 2);
   Pose fine{Fit{}, coarse.ring, coarse.c};
-  std::vector<cv::Point> cell;
-  for (int dy = -half; dy <= half; ++dy) {
-    for (int dx = -half; dx <= half; ++dx) cell.push_back(coarse.c + cv::Point(dx, dy));
-  }
+  const std::vector<cv::Point> cell = SquareAround(coarse.c, half);
   std::vector<Fit> fits;
   for (int k = -3; k <= 3; ++k) {
     Ring t =
@@ -1340,10 +1346,7 @@ std::pair<PxRect, BlurredRingScore> BestBlurredRingNear(const cv::Mat& departure
   const double angle = std::atan2(r.axis_a.y, r.axis_a.x);
   const cv::Point c0(cvRound(r.center.x), cvRound(r.center.y));
   double best_rho = -2;
-  std::vector<cv::Point> cell;
-  for (int dy = -reach_px; dy <= reach_px; ++dy) {
-    for (int dx = -reach_px; dx <= reach_px; ++dx) cell.push_back(c0 + cv::Point(dx, dy));
-  }
+  const std::vector<cv::Point> cell = SquareAround(c0, reach_px);
   std::vector<Fit> fits;
   for (const double turn : turns_rad) {
     const Ring t = MakeRing(r.len_a, r.len_b, angle + turn, g, 1);
