@@ -1,5 +1,7 @@
 #include "engine/stand_kind_catalog_loader.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "engine/input_error.hpp"
 #include "engine/json_input.hpp"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/data_paths.hpp"
 #include "engine/stand.hpp"

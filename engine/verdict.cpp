@@ -1,6 +1,7 @@
 #include "engine/verdict.hpp"
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace referee {

@@ -1,5 +1,6 @@
 #include "engine/rules/action_json.hpp"
 
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <type_traits>

@@ -3,7 +3,7 @@
 // cards by name. The board is not written (the resumed game's board file gives it).
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/rules/game.hpp"
 

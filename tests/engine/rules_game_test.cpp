@@ -1,6 +1,7 @@
 // The game facade on real boards: turn sequence, movement, charges and their restrictions,
 // fire arcs and screening, supports, retreats, morale, artillery losses, points and the end.
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "engine/rules/action_json.hpp"
 #include "engine/rules/game.hpp"

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "engine/front_edge_facing.hpp"
 #include "engine/input_error.hpp"

@@ -2,6 +2,7 @@
 // ruling on one shot in a scene file, as readable text or as JSON.
 #include <boost/program_options.hpp>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>

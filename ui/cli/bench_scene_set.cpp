@@ -1,6 +1,7 @@
 #include "ui/cli/bench_scene_set.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"

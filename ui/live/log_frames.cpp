@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/imgcodecs.hpp>
 
 #include "vision/shot_analysis.hpp"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <imgui.h>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "engine/grid.hpp"
 #include "ui/live/live_session.hpp"
