@@ -11,24 +11,6 @@
 namespace referee::rules {
 namespace {
 
-GameSetup TwoSides(std::vector<GameUnit> units) {
-  GameSetup g;
-  g.sides[0] = {"red", 7};
-  g.sides[1] = {"blue", 0};
-  g.first_attacker = 0;  // red attacks first
-  g.units = std::move(units);
-  return g;
-}
-
-void To(Game& g, DiceSource& d, Phase p) {
-  for (int i = 0; i < 12 && g.phase() != p; ++i) ASSERT_TRUE(g.Apply(EndPhase{}, d).ok);
-  ASSERT_EQ(g.phase(), p);
-}
-
-bool Mentions(const std::optional<std::string>& why, const std::string& word) {
-  return why && why->find(word) != std::string::npos;
-}
-
 // ---- 6D burning squares -------------------------------------------------------------------
 
 TEST(RulesClauses, OneOneSetsTheSquareBurningEveryoneLeavesItIsImpassableAndScreens) {

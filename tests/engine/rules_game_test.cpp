@@ -11,16 +11,6 @@
 namespace referee::rules {
 namespace {
 
-GameSetup TwoSides(std::vector<GameUnit> units, int turns = 8) {
-  GameSetup g;
-  g.sides[0] = {"red", 7};
-  g.sides[1] = {"blue", 0};
-  g.first_attacker = 0;  // red attacks first
-  g.agreed_turns = turns;
-  g.units = std::move(units);
-  return g;
-}
-
 void EndPhases(Game& g, DiceSource& d, int n) {
   for (int i = 0; i < n; ++i) ASSERT_TRUE(g.Apply(EndPhase{}, d).ok) << PhaseName(g.phase());
 }

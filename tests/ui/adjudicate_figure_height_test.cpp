@@ -26,7 +26,7 @@
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 
-namespace referee {
+namespace referee::adjudicate_figure_height_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -173,4 +173,4 @@ TEST_F(AdjudicateFigureHeightTest, ImpossibleKitHeightsAreOneLineNamingTheField)
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::adjudicate_figure_height_test

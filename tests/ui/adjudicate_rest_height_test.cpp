@@ -25,7 +25,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
 
-namespace referee {
+namespace referee::adjudicate_rest_height_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -128,4 +128,4 @@ TEST(AdjudicateRestHeightTest, TheHeightThatDecidesAShotOnFiguresIsTheTablesOwn)
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::adjudicate_rest_height_test

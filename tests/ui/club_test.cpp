@@ -11,7 +11,7 @@
 #include "log_sample_game.hpp"
 #include "ui/club/club_db.hpp"
 
-namespace referee {
+namespace referee::club_test {
 namespace {
 
 struct CommandRun {
@@ -110,4 +110,4 @@ TEST(Club, DefaultPathFollowsXdgDataHome) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::club_test

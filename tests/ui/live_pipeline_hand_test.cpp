@@ -20,7 +20,7 @@
 #include "ui/live/live_pipeline.hpp"
 #include "vision/frame_source.hpp"
 
-namespace referee::live {
+namespace referee::live::live_pipeline_hand_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -196,4 +196,4 @@ TEST(LivePipelineHandSequenceTest, RenderedSequenceHandFramesPauseTheReferee) {
 }
 
 }  // namespace
-}  // namespace referee::live
+}  // namespace referee::live::live_pipeline_hand_test

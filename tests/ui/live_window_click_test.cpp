@@ -29,12 +29,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using testing::HaveXvfb;
+using testing::ReadAll;
 
 struct DemoRun {
   int rc = -1;

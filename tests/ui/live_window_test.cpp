@@ -26,15 +26,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+using testing::HaveXvfb;
+using testing::ReadAll;
 
 int RunReferee(const std::string& args, const fs::path& log) {
   return testing::RunRefereeInWindow(args, log);
-}
-
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // Is a pixel of roughly this colour within `radius` px of (x, y)? `tol` per channel.

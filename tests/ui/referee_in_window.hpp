@@ -1,4 +1,5 @@
-// Runs the real `referee` binary in a virtual X display (xvfb-run) for the window tests.
+// Runs the real `referee` binary in a virtual X display (xvfb-run) for the window tests, and
+// reads back what it wrote.
 #pragma once
 
 #include <sys/wait.h>
@@ -6,9 +7,17 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace referee::testing {
+
+inline bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+inline std::string ReadAll(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 // Runs `referee ARGS` with its stdout and stderr in `out`, under xvfb-run when `display`, and
 // returns the referee's own exit status. xvfb-run removes its temporary folder before it stops

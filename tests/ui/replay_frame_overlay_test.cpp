@@ -36,12 +36,8 @@ namespace {
 namespace fs = std::filesystem;
 using referee::testing::FreshTestDir;
 
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using testing::HaveXvfb;
+using testing::ReadAll;
 
 // Replays `log` headless at 1280x720, UI scale 1; returns the screenshots index.
 nlohmann::json Replay(const fs::path& log, const fs::path& shots, const std::string& extra) {

@@ -25,20 +25,16 @@
 #include "referee_in_window.hpp"
 #include "vision/frame_store.hpp"
 
-namespace referee::live {
+namespace referee::live::replay_window_test {
 namespace {
 
 namespace fs = std::filesystem;
 
-bool HaveXvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+using testing::HaveXvfb;
+using testing::ReadAll;
 
 int RunReferee(const std::string& args, const fs::path& out, bool display) {
   return testing::RunRefereeInWindow(args, out, display);
-}
-
-std::string ReadAll(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 using testing::ColourNear;
@@ -214,4 +210,4 @@ TEST_F(ReplayWindow, BadLogIsOneLineAndExitTwo) {
 }
 
 }  // namespace
-}  // namespace referee::live
+}  // namespace referee::live::replay_window_test

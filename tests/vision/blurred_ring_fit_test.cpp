@@ -14,7 +14,7 @@
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/edge_blur.hpp"
 
-namespace referee {
+namespace referee::blurred_ring_fit_test {
 namespace {
 
 constexpr double kMmPerPx = 0.5;
@@ -417,9 +417,9 @@ TEST(BlurredRingFitTest, FindsARenderedBaseWhoseSeedsMeanDirectionIsPulledOff) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::blurred_ring_fit_test
 
-namespace referee {
+namespace referee::blurred_ring_fit_test {
 namespace {
 
 // The sizes a found base is offered at: its own and the other outlines, as "W x D" mm rounded.
@@ -564,4 +564,4 @@ TEST(EdgeBlurTest, ReadsALowContrastCamerasBlurOnItsWeakSteps) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::blurred_ring_fit_test

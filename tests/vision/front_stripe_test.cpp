@@ -9,7 +9,7 @@
 #include "vision/front_stripe.hpp"
 #include "vision/px_rect.hpp"
 
-namespace referee {
+namespace referee::front_stripe_test {
 namespace {
 
 constexpr double kMmPerPx = 0.79;  // a 1080p camera's top view of a 48 x 32" board
@@ -131,4 +131,4 @@ TEST(FrontStripeTest, NoStripeReadAgainstEdgesUnderCrowns) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::front_stripe_test

@@ -13,7 +13,7 @@
 #include "rendered_detection.hpp"
 #include "vision/short_bases.hpp"
 
-namespace referee {
+namespace referee::pieces_apart_test {
 namespace {
 
 constexpr double kMmPerPx = 0.8;
@@ -105,4 +105,4 @@ TEST(PiecesApartTest, AFieldGunThroughAWebcamsJpegIsOneBase) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::pieces_apart_test

@@ -9,7 +9,7 @@
 
 #include "vision/shell_dot.hpp"
 
-namespace referee {
+namespace referee::shell_dot_test {
 namespace {
 
 constexpr double kMmPerPx = 25.4 / 32.0;  // the top view's scale
@@ -82,4 +82,4 @@ TEST(ShellDotTest, ADotBlurredWiderThanItselfIsNotPlaced) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::shell_dot_test

@@ -18,7 +18,7 @@
 #include "rendered_scene.hpp"
 #include "vision/stand_detector.hpp"
 
-namespace referee {
+namespace referee::stand_detector_render_test {
 namespace {
 
 double Median(std::vector<double> v) {
@@ -209,4 +209,4 @@ TEST(StandDetectorRenderTest, FacingFromABlurredFrontStripeAndNoneWithoutOne) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::stand_detector_render_test

@@ -23,7 +23,7 @@
 #include "vision/shot_analysis.hpp"
 #include "vision/taken_away.hpp"
 
-namespace referee {
+namespace referee::taken_away_test {
 namespace {
 
 struct Case {
@@ -331,4 +331,4 @@ INSTANTIATE_TEST_SUITE_P(WashedScenes, ShellPickedUpWashedTest,
                                          WashedCase{"ancient.json", 5, 18, false, 0.5}));
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::taken_away_test

@@ -11,7 +11,7 @@
 #include "rendered_detection.hpp"
 #include "vision/terrain_lookalike.hpp"
 
-namespace referee {
+namespace referee::terrain_lookalike_test {
 namespace {
 
 constexpr double kMmPerPx = 0.8;
@@ -119,4 +119,4 @@ TEST(TerrainLookalikeTest, JpegRoadEdgesAreNoBase) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::terrain_lookalike_test

@@ -12,7 +12,7 @@
 #include "vision/side_washout.hpp"
 #include "vision/washed_out_bases.hpp"
 
-namespace referee {
+namespace referee::washed_out_bases_test {
 namespace {
 
 constexpr double kMmPerPx = 0.8;
@@ -138,4 +138,4 @@ TEST(WashedBasesWithFiguresTest, NeedsTheSidesFoundBasesAndAFreePlaceOffTerrain)
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::washed_out_bases_test

@@ -15,7 +15,7 @@
 #include "vision/blurred_ring_fit.hpp"
 #include "vision/washed_side_refit.hpp"
 
-namespace referee {
+namespace referee::washed_side_refit_test {
 namespace {
 
 constexpr double kMmPerPx = 0.8;
@@ -165,4 +165,4 @@ TEST(WashedSideRefitTest, FindsJpegBasesWhoseBandsOnlyTheWashedColourExplains) {
 }
 
 }  // namespace
-}  // namespace referee
+}  // namespace referee::washed_side_refit_test
