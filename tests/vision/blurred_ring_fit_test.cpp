@@ -543,6 +543,7 @@ TEST(EdgeBlurTest, ReadsALowContrastCamerasBlurOnItsWeakSteps) {
   const double mm = 0.25, rise_mm = 1.5;
   const cv::Vec3b mat(70, 95, 120);
   std::vector<PxRect> bases;
+  bases.reserve(4);
   for (int i = 0; i < 4; ++i) {
     bases.push_back(DrawnRect({130.0 + 200 * i, 130.0}, 40, 30, 7.0 + 11 * i, mm));
   }

@@ -253,7 +253,7 @@ struct ShellCase {
 // must not be ruled. Returns what the detector made of it.
 ProjectileResult ExpectPickedUpNotRuled(const ShotAnalysis& shot, const TopView& view,
                                         const SynthScene& s) {
-  const ProjectileResult taken =
+  ProjectileResult taken =
       DetectProjectile(shot.top_after, shot.top_before, view, shot.stands.stands, {},
                        shot.tall_terrain, shot.flat_terrain);
   const auto* o = std::get_if<ProjectileObservation>(&taken);
