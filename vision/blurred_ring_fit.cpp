@@ -268,7 +268,6 @@ double QuickContrast(const cv::Mat& dep, const Ring& t, cv::Point c) {
 
 // Ring t's quick look and fit at every centre of cs, in cs' order: kLanes at a time where all
 // of them are inside the map.
-
 template <typename T, typename Inside, typename One>
 void AtEveryCentre(const cv::Mat& dep, const Ring& t, const std::vector<cv::Point>& cs,
                    std::vector<T>& out, Inside inside, One one) {

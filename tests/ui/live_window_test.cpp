@@ -19,6 +19,7 @@
 
 #include "engine/game_log.hpp"
 #include "engine/geometry.hpp"
+#include "pixel_checks.hpp"
 #include "referee_in_window.hpp"
 
 namespace referee::live {
@@ -26,29 +27,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using testing::ColourNear;
 using testing::HaveXvfb;
 using testing::ReadAll;
 
 int RunReferee(const std::string& args, const fs::path& log) {
   return testing::RunRefereeInWindow(args, log);
-}
-
-// Is a pixel of roughly this colour within `radius` px of (x, y)? `tol` per channel.
-bool ColourNear(const cv::Mat& bgr, double x, double y, int radius, std::array<int, 3> rgb,
-                int tol) {
-  for (int dy = -radius; dy <= radius; ++dy) {
-    for (int dx = -radius; dx <= radius; ++dx) {
-      const int px = static_cast<int>(std::lround(x)) + dx;
-      const int py = static_cast<int>(std::lround(y)) + dy;
-      if (px < 0 || py < 0 || px >= bgr.cols || py >= bgr.rows) continue;
-      const cv::Vec3b v = bgr.at<cv::Vec3b>(py, px);
-      if (std::abs(v[2] - rgb[0]) <= tol && std::abs(v[1] - rgb[1]) <= tol &&
-          std::abs(v[0] - rgb[2]) <= tol) {
-        return true;
-      }
-    }
-  }
-  return false;
 }
 
 class LiveWindow : public ::testing::Test {

@@ -25,7 +25,7 @@
 #include "referee_in_window.hpp"
 #include "vision/frame_store.hpp"
 
-namespace referee::live::replay_window_test {
+namespace referee::live {
 namespace {
 
 namespace fs = std::filesystem;
@@ -210,4 +210,4 @@ TEST_F(ReplayWindow, BadLogIsOneLineAndExitTwo) {
 }
 
 }  // namespace
-}  // namespace referee::live::replay_window_test
+}  // namespace referee::live
