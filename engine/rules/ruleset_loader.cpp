@@ -520,7 +520,8 @@ RulesetData LoadRuleset(const std::string& name_or_path) {
       (name_or_path.size() > 5 && name_or_path.substr(name_or_path.size() - 5) == ".json");
   if (is_path) return LoadRulesetFile(name_or_path);
   const auto path = RulesetDir() / (name_or_path + ".json");
-  if (!std::filesystem::exists(path))
+  std::error_code ec;  // a name too long for a path is as unknown as any other
+  if (!std::filesystem::exists(path, ec))
     throw InputError(name_or_path, "ruleset",
                      "unknown ruleset (known: napoleonic, ancient; or give a .json path)");
   return LoadRulesetFile(path);

@@ -123,4 +123,49 @@ TEST(RulesCli, BadCaseIsOneLineNamingTheField) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
+// Wrong types and sizes anywhere in a case are the case file's one-line error naming the field.
+// Before the fix these gave nlohmann's bare "type must be ..." / "cannot use value() with ...",
+// a filesystem error, or (a count of a billion) an allocation the machine could not make.
+TEST(RulesCli, WrongTypesInACaseNameTheFileAndField) {
+  const auto dir = std::filesystem::path(REFEREE_TEST_TMP) / "rules_cli_types";
+  std::filesystem::create_directories(dir);
+  const std::string line = R"("defender": {"strength": 3, "mdi": "line"})";
+  const std::pair<std::string, std::string> cases[] = {
+      {R"({"ruleset": "napoleonic", "attacker": {"strength": 4, "mdi": 7}, )" + line + "}",
+       "attacker.mdi"},
+      {R"({"ruleset": "napoleonic", "attacker": {"strength": "4", "mdi": "line"}, )" + line + "}",
+       "attacker.strength"},
+      {R"({"ruleset": "napoleonic", "attacker": {"mdi": "line", "units": [3]}, )" + line + "}",
+       "attacker.units[0]"},
+      {R"({"ruleset": "napoleonic", "attacker": {"mdi": "line", "units": {"a": 1}}, )" + line + "}",
+       "attacker.units"},
+      {R"({"ruleset": "napoleonic", "attacker": {"mdi": "line", "units": [{"id": 4, "stands": {"line_infantry": 2}}]}, )" +
+           line + "}",
+       "attacker.units[0].id"},
+      {R"({"ruleset": "napoleonic", "attacker": {"mdi": "line", "units": [{"stands": {"line_infantry": 1000000000}}]}, )" +
+           line + "}",
+       "attacker.units[0].stands.line_infantry"},
+      {R"({"ruleset": "napoleonic", "protected_contact": [], "attacker": {"strength": 4, "mdi": "line"}, )" +
+           line + "}",
+       "protected_contact"},
+      {R"({"ruleset": "napoleonic", "coins": 1, "attacker": {"strength": 4, "mdi": "line"}, )" +
+           line + "}",
+       "coins"},
+      {R"({"ruleset": ")" + std::string(5000, 'a') +
+           R"(", "attacker": {"strength": 4, "mdi": "line"}, )" + line + "}",
+       "ruleset"},
+      {"[1, 2]", "expected an object"},
+  };
+  int n = 0;
+  for (const auto& [body, field] : cases) {
+    const auto p = dir / ("case" + std::to_string(n++) + ".json");
+    std::ofstream(p) << body;
+    const CliRun r = Referee("rules melee " + p.string());
+    SCOPED_TRACE(body.substr(0, 160));
+    EXPECT_EQ(r.code, 2) << r.out;
+    EXPECT_EQ(r.out.rfind("referee rules: " + p.string() + ": " + field, 0), 0u) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
+}
+
 }  // namespace

@@ -2,8 +2,10 @@
 // the `referee club` command; standings and artillery accuracy come back out.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -97,6 +99,37 @@ TEST(Club, NotADatabaseIsAnInputError) {
   const auto bogus = dir / "bogus.sqlite";
   std::ofstream(bogus) << "this is not sqlite, just text long enough to have a header......\n";
   EXPECT_THROW(club::ClubDb db(bogus), InputError);
+}
+
+// A club database damaged on disk past its header: `club stats` and `club add` say so in one
+// line naming the file, and print no half table. Before the fix the message was "club db:
+// database disk image is malformed", with no file, after a partial "club history: " line.
+TEST(Club, ADamagedDatabaseIsOneLineNamingTheFile) {
+  const auto dir = testing::FreshTestDir("club_damaged");
+  const auto db = dir / "club.sqlite";
+  const auto game = testing::WriteSampleGame(dir, "night-1", "Alice", "Bob");
+  ASSERT_EQ(Referee("club add '" + game.log.string() + "' --db '" + db.string() + "'").exit_code,
+            0);
+  {
+    std::fstream f(db, std::ios::in | std::ios::out | std::ios::binary);
+    std::array<unsigned char, 2> page_size{};
+    f.seekg(16);  // the SQLite header's page size, big-endian
+    f.read(reinterpret_cast<char*>(page_size.data()), 2);
+    const auto first_page = static_cast<std::streamoff>(page_size[0] << 8 | page_size[1]);
+    const auto size = static_cast<std::streamoff>(std::filesystem::file_size(db));
+    ASSERT_GT(size, first_page);
+    f.seekp(first_page);  // every table's pages, not the schema's
+    const std::string garbage(static_cast<size_t>(size - first_page), 'Z');
+    f.write(garbage.data(), static_cast<std::streamsize>(garbage.size()));
+  }
+  for (const std::string& cmd :
+       {std::string("club stats"), "club add '" + game.log.string() + "'"}) {
+    const CommandRun r = Referee(cmd + " --db '" + db.string() + "'");
+    SCOPED_TRACE(cmd);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out.rfind("referee club: " + db.string() + ": club database: ", 0), 0u) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  }
 }
 
 TEST(Club, DefaultPathFollowsXdgDataHome) {

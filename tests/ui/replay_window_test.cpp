@@ -190,6 +190,40 @@ TEST_F(ReplayWindow, ReplayShowsTheEvidenceAndTheGameOverTheAfterFrame) {
   EXPECT_FALSE(index["first"]["map"].contains("impact"));
 }
 
+// A verdict line the reader keeps whole may hold a damaged value; the replay shows the rest.
+// Before the fix it stopped with "type must be number, but is string" and exit 2.
+TEST_F(ReplayWindow, ADamagedVerdictFieldStillReplays) {
+  ASSERT_EQ(demo_rc_, 0) << ReadAll(dir_ / "live.txt");
+  const fs::path damaged = dir_ / "damaged.jsonl";  // beside demo.jsonl: the same frames
+  std::ifstream in(dir_ / "demo.jsonl");
+  std::ofstream out(damaged);
+  int verdicts = 0;
+  for (std::string line; std::getline(in, line);) {
+    auto j = nlohmann::json::parse(line);
+    if (j["type"] == "verdict" && !j["verdict"]["stands_near"].empty()) {
+      j["verdict"]["hit_radius_in"] = "one";
+      j["verdict"]["stands_near"][0]["distance_in"] = "x";
+      j["verdict"]["stands_near"][0]["destroyed"] = nlohmann::json::array({1});
+      j["verdict"]["stands_near"].push_back(5);
+      ++verdicts;
+    }
+    out << j.dump() << "\n";
+  }
+  out.close();
+  ASSERT_GT(verdicts, 0);
+  const fs::path shots = dir_ / "damaged_shots";
+  ASSERT_EQ(
+      RunReferee("replay " + damaged.string() +
+                     " --frames 400 --width 1280 --height 720 --screenshot-dir " + shots.string(),
+                 dir_ / "damaged.txt", true),
+      0)
+      << ReadAll(dir_ / "damaged.txt");
+  const auto index = nlohmann::json::parse(ReadAll(shots / "screenshots.json"));
+  ASSERT_TRUE(index.contains("evidence")) << index.dump(1);
+  // The circle still drawn, at the rule books' 1" for want of the logged radius.
+  EXPECT_GT(index["evidence"]["table"].value("circle_radius_px", 0.0), 3.0) << index.dump(1);
+}
+
 TEST_F(ReplayWindow, BadLogIsOneLineAndExitTwo) {
   auto expect_one_line = [&](const std::string& args, const std::string& name) {
     const fs::path out = dir_ / (name + ".txt");

@@ -113,6 +113,32 @@ TEST(Report, MissingFramesAreSaidNotHidden) {
   EXPECT_EQ(Count(html, "missing or damaged"), 8);
 }
 
+// A log line the reader keeps whole may still hold a damaged value: the report shows what the
+// rest says. Before the fix a wrong-typed field of a verdict stopped the report with a bare
+// "type must be boolean" and an event without its time with a substr error.
+TEST(Report, ADamagedVerdictFieldOrTimeIsShownAsFarAsItReads) {
+  const auto dir = testing::FreshTestDir("report_damaged");
+  const auto game = testing::WriteSampleGame(dir);
+  GameLog log = ReadGameLog(game.log);
+  int verdicts = 0;
+  for (GameEvent& e : log.events) {
+    auto* v = std::get_if<ShotVerdict>(&e.payload);
+    if (v == nullptr || !v->verdict.contains("stands_near") || v->verdict["stands_near"].empty())
+      continue;
+    nlohmann::json& near = v->verdict["stands_near"];
+    near[0]["destroyed"] = nlohmann::json::array({1});
+    near[0]["distance_mm"] = "eight";
+    near.push_back(5);
+    e.time_utc.clear();
+    ++verdicts;
+  }
+  ASSERT_GT(verdicts, 0);
+  std::string html;
+  ASSERT_NO_THROW(html = report::RenderReportHtml(log));
+  EXPECT_NE(html.find("<td>b1</td>"), std::string::npos) << "the stand the damaged row names";
+  EXPECT_EQ(Count(html, "casualty candidate"), verdicts) << "read from the row's other fields";
+}
+
 TEST(Report, ChromiumRendersTheSectionsAndTheHeatMap) {
   const std::string chromium = Chromium();
   if (chromium.empty()) GTEST_SKIP() << "chromium not installed (./test installs it)";

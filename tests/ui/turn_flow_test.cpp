@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "engine/game_log.hpp"
@@ -619,6 +620,66 @@ TEST_F(TurnFlowTest, AResumedGameRollsTheDiceTheUninterruptedGameWould) {
   ASSERT_TRUE(from_start.EndPhase());
   ASSERT_TRUE(from_start.FireMusketry(second_firer, target)) << from_start.notice();
   EXPECT_NE(DiceOfLastAction(from_start.TakeEvents()), uninterrupted);
+}
+
+// A game log damaged on disk (a bad byte, a hand edit) resumes no game, with a notice, and
+// never stops the referee: before the fix a turn action whose details were no object threw out
+// of Resume, and a negative or vast program_draws replayed the dice stream for hours.
+TEST_F(TurnFlowTest, ADamagedLogIsRefusedWithANoticeNotThrownOrReplayedForHours) {
+  namespace fs = std::filesystem;
+  const fs::path log_path = fs::path(REFEREE_TEST_TMP) / "turn_flow_resume_damaged" / "game.jsonl";
+  fs::remove_all(log_path.parent_path());
+  const auto stands = Concat(Block("r", "red", "line_infantry", {5, 6}, 0),
+                             Block("b", "blue", "line_infantry", {5, 4}, 180));
+  {
+    GameLogWriter writer(log_path);
+    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+    ASSERT_TRUE(flow_.EndPhase());
+    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"),
+                                   UnitAt(*flow_.game(), {5, 4}, "blue")))
+        << flow_.notice();
+    for (const auto& e : flow_.TakeTurnEvents())
+      flow_.NoteLogged(e.action, writer.Append(e.payload));
+  }
+  const GameLog on_disk = ReadGameLog(log_path);
+  {
+    TurnFlow intact(*ruleset_, 7);
+    ASSERT_TRUE(intact.Resume(Board(), on_disk.events)) << intact.notice();
+  }
+  // The last turn action's details, damaged one way at a time.
+  auto damaged = [&](const std::function<void(nlohmann::json&)>& damage) {
+    std::vector<GameEvent> events = on_disk.events;
+    for (auto it = events.rbegin(); it != events.rend(); ++it) {
+      if (auto* c = std::get_if<FirerChoice>(&it->payload); c && c->choice == "turn_action") {
+        damage(c->details);
+        break;
+      }
+    }
+    return events;
+  };
+  for (const nlohmann::json& draws :
+       {nlohmann::json(-1), nlohmann::json(1'000'000'000'000'000ULL), nlohmann::json("12")}) {
+    SCOPED_TRACE("program_draws " + draws.dump());
+    TurnFlow resumed(*ruleset_, 7);
+    EXPECT_FALSE(resumed.Resume(Board(), damaged([&](auto& d) { d["program_draws"] = draws; })));
+    EXPECT_NE(resumed.notice().find("program_draws"), std::string::npos) << resumed.notice();
+    EXPECT_FALSE(resumed.started());
+  }
+  // A damaged dice seed costs only the stream's continuation: the game resumes as logged.
+  std::vector<GameEvent> bad_seed = on_disk.events;
+  for (auto& e : bad_seed) {
+    if (auto* c = std::get_if<FirerChoice>(&e.payload); c && c->choice == "game_setup")
+      c->details["dice_seed"] = "seven";
+  }
+  TurnFlow seedless(*ruleset_, 7);
+  EXPECT_TRUE(seedless.Resume(Board(), bad_seed)) << seedless.notice();
+  EXPECT_EQ(seedless.actions_played(), flow_.actions_played());
+
+  TurnFlow not_an_object(*ruleset_, 7);
+  EXPECT_FALSE(not_an_object.Resume(Board(), damaged([](auto& d) { d = 5; })));
+  EXPECT_NE(not_an_object.notice().find("no longer plays"), std::string::npos)
+      << not_an_object.notice();
+  EXPECT_FALSE(not_an_object.started());
 }
 
 }  // namespace

@@ -64,15 +64,20 @@ int RunClubStats(const std::vector<std::string>& args) {
   ClubOptions opt;
   if (!ParseClub(args, "usage: referee club stats [--db FILE]", false, opt)) return 0;
   club::ClubDb db(opt.db_path);
-  std::cout << "club history: " << db.GameCount() << " games (" << opt.db_path << ")\n\n";
+  // Everything is read before anything is printed: a damaged database is its one-line error,
+  // not half a table.
+  const int games = db.GameCount();
+  const auto standings = db.Standings();
+  const auto artillery = db.Artillery();
+  std::cout << "club history: " << games << " games (" << opt.db_path << ")\n\n";
   std::printf("Standings\n%-20s %5s %4s %4s %4s %8s\n", "player", "games", "won", "drew", "lost",
               "points");
-  for (const auto& s : db.Standings())
+  for (const auto& s : standings)
     std::printf("%-20s %5d %4d %4d %4d %8.1f\n", s.player.c_str(), s.games, s.wins, s.draws,
                 s.losses, s.points);
   std::printf("\nArtillery accuracy\n%-20s %5s %6s %4s %8s\n", "player", "shots", "judged", "hits",
               "hit rate");
-  for (const auto& a : db.Artillery()) {
+  for (const auto& a : artillery) {
     if (a.judged > 0)
       std::printf("%-20s %5d %6d %4d %7.0f%%\n", a.player.c_str(), a.shots, a.judged, a.hits,
                   100.0 * a.HitRate());

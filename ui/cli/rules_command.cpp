@@ -3,7 +3,6 @@
 //   referee rules fire --ruleset R --firer TYPE --stands N --target KIND --range SQ [...]
 //   referee rules army [NAME] [--ruleset R]
 #include <boost/program_options.hpp>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "engine/input_error.hpp"
+#include "engine/json_input.hpp"
 #include "engine/rules/dice.hpp"
 #include "engine/rules/fire.hpp"
 #include "engine/rules/loss_allocation.hpp"
@@ -54,52 +54,75 @@ struct CaseSide {
   std::vector<LossUnit> units;  // optional: stands to take the loss from
 };
 
+// Stands one unit of a melee case may list: more than any army list fields, few enough that a
+// typo (a count of a million) is refused rather than allocated.
+constexpr int kMaxCaseStandsPerKind = 1000;
+
 CaseSide ReadSide(const json& j, const std::string& file, const std::string& name,
                   const RulesetData& rules) {
   CaseSide s;
   if (!j.contains(name) || !j.at(name).is_object())
     throw InputError(file, name, "missing (an object with strength and mdi)");
   const json& o = j.at(name);
-  if (!o.contains("mdi") || !o.at("mdi").is_string())
-    throw InputError(file, name + ".mdi", "missing");
-  const auto m = ParseMdi(o.at("mdi").get<std::string>());
+  const auto m = ParseMdi(GetString(o, "mdi", file, name));
   if (!m)
     throw InputError(file, name + ".mdi", "must be line|column|square|flanking|pincers|withdrawal");
   s.mdi = *m;
   // Units: [{"id": "...", "stands": {"line_infantry": 2}}] in contact-first, clockwise order.
   if (o.contains("units")) {
-    for (size_t i = 0; i < o.at("units").size(); ++i) {
-      const json& u = o.at("units")[i];
-      const std::string f = name + ".units[" + std::to_string(i) + "]";
+    const std::string units_field = FieldPath(name, "units");
+    const json& units = o.at("units");
+    RequireArray(units, file, units_field);
+    for (size_t i = 0; i < units.size(); ++i) {
+      const json& u = units[i];
+      const std::string f = FieldPath(units_field, i);
+      RequireObject(u, file, f);
       LossUnit lu;
-      lu.id = u.value("id", f);
-      if (!u.contains("stands") || !u.at("stands").is_object())
-        throw InputError(file, f + ".stands", "missing");
-      for (const auto& [kind, n] : u.at("stands").items()) {
-        std::string field = f;
-        field.append(".stands.").append(kind);
+      lu.id = GetStringOr(u, "id", f, file, f);
+      const std::string stands_field = FieldPath(f, "stands");
+      const json& stands = RequireKey(u, "stands", file, f);
+      RequireObject(stands, file, stands_field);
+      for (const auto& [kind, n] : stands.items()) {
+        const std::string field = FieldPath(stands_field, kind);
         if (!rules.stand_values.count(kind))
           throw InputError(file, field, "unknown stand kind in " + rules.name);
-        if (!n.is_number_integer() || n.get<int>() < 0)
-          throw InputError(file, field, "must be a count >= 0");
-        for (int k = 0; k < n.get<int>(); ++k) lu.stand_values.push_back(rules.Stand(kind).melee);
+        const int count = AsInt(n, file, field);
+        if (count < 0 || count > kMaxCaseStandsPerKind)
+          throw InputError(file, field,
+                           "must be a count from 0 to " + std::to_string(kMaxCaseStandsPerKind));
+        lu.stand_values.insert(lu.stand_values.end(), count, rules.Stand(kind).melee);
       }
       for (double v : lu.stand_values) s.strength += v;
       s.units.push_back(lu);
     }
   }
   if (o.contains("strength")) {
-    if (!o.at("strength").is_number() || o.at("strength").get<double>() <= 0)
+    const double strength = GetFiniteNumber(o, "strength", file, name);
+    if (strength <= 0)
       throw InputError(file, name + ".strength", "must be a number > 0 (points in the melee)");
-    if (!s.units.empty() && std::abs(o.at("strength").get<double>() - s.strength) > 1e-9)
+    if (!s.units.empty() && std::abs(strength - s.strength) > 1e-9)
       throw InputError(file, name + ".strength",
                        "disagrees with the units' stands (" + std::to_string(s.strength) + ")");
-    s.strength = o.at("strength").get<double>();
+    s.strength = strength;
   }
   if (s.strength <= 0)
     throw InputError(file, name + ".strength",
                      "missing (points in the melee, or units with stands)");
   return s;
+}
+
+// The case's ruleset, or the club's file given on the command line. An unknown name is the
+// case file's error.
+RulesetData CaseRuleset(const std::string& case_ruleset, const MeleeOptions& opt) {
+  if (!opt.ruleset_file.empty()) return LoadRuleset(opt.ruleset_file);
+  try {
+    return LoadRuleset(case_ruleset);
+  } catch (const InputError& e) {
+    if (e.file() != case_ruleset) throw;  // an error inside the ruleset's own file
+    throw InputError(opt.case_path, "ruleset",
+                     "unknown ruleset '" + case_ruleset +
+                         "' (known: napoleonic, ancient; or give a .json path)");
+  }
 }
 
 int RunMelee(const std::vector<std::string>& args) {
@@ -119,22 +142,16 @@ int RunMelee(const std::vector<std::string>& args) {
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, pos, vm)) return 0;
   opt.Check();
-  std::ifstream in(opt.case_path);
-  if (!in) throw InputError(opt.case_path, "", "cannot open melee case file");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw InputError(opt.case_path, "", std::string("not valid JSON: ") + e.what());
-  }
+  json j = ReadJsonFile(opt.case_path);
+  RequireObject(j, opt.case_path, "");
   if (!opt.ruleset_file.empty() && !j.contains("ruleset")) j["ruleset"] = opt.ruleset_file;
   if (!j.contains("ruleset") || !j.at("ruleset").is_string())
     throw InputError(opt.case_path, "ruleset", "missing (napoleonic|ancient)");
-  const RulesetData rules =
-      LoadRuleset(opt.ruleset_file.empty() ? j.at("ruleset").get<std::string>() : opt.ruleset_file);
+  const RulesetData rules = CaseRuleset(j.at("ruleset").get<std::string>(), opt);
   const CaseSide a = ReadSide(j, opt.case_path, "attacker", rules);
   const CaseSide d = ReadSide(j, opt.case_path, "defender", rules);
-  MeleeInput mi{a.strength, d.strength, a.mdi, d.mdi, j.value("protected_contact", false)};
+  MeleeInput mi{a.strength, d.strength, a.mdi, d.mdi,
+                GetBoolOr(j, "protected_contact", false, opt.case_path, "")};
   const MeleeOutcome out = ResolveMelee(rules, mi);
   json o = {{"ruleset", rules.name},
             {"attacker_loss", out.attacker_loss},
@@ -151,6 +168,7 @@ int RunMelee(const std::vector<std::string>& args) {
   // the case's "coins" (physical) or the seeded source.
   std::unique_ptr<DiceSource> dice;
   if (j.contains("coins")) {
+    RequireArray(j.at("coins"), opt.case_path, "coins");
     std::vector<int> coins;
     for (const auto& c : j.at("coins")) {
       if (!c.is_number_integer() || (c.get<int>() != 0 && c.get<int>() != 1))

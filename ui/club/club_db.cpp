@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -38,12 +39,25 @@ CREATE TABLE IF NOT EXISTS shots (
   PRIMARY KEY (game, shot_id));
 )sql";
 
+// SQLite's message on one line: a damaged schema can put control characters in it.
+std::string OneLine(std::string why) {
+  std::ranges::replace_if(
+      why, [](unsigned char c) { return c < 0x20 || c == 0x7f; }, '?');
+  return why;
+}
+
+// The CLI's one-line error for a failed statement, naming the database's file.
+[[noreturn]] void ThrowDbError(sqlite3* db) {
+  const char* file = sqlite3_db_filename(db, "main");
+  throw InputError(file != nullptr && *file != '\0' ? file : "club database", "",
+                   "club database: " + OneLine(sqlite3_errmsg(db)));
+}
+
 // A prepared statement that finalizes itself.
 class Stmt {
  public:
   Stmt(sqlite3* db, const char* sql) : db_(db) {
-    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK)
-      throw std::runtime_error(std::string("club db: ") + sqlite3_errmsg(db));
+    if (sqlite3_prepare_v2(db, sql, -1, &s_, nullptr) != SQLITE_OK) ThrowDbError(db);
   }
   ~Stmt() { sqlite3_finalize(s_); }
   Stmt& Bind(int i, const std::string& v) {
@@ -66,7 +80,7 @@ class Stmt {
     const int rc = sqlite3_step(s_);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw std::runtime_error(std::string("club db: ") + sqlite3_errmsg(db_));
+    ThrowDbError(db_);
   }
   std::string Text(int col) const {
     const auto* t = sqlite3_column_text(s_, col);
@@ -133,7 +147,7 @@ ClubDb::~ClubDb() { sqlite3_close(db_); }
 void ClubDb::Exec(const std::string& sql) const {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string why = err ? err : "unknown error";
+    const std::string why = OneLine(err ? err : "unknown error");
     sqlite3_free(err);
     throw InputError(path_.string(), "", "club database: " + why);
   }

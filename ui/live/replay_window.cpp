@@ -21,6 +21,7 @@
 
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
+#include "engine/logged_json.hpp"
 #include "ui/live/gl_image.hpp"
 #include "ui/live/log_frames.hpp"
 #include "ui/live/overlay.hpp"
@@ -281,16 +282,15 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
   if (s.shot && s.shot->verdict_seq > 0 && s.shot->impact_in) {
     VerdictView v;
     v.impact_in = *s.shot->impact_in;
-    v.circle_radius_in =
-        s.shot->verdict.is_object() ? s.shot->verdict.value("hit_radius_in", 1.0) : 1.0;
+    v.circle_radius_in = LoggedNumber(s.shot->verdict, "hit_radius_in", 1.0);
     const std::set<std::string> hits(s.shot->hit_stand_ids.begin(), s.shot->hit_stand_ids.end());
     const nlohmann::json& vj = s.shot->verdict;
     if (const auto near = vj.is_object() ? vj.find("stands_near") : vj.end();
         vj.is_object() && near != vj.end() && near->is_array()) {
       for (const auto& n : *near) {
         CandidateView c;
-        c.stand_id = n.value("id", "");
-        c.distance_in = n.value("distance_in", 0.0);
+        c.stand_id = LoggedString(n, "id", "");
+        c.distance_in = LoggedNumber(n, "distance_in", 0.0);
         c.hit = hits.contains(c.stand_id);
         v.candidates.push_back(c);
       }
@@ -409,8 +409,7 @@ void ReplayApp::DrawMap(ImDrawList* dl, const ScreenRect& area, nlohmann::json& 
                               {"stands", stands}};
   if (s.shot && s.shot->impact_in) {
     // The verdict's circle; a log without it gets the rule books' 1" radius.
-    const double radius_in =
-        s.shot->verdict.is_object() ? s.shot->verdict.value("hit_radius_in", 1.0) : 1.0;
+    const double radius_in = LoggedNumber(s.shot->verdict, "hit_radius_in", 1.0);
     const ImVec2 c = m(*s.shot->impact_in);
     const float r = static_cast<float>(radius_in * m.px_per_in);
     dl->AddCircle(c, r, Rgb(kCircleRgb), 48, 2.5f * scale_);
@@ -477,12 +476,13 @@ void ReplayApp::DrawPanel(nlohmann::json& notes) {
       if (const auto near = shot.verdict.find("stands_near");
           shot.verdict.is_object() && near != shot.verdict.end() && near->is_array()) {
         for (const auto& n : *near) {
-          ImGui::BulletText(
-              "%s  %s mm / %s\"  margin %s\"%s", n.value("id", "").c_str(),
-              Fixed(n.value("distance_mm", 0.0), 1).c_str(),
-              Fixed(n.value("distance_in", 0.0), 2).c_str(),
-              Fixed(n.value("margin_in", 0.0), 2).c_str(),
-              n.value("candidate", false) || n.value("destroyed", false) ? "  HIT" : "");
+          ImGui::BulletText("%s  %s mm / %s\"  margin %s\"%s", LoggedString(n, "id", "").c_str(),
+                            Fixed(LoggedNumber(n, "distance_mm", 0.0), 1).c_str(),
+                            Fixed(LoggedNumber(n, "distance_in", 0.0), 2).c_str(),
+                            Fixed(LoggedNumber(n, "margin_in", 0.0), 2).c_str(),
+                            LoggedBool(n, "candidate", false) || LoggedBool(n, "destroyed", false)
+                                ? "  HIT"
+                                : "");
         }
       }
       if (const auto ex = shot.verdict.find("explanation");

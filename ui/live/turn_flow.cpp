@@ -10,6 +10,10 @@ namespace referee::live {
 
 namespace {
 
+// Draws of the program's dice a resumed game plays again at most: far past any game's (each
+// turn draws tens), short enough that a damaged count is refused, not replayed for hours.
+constexpr std::uint64_t kMaxResumedDraws = 10'000'000;
+
 // Dice typed by the players for one attempt at an action. Running short throws the engine's
 // DiceExhausted (so the game restores its state) after noting whether a die or a coin is due.
 class TypedDice : public rules::DiceSource {
@@ -127,11 +131,17 @@ bool TurnFlow::Resume(const Board& board, std::span<const GameEvent> events) {
     const auto* c = e.As<FirerChoice>();
     if (!c || c->choice != "turn_action") continue;
     const nlohmann::json& a = c->details;
-    if (a.contains("program_draws")) {
-      drawn = std::max(drawn, a.at("program_draws").get<std::uint64_t>());
+    if (const auto draws = a.find("program_draws"); draws != a.end()) {
+      // Each draw is played again below: a damaged count must not run on for hours.
+      if (!draws->is_number_integer() || draws->get<std::uint64_t>() > kMaxResumedDraws)
+        return Refuse("the log's seq " + std::to_string(e.seq) +
+                      " has no valid program_draws (a count of the dice drawn so far)");
+      drawn = std::max(drawn, draws->get<std::uint64_t>());
     } else {
-      drawn_logged += a.value("dice", nlohmann::json::array()).size() +
-                      a.value("coins", nlohmann::json::array()).size();
+      for (const char* key : {"dice", "coins"}) {
+        if (const auto values = a.find(key); values != a.end() && values->is_array())
+          drawn_logged += values->size();
+      }
     }
   }
   drawn = std::max(drawn, drawn_logged);
@@ -185,7 +195,9 @@ bool TurnFlow::Resume(const Board& board, std::span<const GameEvent> events) {
   }
   // The game's own dice stream, moved on past what it drew before the log was cut (each value
   // is one draw of the generator but for its ~1e-18 rejection chance).
-  seed_ = setup->details.value("dice_seed", seed_);
+  if (const auto seed = setup->details.find("dice_seed");
+      seed != setup->details.end() && seed->is_number_integer())
+    seed_ = seed->get<std::uint64_t>();
   program_dice_ = rules::SeededDice(seed_);
   for (std::uint64_t k = 0; k < drawn; ++k) program_dice_.RollDie("drawn before the resume");
   initial_ = std::move(initial);

@@ -6,6 +6,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "engine/logged_json.hpp"
 #include "ui/report/heat_map_svg.hpp"
 #include "ui/report/html_text.hpp"
 #include "ui/report/report_model.hpp"
@@ -30,6 +31,14 @@ std::string Num(double v, int decimals = 2) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;
+}
+
+// hh:mm:ss of an ISO 8601 time ("2026-11-28T10:14:29.579Z"); any other text as it is.
+std::string ClockTime(const std::string& time_utc) {
+  constexpr size_t kClockAt = 11, kClockLength = 8;
+  return time_utc.size() >= kClockAt + kClockLength && time_utc[kClockAt - 1] == 'T'
+             ? time_utc.substr(kClockAt, kClockLength)
+             : time_utc;
 }
 
 std::string SideTag(const std::string& side) {
@@ -75,16 +84,17 @@ void VerdictTable(std::ostream& o, const nlohmann::json& v) {
   o << "<table class=\"verdict\"><tr><th>stand</th><th>side</th><th>distance</th>"
        "<th>margin to 1\" circle</th><th>ruling</th></tr>";
   for (const auto& s : *near) {
-    const double mm = s.value("distance_mm", 0.0), in = s.value("distance_in", 0.0);
-    const double margin = s.value("margin_in", 0.0);
-    std::string ruling = s.value("destroyed", false)       ? "destroyed"
-                         : s.value("candidate", false)     ? "casualty candidate"
-                         : s.value("inside_circle", false) ? "in circle"
-                                                           : "outside";
-    o << "<tr><td>" << HtmlEscape(s.value("id", "")) << "</td><td>" << SideTag(s.value("side", ""))
-      << "</td><td class=\"num\">" << Num(mm, 1) << " mm / " << Num(in, 2)
-      << "\"</td><td class=\"num\">" << (margin >= 0 ? "+" : "") << Num(margin, 2) << "\"</td><td>"
-      << HtmlEscape(ruling) << "</td></tr>";
+    const double mm = LoggedNumber(s, "distance_mm", 0.0);
+    const double in = LoggedNumber(s, "distance_in", 0.0);
+    const double margin = LoggedNumber(s, "margin_in", 0.0);
+    std::string ruling = LoggedBool(s, "destroyed", false)       ? "destroyed"
+                         : LoggedBool(s, "candidate", false)     ? "casualty candidate"
+                         : LoggedBool(s, "inside_circle", false) ? "in circle"
+                                                                 : "outside";
+    o << "<tr><td>" << HtmlEscape(LoggedString(s, "id", "")) << "</td><td>"
+      << SideTag(LoggedString(s, "side", "")) << "</td><td class=\"num\">" << Num(mm, 1) << " mm / "
+      << Num(in, 2) << "\"</td><td class=\"num\">" << (margin >= 0 ? "+" : "") << Num(margin, 2)
+      << "\"</td><td>" << HtmlEscape(ruling) << "</td></tr>";
   }
   o << "</table>";
   if (const auto ex = v.find("explanation"); ex != v.end() && ex->is_array()) {
@@ -205,7 +215,7 @@ void Timeline(std::ostream& o, const ReportModel& m) {
       << "</h3><ol class=\"events\">";
     for (const auto& e : g.entries) {
       o << "<li class=\"event " << HtmlEscape(e.type) << (e.undone_by ? " undone" : "")
-        << "\"><span class=\"seq\">#" << e.seq << " " << HtmlEscape(e.time_utc.substr(11, 8))
+        << "\"><span class=\"seq\">#" << e.seq << " " << HtmlEscape(ClockTime(e.time_utc))
         << "</span> " << HtmlEscape(e.summary);
       if (e.undone_by > 0) o << " <span class=\"small\">(undone by #" << e.undone_by << ")</span>";
       o << "</li>";

@@ -1,0 +1,32 @@
+#include "engine/logged_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace referee {
+namespace {
+
+// The value at key, or nullptr when obj is no object or lacks it.
+const nlohmann::json* Field(const nlohmann::json& obj, const char* key) {
+  if (!obj.is_object()) return nullptr;
+  const auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+double LoggedNumber(const nlohmann::json& obj, const char* key, double fallback) {
+  const nlohmann::json* v = Field(obj, key);
+  return v != nullptr && v->is_number() ? v->get<double>() : fallback;
+}
+
+bool LoggedBool(const nlohmann::json& obj, const char* key, bool fallback) {
+  const nlohmann::json* v = Field(obj, key);
+  return v != nullptr && v->is_boolean() ? v->get<bool>() : fallback;
+}
+
+std::string LoggedString(const nlohmann::json& obj, const char* key, const std::string& fallback) {
+  const nlohmann::json* v = Field(obj, key);
+  return v != nullptr && v->is_string() ? v->get<std::string>() : fallback;
+}
+
+}  // namespace referee
