@@ -18,37 +18,71 @@ using nlohmann::json;
 
 struct Ctx {
   std::string file;
+  // The dotted field of `key` inside `where` ("" at the top level).
+  static std::string Path(const std::string& where, const std::string& key) {
+    return where.empty() ? key : where + "." + key;
+  }
   [[noreturn]] void Fail(const std::string& field, const std::string& what) const {
     throw InputError(file, field, what);
   }
   const json& Need(const json& j, const std::string& key, const std::string& where) const {
-    if (!j.is_object() || !j.contains(key))
-      Fail(where.empty() ? key : where + "." + key, "missing");
+    if (!j.is_object() || !j.contains(key)) Fail(Path(where, key), "missing");
     return j.at(key);
   }
   double Number(const json& j, const std::string& key, const std::string& where) const {
     const json& v = Need(j, key, where);
-    if (!v.is_number()) Fail(where + "." + key, "must be a number");
+    if (!v.is_number()) Fail(Path(where, key), "must be a number");
     return v.get<double>();
   }
   double NonNegative(const json& j, const std::string& key, const std::string& where) const {
     const double v = Number(j, key, where);
-    if (v < 0) Fail(where + "." + key, "must be >= 0, got " + std::to_string(v));
+    if (v < 0) Fail(Path(where, key), "must be >= 0, got " + std::to_string(v));
     return v;
   }
   std::string String(const json& j, const std::string& key, const std::string& where) const {
     const json& v = Need(j, key, where);
-    if (!v.is_string()) Fail(where + "." + key, "must be a string");
+    if (!v.is_string()) Fail(Path(where, key), "must be a string");
     return v.get<std::string>();
   }
   bool Bool(const json& j, const std::string& key, const std::string& where, bool dflt) const {
     if (!j.contains(key)) return dflt;
-    if (!j.at(key).is_boolean()) Fail(where + "." + key, "must be true or false");
+    if (!j.at(key).is_boolean()) Fail(Path(where, key), "must be true or false");
     return j.at(key).get<bool>();
+  }
+  // An optional string: absent is `dflt`, present must be a string.
+  std::string OptString(const json& j, const std::string& key, const std::string& where,
+                        const std::string& dflt) const {
+    if (!j.is_object() || !j.contains(key)) return dflt;
+    return String(j, key, where);
+  }
+  // A list of strings, each named by its index when it is not one.
+  std::vector<std::string> Strings(const json& j, const std::string& key,
+                                   const std::string& where) const {
+    const json& v = Need(j, key, where);
+    const std::string field = Path(where, key);
+    if (!v.is_array()) Fail(field, "must be a list of strings");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string()) Fail(field + "[" + std::to_string(i) + "]", "must be a string");
+      out.push_back(v[i].get<std::string>());
+    }
+    return out;
+  }
+  std::vector<int> Ints(const json& j, const std::string& key, const std::string& where) const {
+    const json& v = Need(j, key, where);
+    const std::string field = Path(where, key);
+    if (!v.is_array()) Fail(field, "must be a list of whole numbers");
+    std::vector<int> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_number_integer())
+        Fail(field + "[" + std::to_string(i) + "]", "must be a whole number");
+      out.push_back(v[i].get<int>());
+    }
+    return out;
   }
   const json& Object(const json& j, const std::string& key, const std::string& where) const {
     const json& v = Need(j, key, where);
-    if (!v.is_object()) Fail(where.empty() ? key : where + "." + key, "must be an object");
+    if (!v.is_object()) Fail(Path(where, key), "must be an object");
     return v;
   }
 };
@@ -140,7 +174,7 @@ void LoadUnitTypes(const Ctx& c, const json& root, RulesetData& d) {
 
 void LoadFire(const Ctx& c, const json& root, RulesetData& d) {
   const json& f = c.Object(root, "fire", "");
-  d.fire.source = f.value("source", "");
+  d.fire.source = c.OptString(f, "source", "fire", "");
   const json& bands = c.Need(f, "range_bands", "fire");
   if (!bands.is_array() || bands.empty()) c.Fail("fire.range_bands", "must be a non-empty array");
   for (size_t i = 0; i < bands.size(); ++i) {
@@ -193,7 +227,7 @@ void LoadArtillery(const Ctx& c, const json& root, RulesetData& d) {
           static_cast<int>(c.NonNegative(row, "guns_lost", "artillery.foot_battery_shots"));
       b.wagon_lost = c.Bool(row, "wagon_lost", "artillery.foot_battery_shots", false);
       b.shots = static_cast<int>(c.NonNegative(row, "shots", "artillery.foot_battery_shots"));
-      b.mix = row.value("mix", "");
+      b.mix = c.OptString(row, "mix", "artillery.foot_battery_shots", "");
       d.artillery.foot_battery_shots.push_back(b);
     }
   }
@@ -216,7 +250,7 @@ void LoadArtillery(const Ctx& c, const json& root, RulesetData& d) {
     d.artillery.needs_crew_to_fire =
         static_cast<int>(c.NonNegative(a, "needs_crew_to_fire", "artillery"));
   if (a.contains("manning_kinds"))
-    d.artillery.manning_kinds = a.at("manning_kinds").get<std::vector<std::string>>();
+    d.artillery.manning_kinds = c.Strings(a, "manning_kinds", "artillery");
   d.artillery.manning_stand_cannot_fire_or_support =
       c.Bool(a, "manning_stand_cannot_fire_or_support", "artillery", false);
   d.artillery.limbering = c.Bool(a, "limbering", "artillery", false);
@@ -300,10 +334,9 @@ void LoadMelee(const Ctx& c, const json& root, RulesetData& d) {
   r.mounted_supports_foot_only_from_side =
       c.Bool(m, "mounted_supports_foot_only_from_side", "melee", false);
   if (m.contains("elephant_charge_stays_on"))
-    r.elephant_charge_stays_on = m.at("elephant_charge_stays_on").get<std::vector<int>>();
+    r.elephant_charge_stays_on = c.Ints(m, "elephant_charge_stays_on", "melee");
   if (m.contains("cavalry_barred_by_full_units")) {
-    r.cavalry_barred_by_full_units =
-        m.at("cavalry_barred_by_full_units").get<std::vector<std::string>>();
+    r.cavalry_barred_by_full_units = c.Strings(m, "cavalry_barred_by_full_units", "melee");
     for (const auto& u : r.cavalry_barred_by_full_units)
       if (!d.unit_types.count(u))
         c.Fail("melee.cavalry_barred_by_full_units", "unknown unit type '" + u + "'");
@@ -323,12 +356,13 @@ void LoadMdi(const Ctx& c, const json& root, RulesetData& d) {
       c.Fail(field, "unknown MDI '" + s + "' (line|column|square|flanking|pincers|withdrawal)");
     return *v;
   };
-  for (const auto& [a, list] : sup.items()) {
+  for (const auto& entry : sup.items()) {
+    const std::string& a = entry.key();
     const Mdi ma = mdi(a, "mdi.superior_to");
     if (ma == Mdi::kWithdrawal)
       c.Fail("mdi.superior_to.withdrawal", "withdrawal succeeds or fails; it is never superior");
-    for (const auto& b : list) {
-      const Mdi mb = mdi(b.get<std::string>(), "mdi.superior_to." + a);
+    for (const auto& b : c.Strings(sup, a, "mdi.superior_to")) {
+      const Mdi mb = mdi(b, "mdi.superior_to." + a);
       d.mdi.superior[static_cast<int>(ma)][static_cast<int>(mb)] = true;
     }
   }
@@ -344,9 +378,8 @@ void LoadMdi(const Ctx& c, const json& root, RulesetData& d) {
         c.Fail("mdi.superior_to",
                MdiName(Mdi(a)) + " vs " + MdiName(Mdi(b)) + ": exactly one must be superior");
     }
-  for (const auto& s : c.Need(m, "withdrawal_succeeds_against", "mdi"))
-    d.mdi.withdrawal_succeeds[static_cast<int>(
-        mdi(s.get<std::string>(), "mdi.withdrawal_succeeds_against"))] = true;
+  for (const auto& s : c.Strings(m, "withdrawal_succeeds_against", "mdi"))
+    d.mdi.withdrawal_succeeds[static_cast<int>(mdi(s, "mdi.withdrawal_succeeds_against"))] = true;
   // Options settle what the texts leave open or contradict.
   auto opt = [&](const std::string& key) {
     auto it = d.options.find(key);
@@ -395,7 +428,7 @@ void LoadArmies(const Ctx& c, const json& root, RulesetData& d) {
       e.count = static_cast<int>(c.NonNegative(units[i], "count", uw));
       if (units[i].contains("stands"))
         e.stands = static_cast<int>(c.NonNegative(units[i], "stands", uw));
-      e.note = units[i].value("note", "");
+      e.note = c.OptString(units[i], "note", uw, "");
       e.printed = c.Bool(units[i], "printed", uw, true);
       l.units.push_back(e);
     }
@@ -472,7 +505,7 @@ RulesetData LoadRulesetFile(const std::filesystem::path& path) {
   try {
     d.file = c.file;
     d.name = c.String(root, "name", "");
-    d.title = root.value("title", d.name);
+    d.title = c.OptString(root, "title", "", d.name);
     d.geometry = c.String(root, "geometry", "");
     if (d.geometry != "gridded")
       c.Fail("geometry",
@@ -490,7 +523,7 @@ RulesetData LoadRulesetFile(const std::filesystem::path& path) {
     LoadUnitTypes(c, root, d);
     for (const auto& [name, v] : c.Object(root, "support_types", "").items()) {
       if (name.size() != 1) c.Fail("support_types." + name, "must be a single letter");
-      d.support_types[name[0]].directions = v.at("directions").get<std::vector<std::string>>();
+      d.support_types[name[0]].directions = c.Strings(v, "directions", "support_types." + name);
     }
     for (const auto& [name, u] : d.unit_types)
       if (!d.support_types.count(u.support))

@@ -201,8 +201,35 @@ TEST_F(BrokenFile, NamesFileAndField) {
   EXPECT_EQ(ErrorOf(Write([](auto&) {})), "no error");
 }
 
+// A list or an optional text of the wrong type names its field. Before the fix these fell to
+// the loader's catch-all: the file named, but only nlohmann's "type must be string, but is
+// number" after it.
+TEST_F(BrokenFile, AWrongTypeInAListOrOptionalTextNamesItsField) {
+  const std::pair<std::function<void(nlohmann::json&)>, std::string> cases[] = {
+      {[](auto& j) { j["mdi"]["superior_to"]["line"] = {0}; }, "mdi.superior_to.line[0]"},
+      {[](auto& j) { j["mdi"]["withdrawal_succeeds_against"] = 5; },
+       "mdi.withdrawal_succeeds_against"},
+      {[](auto& j) { j["support_types"]["A"]["directions"] = "front"; },
+       "support_types.A.directions"},
+      {[](auto& j) {
+         j["melee"]["elephant_charge_stays_on"] = {5, "six"};
+       },
+       "melee.elephant_charge_stays_on[1]"},
+      {[](auto& j) { j["artillery"]["manning_kinds"] = {{"crew"}}; }, "artillery.manning_kinds[0]"},
+      {[](auto& j) { j["armies"]["roman"]["units"][0]["note"] = 3; }, "armies.roman.units[0].note"},
+      {[](auto& j) { j["title"] = nlohmann::json::array(); }, "title"},
+  };
+  for (const auto& [edit, field] : cases) {
+    const std::string error = ErrorOf(Write(edit));
+    EXPECT_EQ(error.rfind(field + " | ", 0), 0u) << error;
+    EXPECT_EQ(error.find("json.exception"), std::string::npos) << error;
+  }
+}
+
 TEST(RulesData, UnknownRulesetNameIsAnInputError) {
   EXPECT_THROW(LoadRuleset("chess"), InputError);
+  // Too long for a file name: still unknown, not a filesystem error.
+  EXPECT_THROW(LoadRuleset(std::string(5000, 'a')), InputError);
 }
 
 }  // namespace

@@ -32,6 +32,14 @@ class TurnFlowTest : public NapoleonicTurnFlow {
     Board board;
     return SetupFromTable(ruleset_->data(), board, stands, catalog_, 8);
   }
+  // Starts the game on `stands` (red attacks) and fires red's unit at (5, 6) at blue's at (5, 4).
+  void StartAndFireTheFirstVolley(const std::vector<Stand>& stands) {
+    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
+    ASSERT_TRUE(flow_.EndPhase());
+    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"),
+                                   UnitAt(*flow_.game(), {5, 4}, "blue")))
+        << flow_.notice();
+  }
   void EndPhasesUntil(const std::string& phase) {
     for (int i = 0; i < 8 && flow_.PhaseName() != phase; ++i) ASSERT_TRUE(flow_.EndPhase());
     ASSERT_EQ(flow_.PhaseName(), phase);
@@ -587,11 +595,7 @@ TEST_F(TurnFlowTest, AResumedGameRollsTheDiceTheUninterruptedGameWould) {
   std::string second_firer, target;
   {
     GameLogWriter writer(log_path);
-    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
-    ASSERT_TRUE(flow_.EndPhase());
-    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"),
-                                   UnitAt(*flow_.game(), {5, 4}, "blue")))
-        << flow_.notice();
+    ASSERT_NO_FATAL_FAILURE(StartAndFireTheFirstVolley(stands));
     second_firer = UnitAt(*flow_.game(), {4, 6}, "red");
     target = UnitAt(*flow_.game(), {4, 4}, "blue");
     std::vector<EventPayload> written;
@@ -633,11 +637,7 @@ TEST_F(TurnFlowTest, ADamagedLogIsRefusedWithANoticeNotThrownOrReplayedForHours)
                              Block("b", "blue", "line_infantry", {5, 4}, 180));
   {
     GameLogWriter writer(log_path);
-    ASSERT_TRUE(flow_.Start(Setup(stands), 1));
-    ASSERT_TRUE(flow_.EndPhase());
-    ASSERT_TRUE(flow_.FireMusketry(UnitAt(*flow_.game(), {5, 6}, "red"),
-                                   UnitAt(*flow_.game(), {5, 4}, "blue")))
-        << flow_.notice();
+    ASSERT_NO_FATAL_FAILURE(StartAndFireTheFirstVolley(stands));
     for (const auto& e : flow_.TakeTurnEvents())
       flow_.NoteLogged(e.action, writer.Append(e.payload));
   }
