@@ -420,6 +420,7 @@ void LoadArmies(const Ctx& c, const json& root, RulesetData& d) {
       l.discrepancy_why = c.String(v, "discrepancy_why", where);
     }
     const json& units = c.Need(v, "units", where);
+    if (!units.is_array()) c.Fail(where + ".units", "must be a list of units");
     for (size_t i = 0; i < units.size(); ++i) {
       const std::string uw = where + ".units[" + std::to_string(i) + "]";
       ArmyEntry e;

@@ -218,6 +218,7 @@ TEST_F(BrokenFile, AWrongTypeInAListOrOptionalTextNamesItsField) {
       {[](auto& j) { j["artillery"]["manning_kinds"] = {{"crew"}}; }, "artillery.manning_kinds[0]"},
       {[](auto& j) { j["armies"]["roman"]["units"][0]["note"] = 3; }, "armies.roman.units[0].note"},
       {[](auto& j) { j["title"] = nlohmann::json::array(); }, "title"},
+      {[](auto& j) { j["armies"]["roman"]["units"] = true; }, "armies.roman.units"},
   };
   for (const auto& [edit, field] : cases) {
     const std::string error = ErrorOf(Write(edit));
