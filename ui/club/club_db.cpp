@@ -39,18 +39,15 @@ CREATE TABLE IF NOT EXISTS shots (
   PRIMARY KEY (game, shot_id));
 )sql";
 
-// SQLite's message on one line: a damaged schema can put control characters in it.
-std::string OneLine(std::string why) {
+// The CLI's one-line error for the statement that failed last, naming the database's file. A
+// damaged schema can put control characters in SQLite's message; they are shown as '?'.
+[[noreturn]] void ThrowDbError(sqlite3* db) {
+  std::string why = sqlite3_errmsg(db);
   std::ranges::replace_if(
       why, [](unsigned char c) { return c < 0x20 || c == 0x7f; }, '?');
-  return why;
-}
-
-// The CLI's one-line error for a failed statement, naming the database's file.
-[[noreturn]] void ThrowDbError(sqlite3* db) {
   const char* file = sqlite3_db_filename(db, "main");
   throw InputError(file != nullptr && *file != '\0' ? file : "club database", "",
-                   "club database: " + OneLine(sqlite3_errmsg(db)));
+                   "club database: " + why);
 }
 
 // A prepared statement that finalizes itself.
@@ -111,7 +108,7 @@ std::filesystem::path DefaultClubDbPath() {
          "tabletop-referee" / "club.sqlite";
 }
 
-ClubDb::ClubDb(const std::filesystem::path& path) : path_(path) {
+ClubDb::ClubDb(const std::filesystem::path& path) {
   std::error_code ec;
   if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
   if (sqlite3_open(path.c_str(), &db_) != SQLITE_OK) {
@@ -145,12 +142,7 @@ ClubDb::ClubDb(const std::filesystem::path& path) : path_(path) {
 ClubDb::~ClubDb() { sqlite3_close(db_); }
 
 void ClubDb::Exec(const std::string& sql) const {
-  char* err = nullptr;
-  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
-    const std::string why = OneLine(err ? err : "unknown error");
-    sqlite3_free(err);
-    throw InputError(path_.string(), "", "club database: " + why);
-  }
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) ThrowDbError(db_);
 }
 
 AddResult ClubDb::AddGame(const GameLog& log) {

@@ -52,7 +52,6 @@ class ClubDb {
 
  private:
   void Exec(const std::string& sql) const;
-  std::filesystem::path path_;
   sqlite3* db_ = nullptr;
 };
 
