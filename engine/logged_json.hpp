@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -13,5 +14,18 @@ namespace referee {
 double LoggedNumber(const nlohmann::json& obj, const char* key, double fallback);
 bool LoggedBool(const nlohmann::json& obj, const char* key, bool fallback);
 std::string LoggedString(const nlohmann::json& obj, const char* key, const std::string& fallback);
+
+// One row of a logged verdict's "stands_near", each field as far as it reads.
+struct LoggedStandNear {
+  std::string id, side;
+  double distance_mm = 0, distance_in = 0, margin_in = 0;
+  bool destroyed = false, candidate = false, inside_circle = false;
+};
+
+// The verdict's "stands_near" rows in their order (none when it holds no such list); a row that
+// is no object reads as all fallbacks.
+std::vector<LoggedStandNear> LoggedStandsNear(const nlohmann::json& verdict);
+// The verdict's circle radius, in; the rule books' 1" when it does not read.
+double LoggedHitRadiusIn(const nlohmann::json& verdict);
 
 }  // namespace referee

@@ -32,5 +32,30 @@ TEST(LoggedJson, IntactFieldsReadAsWrittenDamagedOnesAsTheFallback) {
   }
 }
 
+TEST(LoggedJson, StandsNearRowsReadInOrderWithDamagedFieldsAtTheirFallbacks) {
+  const auto verdict = nlohmann::json::parse(
+      R"({"hit_radius_in": "one", "stands_near": [
+            {"id": "blue-6", "side": "blue", "distance_mm": 15.4, "distance_in": 0.61,
+             "margin_in": 0.39, "inside_circle": true, "candidate": true},
+            {"id": "red-8", "distance_in": "far", "destroyed": [1]},
+            5]})");
+  const std::vector<LoggedStandNear> rows = LoggedStandsNear(verdict);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].id, "blue-6");
+  EXPECT_EQ(rows[0].side, "blue");
+  EXPECT_DOUBLE_EQ(rows[0].distance_mm, 15.4);
+  EXPECT_DOUBLE_EQ(rows[0].distance_in, 0.61);
+  EXPECT_DOUBLE_EQ(rows[0].margin_in, 0.39);
+  EXPECT_TRUE(rows[0].inside_circle && rows[0].candidate && !rows[0].destroyed);
+  EXPECT_EQ(rows[1].id, "red-8");
+  EXPECT_DOUBLE_EQ(rows[1].distance_in, 0.0);
+  EXPECT_FALSE(rows[1].destroyed);
+  EXPECT_EQ(rows[2].id, "");
+  EXPECT_DOUBLE_EQ(LoggedHitRadiusIn(verdict), 1.0) << "the rule books' 1\"";
+  EXPECT_DOUBLE_EQ(LoggedHitRadiusIn(nlohmann::json{{"hit_radius_in", 1.5}}), 1.5);
+  EXPECT_TRUE(LoggedStandsNear(nlohmann::json{{"stands_near", 3}}).empty());
+  EXPECT_TRUE(LoggedStandsNear(nlohmann::json::array()).empty());
+}
+
 }  // namespace
 }  // namespace referee

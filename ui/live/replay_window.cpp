@@ -282,18 +282,14 @@ void ReplayApp::DrawOverFrame(ImDrawList* dl, const ScreenRect& area, nlohmann::
   if (s.shot && s.shot->verdict_seq > 0 && s.shot->impact_in) {
     VerdictView v;
     v.impact_in = *s.shot->impact_in;
-    v.circle_radius_in = LoggedNumber(s.shot->verdict, "hit_radius_in", 1.0);
+    v.circle_radius_in = LoggedHitRadiusIn(s.shot->verdict);
     const std::set<std::string> hits(s.shot->hit_stand_ids.begin(), s.shot->hit_stand_ids.end());
-    const nlohmann::json& vj = s.shot->verdict;
-    if (const auto near = vj.is_object() ? vj.find("stands_near") : vj.end();
-        vj.is_object() && near != vj.end() && near->is_array()) {
-      for (const auto& n : *near) {
-        CandidateView c;
-        c.stand_id = LoggedString(n, "id", "");
-        c.distance_in = LoggedNumber(n, "distance_in", 0.0);
-        c.hit = hits.contains(c.stand_id);
-        v.candidates.push_back(c);
-      }
+    for (const LoggedStandNear& n : LoggedStandsNear(s.shot->verdict)) {
+      CandidateView c;
+      c.stand_id = n.id;
+      c.distance_in = n.distance_in;
+      c.hit = hits.contains(c.stand_id);
+      v.candidates.push_back(c);
     }
     for (const auto& c : s.shot->check) v.checks.push_back({c.side, c.reason, c.point_in});
     verdict = v;
@@ -409,7 +405,7 @@ void ReplayApp::DrawMap(ImDrawList* dl, const ScreenRect& area, nlohmann::json& 
                               {"stands", stands}};
   if (s.shot && s.shot->impact_in) {
     // The verdict's circle; a log without it gets the rule books' 1" radius.
-    const double radius_in = LoggedNumber(s.shot->verdict, "hit_radius_in", 1.0);
+    const double radius_in = LoggedHitRadiusIn(s.shot->verdict);
     const ImVec2 c = m(*s.shot->impact_in);
     const float r = static_cast<float>(radius_in * m.px_per_in);
     dl->AddCircle(c, r, Rgb(kCircleRgb), 48, 2.5f * scale_);
@@ -473,17 +469,10 @@ void ReplayApp::DrawPanel(nlohmann::json& notes) {
         ImGui::TextWrapped("%s", CheckLine({c.side, c.reason, c.point_in}).c_str());
         ImGui::PopStyleColor();
       }
-      if (const auto near = shot.verdict.find("stands_near");
-          shot.verdict.is_object() && near != shot.verdict.end() && near->is_array()) {
-        for (const auto& n : *near) {
-          ImGui::BulletText("%s  %s mm / %s\"  margin %s\"%s", LoggedString(n, "id", "").c_str(),
-                            Fixed(LoggedNumber(n, "distance_mm", 0.0), 1).c_str(),
-                            Fixed(LoggedNumber(n, "distance_in", 0.0), 2).c_str(),
-                            Fixed(LoggedNumber(n, "margin_in", 0.0), 2).c_str(),
-                            LoggedBool(n, "candidate", false) || LoggedBool(n, "destroyed", false)
-                                ? "  HIT"
-                                : "");
-        }
+      for (const LoggedStandNear& n : LoggedStandsNear(shot.verdict)) {
+        ImGui::BulletText("%s  %s mm / %s\"  margin %s\"%s", n.id.c_str(),
+                          Fixed(n.distance_mm, 1).c_str(), Fixed(n.distance_in, 2).c_str(),
+                          Fixed(n.margin_in, 2).c_str(), n.candidate || n.destroyed ? "  HIT" : "");
       }
       if (const auto ex = shot.verdict.find("explanation");
           shot.verdict.is_object() && ex != shot.verdict.end() && ex->is_array()) {

@@ -79,21 +79,18 @@ void Figure(std::ostream& o, const std::string& cls, const std::string& uri,
 }
 
 void VerdictTable(std::ostream& o, const nlohmann::json& v) {
-  const auto near = v.find("stands_near");
-  if (near == v.end() || !near->is_array() || near->empty()) return;
+  const std::vector<LoggedStandNear> near = LoggedStandsNear(v);
+  if (near.empty()) return;
   o << "<table class=\"verdict\"><tr><th>stand</th><th>side</th><th>distance</th>"
        "<th>margin to 1\" circle</th><th>ruling</th></tr>";
-  for (const auto& s : *near) {
-    const double mm = LoggedNumber(s, "distance_mm", 0.0);
-    const double in = LoggedNumber(s, "distance_in", 0.0);
-    const double margin = LoggedNumber(s, "margin_in", 0.0);
-    std::string ruling = LoggedBool(s, "destroyed", false)       ? "destroyed"
-                         : LoggedBool(s, "candidate", false)     ? "casualty candidate"
-                         : LoggedBool(s, "inside_circle", false) ? "in circle"
-                                                                 : "outside";
-    o << "<tr><td>" << HtmlEscape(LoggedString(s, "id", "")) << "</td><td>"
-      << SideTag(LoggedString(s, "side", "")) << "</td><td class=\"num\">" << Num(mm, 1) << " mm / "
-      << Num(in, 2) << "\"</td><td class=\"num\">" << (margin >= 0 ? "+" : "") << Num(margin, 2)
+  for (const LoggedStandNear& s : near) {
+    const std::string ruling = s.destroyed       ? "destroyed"
+                               : s.candidate     ? "casualty candidate"
+                               : s.inside_circle ? "in circle"
+                                                 : "outside";
+    o << "<tr><td>" << HtmlEscape(s.id) << "</td><td>" << SideTag(s.side)
+      << "</td><td class=\"num\">" << Num(s.distance_mm, 1) << " mm / " << Num(s.distance_in, 2)
+      << "\"</td><td class=\"num\">" << (s.margin_in >= 0 ? "+" : "") << Num(s.margin_in, 2)
       << "\"</td><td>" << HtmlEscape(ruling) << "</td></tr>";
   }
   o << "</table>";
