@@ -244,18 +244,22 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   const cv::Mat& after_lit = lit.Bytes();
   const double ring_to_mm = ring_from_mm + kTakenAwayRingWidthMm;
   // A Q-tip by its white stick, against its surroundings or as cotton leaving a coloured
-  // ground; a shell by its colour, or, for shells of another colour, by how much it stands out
-  // of its surroundings in each frame. Not a Q-tip so: one lying across a stand covers figures
-  // and borders that stand out of the stand around them more than the thin stick does (`hard`
-  // 89 scene 9: 148 levels in `before`, 42 in `after`).
+  // ground, or by a match that shows nothing in `after` (bare mat where a stick and its shadow
+  // lay; lamp 331 scene 7); a shell by its colour, or, for shells of another colour, by how much
+  // it stands out of its surroundings in each frame. A Q-tip's contrast only under a low bar:
+  // one lying across a stand covers figures and borders that stand out of the stand around them
+  // more than the thin stick does (`hard` 89 scene 9: 148 levels in `before`, 42 in `after`).
   bool taken = false, shell_unseen_in_after = false;
   const bool coloured_shell = !qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation;
   if (qtip) {
     taken =
         TakenAway(MeasureStickWhiteness(top_before, after_lit, o->point_px, o->other_end_px,
                                         half_width_mm / mm, ring_from_mm / mm, ring_to_mm / mm)) ||
-        TakenAway(
-            CountWhiteWay(top_before, after_lit, o->point_px, o->other_end_px, half_width_mm / mm));
+        TakenAway(CountWhiteWay(top_before, after_lit, o->point_px, o->other_end_px,
+                                half_width_mm / mm)) ||
+        StickTakenAway(MeasureObjectContrast(top_before, after_lit, o->point_px, o->other_end_px,
+                                             half_width_mm / mm, ring_from_mm / mm,
+                                             ring_to_mm / mm));
   } else {
     const ShellColourShare share =
         MeasureShellColourShare(top_before, after_lit, o->point_px, half_width_mm / mm,

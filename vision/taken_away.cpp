@@ -76,6 +76,11 @@ bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
          c.before > options.min_before_ratio * c.after;
 }
 
+bool StickTakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
+  return c.measured && c.after < options.max_after_contrast_stick &&
+         c.before > options.min_before_ratio * c.after;
+}
+
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {
   return w.measured && w.before - w.after > options.min_whiteness_lost &&
          w.before - w.around_before > options.min_whiteness_lost &&

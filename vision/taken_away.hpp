@@ -27,6 +27,18 @@ struct TakenAwayOptions {
   // than this, levels of the darkest channel. Default 15: on 40 napoleonic landings the stick
   // came out 38-119 whiter in `after`; picked up, 42-84 whiter in `before`.
   double min_whiteness_lost = 15.0;
+  // A Q-tip is also taken to be in `before` when what its model matched stands out of its
+  // surroundings in `after` by under this many levels (and min_before_ratio times as much in
+  // `before`): a stick at rest shows on whatever it lies on, while the mat left bare where a
+  // stick and its shadow lay shows nothing. Default 15: on 168 Q-tip landings (s53: napoleonic
+  // 5, 7, 223 and 331, lamp 5 and 331, `hard` 5 and 331 as rendered; napoleonic 5, lamp 5 and
+  // `hard` 5 through a webcam that washes colour) the matched stick stood out by at least 10.4
+  // levels, and by under 25 only on white paper, where `before` stood out at most 1.85 times as
+  // much; of 90 taken-away matches, 79 stood out by 1.7-13.9 levels, 6.8-89 times as much in
+  // `before` (the rest stand out more, and the whiteness tests refuse them). Kept low so that a
+  // stick across figures, which stand out of their stand more than it does (42 levels in
+  // `after`, 148 in `before`: `hard` 89 scene 9), is not taken for one picked up.
+  double max_after_contrast_stick = 15.0;
   // A shell is taken to be in `before` when at least this share of its middle shows the
   // shell's colour there and at most max_shell_share_after in `after`. Defaults 0.15 and 0.1:
   // picked up, 0.18-0.87 of it showed the colour in `before` and none in `after`; at rest, 0.57-1.0
@@ -84,6 +96,8 @@ ObjectContrast MeasureObjectContrast(const cv::Mat& before, const cv::Mat& after
                                      double ring_to_px);
 
 bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options = {});
+// The same for a Q-tip's stick, under its own bar (max_after_contrast_stick).
+bool StickTakenAway(const ObjectContrast& c, const TakenAwayOptions& options = {});
 
 // How white a Q-tip's stick from `a` (its tip) to `b` is in each frame where the two differ by at
 // least `min_change` levels (past the painted head; a crown or a roof over part of it shows the
