@@ -249,7 +249,7 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
   // it stands out of its surroundings in each frame. A Q-tip's contrast only under a low bar:
   // one lying across a stand covers figures and borders that stand out of the stand around them
   // more than the thin stick does (`hard` 89 scene 9: 148 levels in `before`, 42 in `after`).
-  bool taken = false, shell_unseen_in_after = false;
+  bool taken = false, shell_unseen_in_after = false, white_left = false;
   const bool coloured_shell = !qtip && Saturation(opt.shell_bgr) >= kColourlessSaturation;
   if (qtip) {
     taken =
@@ -288,12 +288,26 @@ ProjectileResult DetectProjectile(const cv::Mat& top_before, const cv::Mat& top_
       taken = hue_taken(kShellHueMinDeparture) || (bar < kShellHueMinDeparture && hue_taken(bar));
     }
     shell_unseen_in_after = !ShownInAfter(o->dot_seen, share, contrast);
+    // White cotton that left: a Q-tip's plain head picked up, the rest of it unseen, matched as
+    // a faint shell whose middle turned from white to the ground (`hard` 5 scene 8 through a
+    // washing webcam: 1.0 of it, no dot, no shell colour in either frame). Shells at rest read
+    // 0-0.14 (s53: 116 landings as rendered, through that webcam and with half the saturation
+    // lost). A shell come to rest on white paper reads so too, but shows its dot or colour.
+    white_left = coloured_shell && !o->dot_seen &&
+                 share.after <= TakenAwayOptions{}.max_shell_share_after &&
+                 WhiteChangeShare(after_lit, top_before, o->point_px, half_width_mm / mm) >=
+                     opt.max_white_share_shell;
   }
   if (coloured_shell && WhiteChangeShare(top_before, after_lit, o->point_px, half_width_mm / mm) >=
                             opt.max_white_share_shell) {
     return Refusal{
         "a change of a shell's size that is white like a Q-tip's cotton, not the "
         "shells' colour (a Q-tip's head, the rest of it hidden?): not adjudicated"};
+  }
+  if (white_left) {
+    return Refusal{
+        "a change of a shell's size that was white like a Q-tip's cotton in the before frame "
+        "and is gone from the after one (a Q-tip's head picked up?): not adjudicated"};
   }
   if (shell_unseen_in_after && !taken) {
     return Refusal{
