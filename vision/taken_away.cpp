@@ -77,8 +77,9 @@ bool TakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
 }
 
 bool StickTakenAway(const ObjectContrast& c, const TakenAwayOptions& options) {
-  return c.measured && c.after < options.max_after_contrast_stick &&
-         c.before > options.min_before_ratio * c.after;
+  TakenAwayOptions stick = options;
+  stick.max_after_contrast = options.max_after_contrast_stick;
+  return TakenAway(c, stick);
 }
 
 bool TakenAway(const StickWhiteness& w, const TakenAwayOptions& options) {

@@ -35,7 +35,7 @@ struct TakenAwayOptions {
   // `hard` 5 through a webcam that washes colour) the matched stick stood out by at least 10.4
   // levels, and by under 25 only on white paper, where `before` stood out at most 1.85 times as
   // much; of 90 taken-away matches, 79 stood out by 1.7-13.9 levels, 6.8-89 times as much in
-  // `before` (the rest stand out more, and the whiteness tests refuse them). Kept low so that a
+  // `before` (the rest stand out more; the other tests refuse them). Kept low so that a
   // stick across figures, which stand out of their stand more than it does (42 levels in
   // `after`, 148 in `before`: `hard` 89 scene 9), is not taken for one picked up.
   double max_after_contrast_stick = 15.0;
