@@ -780,6 +780,26 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
       return fit;
     }
   }
+  // Seen short with its painted head ending where tall terrain that hid the mat before the shot
+  // begins: the head may run on under a crown or a roof, its tip unseen (`hard` 331 scene 11,
+  // calibrated: 69 of 75 mm seen, the tip ruled at the crowns' edge 6.36 mm short).
+  if (!cut_off && fit.length_mm > 0 && fit.length_mm < opt.length_mm - kLengthSlackMm) {
+    const cv::Point2d past_tip = fit.tip_px + ((opt.length_mm - fit.length_mm) / fit.length_mm) *
+                                                  (fit.tip_px - fit.plain_end_px);
+    if (HiddenAlong(opt.tall_terrain, fit.tip_px, past_tip)) {
+      const cv::Vec3d mat_beside =
+          MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px);
+      const double share =
+          MatShareAlong(top_before, fit.tip_px, past_tip, mat_beside,
+                        0.5 * opt.stick_diameter_mm * px, opt.hidden_end_skip_mm * px);
+      if (share >= 0 && share <= opt.max_mat_share_hidden) {
+        return QtipRefusal{"the Q-tip's painted head runs on under tall terrain (" +
+                           std::to_string(static_cast<int>(std::lround(fit.length_mm))) + " of " +
+                           std::to_string(static_cast<int>(std::lround(opt.length_mm))) +
+                           " mm seen): its tip is hidden from the camera: not adjudicated"};
+      }
+    }
+  }
   if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {
     return QtipRefusal{"Q-tip-like change of the wrong length (" +
                        std::to_string(static_cast<int>(std::lround(fit.length_mm))) +
