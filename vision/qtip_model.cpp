@@ -741,6 +741,19 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   }
   fit.length_mm = plain_cut ? 0.0 : seen_mm;
   fit.plain_end_cut = plain_cut;
+  // A part of the stick the camera does not see, from `a` to `b`, lies under terrain that hid it
+  // when what the camera saw there before the shot is not the mat (a tree's crown or a roof
+  // stood there: a stick on the mat there would have been seen); `mat`: the mat beside the
+  // seen stick in `before`.
+  const double side_px = 0.5 * opt.stick_diameter_mm * px;
+  const double skip_px = opt.hidden_end_skip_mm * px;
+  const auto mat_beside = [&, lo = o_lo, hi = o_hi] {
+    return MatColourBeside(s, lo, hi, (0.5 * opt.head_diameter_mm + 1.0) * px);
+  };
+  const auto not_mat_before = [&](cv::Point2d a, cv::Point2d b, const cv::Vec3d& mat) {
+    const double share = MatShareAlong(top_before, a, b, mat, side_px, skip_px);
+    return share >= 0 && share <= opt.max_mat_share_hidden;
+  };
   // Seen short with its painted head measured by its paint and no head at the other end: the
   // stick may run on under a tree crown or a house, which hides it from the camera.
   const double plain_width = hi_painted ? width_lo : width_hi;
@@ -749,28 +762,18 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
     const cv::Point2d model_end =
         fit.tip_px + (opt.length_mm / fit.length_mm) * (fit.plain_end_px - fit.tip_px);
     // The seen end is the stick going on unseen, not its plain head, when it is thin, or when
-    // what the camera saw before the shot along the missing part is not the mat (a tree's
-    // crown or a roof stood there: a stick on the mat there would have been seen). Blur
-    // widens a stick cut off at a crown's edge as much as a head.
-    const cv::Vec3d mat_beside =
-        MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px);
-    const double side_px = 0.5 * opt.stick_diameter_mm * px;
-    const double skip_px = opt.hidden_end_skip_mm * px;
-    bool hidden_end = false;
-    if (HiddenAlong(opt.tall_terrain, fit.plain_end_px, model_end)) {
-      hidden_end = plain_width <= opt.max_hidden_end_width;
-      if (!hidden_end) {
-        const double share =
-            MatShareAlong(top_before, fit.plain_end_px, model_end, mat_beside, side_px, skip_px);
-        hidden_end = share >= 0 && share <= opt.max_mat_share_hidden;
-      }
-    }
+    // the camera saw no mat along the missing part before the shot. Blur widens a stick cut off
+    // at a crown's edge as much as a head.
+    const cv::Vec3d mat = mat_beside();
+    const bool hidden_end = HiddenAlong(opt.tall_terrain, fit.plain_end_px, model_end) &&
+                            (plain_width <= opt.max_hidden_end_width ||
+                             not_mat_before(fit.plain_end_px, model_end, mat));
     // ... or it lies on white paper there: white cotton on white changes nothing (`hard` 37
     // scene 4: the painted head and 37 mm of stick on the mat, the rest on a sheet of paper).
     const double white_share =
         hidden_end ? -1
-                   : WhiteGroundShareAlong(top_before, fit.plain_end_px, model_end, mat_beside,
-                                           side_px, skip_px, opt.min_white_ground_lift);
+                   : WhiteGroundShareAlong(top_before, fit.plain_end_px, model_end, mat, side_px,
+                                           skip_px, opt.min_white_ground_lift);
     const bool on_white = white_share >= opt.min_white_ground_share;
     if (hidden_end || on_white) {
       fit.plain_end_px = model_end;
@@ -786,18 +789,12 @@ std::variant<QtipFit, QtipRefusal> FitQtip(const cv::Mat& top_before, const cv::
   if (!cut_off && fit.length_mm > 0 && fit.length_mm < opt.length_mm - kLengthSlackMm) {
     const cv::Point2d past_tip = fit.tip_px + ((opt.length_mm - fit.length_mm) / fit.length_mm) *
                                                   (fit.tip_px - fit.plain_end_px);
-    if (HiddenAlong(opt.tall_terrain, fit.tip_px, past_tip)) {
-      const cv::Vec3d mat_beside =
-          MatColourBeside(s, o_lo, o_hi, (0.5 * opt.head_diameter_mm + 1.0) * px);
-      const double share =
-          MatShareAlong(top_before, fit.tip_px, past_tip, mat_beside,
-                        0.5 * opt.stick_diameter_mm * px, opt.hidden_end_skip_mm * px);
-      if (share >= 0 && share <= opt.max_mat_share_hidden) {
-        return QtipRefusal{"the Q-tip's painted head runs on under tall terrain (" +
-                           std::to_string(static_cast<int>(std::lround(fit.length_mm))) + " of " +
-                           std::to_string(static_cast<int>(std::lround(opt.length_mm))) +
-                           " mm seen): its tip is hidden from the camera: not adjudicated"};
-      }
+    if (HiddenAlong(opt.tall_terrain, fit.tip_px, past_tip) &&
+        not_mat_before(fit.tip_px, past_tip, mat_beside())) {
+      return QtipRefusal{"the Q-tip's painted head runs on under tall terrain (" +
+                         std::to_string(static_cast<int>(std::lround(fit.length_mm))) + " of " +
+                         std::to_string(static_cast<int>(std::lround(opt.length_mm))) +
+                         " mm seen): its tip is hidden from the camera: not adjudicated"};
     }
   }
   if (!cut_off && std::abs(fit.length_mm - opt.length_mm) > opt.size_tolerance * opt.length_mm) {
