@@ -13,6 +13,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "analysed_scene.hpp"
 #include "calibration/calibrate_table.hpp"
 #include "datasets/camera_response.hpp"
 #include "datasets/synth_scene.hpp"
@@ -70,14 +71,12 @@ INSTANTIATE_TEST_SUITE_P(RenderedScenes, TakenAwayTest,
 // levels) than the thin blurred stick does in `after` (42): the contrast test, applied to
 // Q-tips, took it for one picked up. Its stick is whiter in `after`: it is not.
 TEST(TakenAway, AQtipAcrossAStandIsNotTakenForOnePickedUp) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 89, .size = {1920, 1080}}, 9);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, 89, 9);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_FALSE(s.projectile->resting_on.empty());
-  const ShotAnalysis a =
-      AnalyseShot(TopView(TruthCalibration(s)), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                  ScenarioSideColors(sc), LoadStandKinds(), &s.board);
+  const ShotAnalysis a = AnalyseRenderedScene(sc, s);
   EXPECT_TRUE(a.projectile.has_value()) << a.refusal;
   EXPECT_EQ(a.refusal.find("taken away"), std::string::npos) << a.refusal;
 }
@@ -310,9 +309,8 @@ class ShellPickedUpTest : public testing::TestWithParam<ShellCase> {};
 
 TEST_P(ShellPickedUpTest, AShellPickedUpIsNotRuled) {
   const ShellCase c = GetParam();
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s =
-      GenerateScene(sc, SynthOptions{.seed = c.seed, .size = {1920, 1080}}, c.index);
+  const Scenario sc = HardScenario();
+  const SynthScene s = HardScene(sc, c.seed, c.index);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "shell");
   const TopView view(TruthCalibration(s));
@@ -380,8 +378,7 @@ INSTANTIATE_TEST_SUITE_P(WashedScenes, ShellPickedUpWashedTest,
 // `referee bench accuracy` with the webcam's options). Its middle changed as white cotton
 // leaving it does. The noise seeds are the ones that bench drew for the scene's two files.
 TEST(TakenAway, AQtipHeadPickedUpThroughAWashingWebcamIsNotRuledAsAShell) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}}, 8);
+  const SynthScene s = HardScene(HardScenario(), 5, 8);
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   const CameraResponse camera = WashingWebcam();
