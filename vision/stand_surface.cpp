@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -26,6 +27,61 @@ constexpr double kBorderRingShare = 0.5;
 // Widest border looked for, in nominal border widths: TABLE_KIT gives only a minimum (3 mm);
 // painted borders run 3-5 mm and the camera's blur adds up to a couple of mm inward.
 constexpr double kMaxBorderWidths = 3.0;
+
+// Share of the deep top's pixels, and of each of its corners', that must be of one colour not
+// the border's for the top past the cap to be read as bare. Default 0.9 and 0.6: flock is one
+// colour throughout; a figure filling the middle leaves other colours in the corners.
+constexpr double kBareTopShare = 0.9;
+constexpr double kBareCornerShare = 0.6;
+// How near the deep top's median colour a pixel of a bare top lies: flock is one colour under
+// one light, without the shading allowance `LikeColour` gives figures' shadows. Default 12
+// levels or 12 % of the colour's norm.
+constexpr double kBareFloorLevels = 12.0;
+constexpr double kBareTolerance = 0.12;
+// How far inside the cap the bare top is read, mm: clear of the border's blurred edge where the
+// stand's outline was found a millimetre or so wide. Default 2.
+constexpr double kBareMarginMm = 2.0;
+
+// The colour of the top inside `deep` (the box-local corners of a rectangle) when it is bare:
+// one colour, not the border's, over nearly all of it and over most of each of its corners.
+// Empty optional when it is not (figures, the side colour, too few pixels).
+std::optional<cv::Vec3d> BareTopColour(const cv::Mat& patch, const std::vector<cv::Point>& deep,
+                                       const cv::Vec3d& border) {
+  cv::Mat mask(patch.size(), CV_8U, cv::Scalar(0));
+  cv::fillConvexPoly(mask, deep, cv::Scalar(255));
+  std::vector<cv::Point> at;
+  cv::findNonZero(mask, at);
+  if (at.size() < 16) return std::nullopt;
+  std::array<std::vector<int>, 3> ch;
+  for (const cv::Point& p : at) {
+    const cv::Vec3b& v = patch.at<cv::Vec3b>(p);
+    for (int c = 0; c < 3; ++c) ch[c].push_back(v[c]);
+  }
+  const cv::Vec3d top = ChannelMedian(ch);
+  if (LikeColour(cv::Vec3b(top), border) || LikeColour(cv::Vec3b(border), top)) return std::nullopt;
+  // Each corner: the deep top's pixels nearer that corner than a third of its shorter side.
+  const double reach_px = std::min(cv::norm(deep[1] - deep[0]), cv::norm(deep[2] - deep[1])) / 3;
+  const double near_top = std::max(kBareFloorLevels, kBareTolerance * cv::norm(top));
+  std::array<int, 4> corner_n{}, corner_top{};
+  size_t like = 0;
+  for (const cv::Point& p : at) {
+    const cv::Vec3b& v = patch.at<cv::Vec3b>(p);
+    const bool is_top = cv::norm(cv::Vec3d(v[0], v[1], v[2]) - top) <= near_top;
+    like += is_top ? 1 : 0;
+    for (size_t k = 0; k < corner_n.size(); ++k) {
+      if (cv::norm(p - deep[k]) > reach_px) continue;
+      ++corner_n[k];
+      corner_top[k] += is_top ? 1 : 0;
+    }
+  }
+  if (static_cast<double>(like) < kBareTopShare * static_cast<double>(at.size())) {
+    return std::nullopt;
+  }
+  for (size_t k = 0; k < corner_n.size(); ++k) {
+    if (corner_n[k] == 0 || corner_top[k] < kBareCornerShare * corner_n[k]) return std::nullopt;
+  }
+  return top;
+}
 
 }  // namespace
 
@@ -101,7 +157,18 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
     }
     measured_in = d + step_in;
   }
-  if (!ended) measured_in = border_in;
+  // Reaching the cap in the border's colour is a top painted in the side colour, unless the top
+  // a little inside the cap is bare, one other colour from its corners to its middle: heavy
+  // blur spread a wide border's colour past the cap (`hard` 347 scene 11: a flocked howitzer
+  // base without figures read as covered in figures, a Q-tip on it put 20 mm up, 16 mm off).
+  const double deep_in = cap_in + MmToInches(kBareMarginMm);
+  const std::optional<cv::Vec3d> bare_past_cap =
+      ended ? std::nullopt : BareTopColour(patch, local(Grown(fp, -deep_in)), out.border);
+  if (bare_past_cap) {
+    measured_in = deep_in;
+  } else if (!ended) {
+    measured_in = border_in;
+  }
   out.border_width_mm = InchesToMm(measured_in);
   // Figures stand inside the border, leaving the bare top showing next to it (most in the
   // corners, around rounded figures): its colour is read there.
@@ -148,8 +215,8 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   if (interior_ch[0].empty()) {  // the band is all border colour: so is the bare top
     for (int c = 0; c < 3; ++c) interior_ch[c].push_back(static_cast<int>(out.border[c]));
   }
-  out.interior = ChannelMedian(interior_ch);
-  out.interior_distinct = band_other >= 0.3 * band_n;
+  out.interior = bare_past_cap ? *bare_past_cap : ChannelMedian(interior_ch);
+  out.interior_distinct = bare_past_cap || band_other >= 0.3 * band_n;
   out.figure_cover = static_cast<double>(not_border) / n;
   out.interior_px = PolygonPx(Grown(fp, -interior_in), view);
   out.valid = true;

@@ -158,5 +158,56 @@ TEST(QtipSupportTest, StickHiddenBehindAFigureIsNotOnIt) {
   EXPECT_LT(InchesToMm(s.plain_height_in), 6.0);
 }
 
+// A 40 x 40 mm base at the board's centre, a 5 mm red border round `top_bgr`, optionally with one
+// figure (a white disc 24 mm across) in its middle, seen through heavy blur (sigma 2 mm, as the
+// `hard` scenario's camera): what a stick lying along its width through its centre rests on.
+QtipSupport StickAcrossABlurredWideBorder(const cv::Scalar& top_bgr, bool figure) {
+  const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
+  DetectedStand stand = CentreStand();
+  stand.stand.side = "red";
+  OrientedRect& fp = stand.stand.footprint;
+  fp.width_in = fp.depth_in = MmToInches(40.0);
+  cv::Mat before(view.size(), CV_8UC3, cv::Scalar(110, 160, 190));
+  const auto fill = [&](const OrientedRect& r, const cv::Scalar& bgr) {
+    std::vector<cv::Point> poly;
+    for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
+    cv::fillConvexPoly(before, poly, bgr, cv::LINE_AA);
+  };
+  fill(fp, cv::Scalar(60, 75, 165));
+  fill(Grown(fp, -MmToInches(6.0)), top_bgr);
+  if (figure) {
+    cv::circle(before, Px(view, fp.center),
+               static_cast<int>(std::lround(MmToInches(10.0) * kPxPerIn)),
+               cv::Scalar(225, 230, 235), cv::FILLED, cv::LINE_AA);
+  }
+  const double sigma_px = MmToInches(2.5) * kPxPerIn;
+  cv::GaussianBlur(before, before, {0, 0}, sigma_px);
+  const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
+  const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
+  return QtipRestHeights(tip, plain, view, before, {stand});
+}
+
+// Bug (session 54, `hard` seed 347 scene 11): a flocked howitzer base without figures, its 5 mm
+// border spread by heavy blur past the 9 mm the border's width is looked for to, was read as a
+// top of the side colour covered in figures: a Q-tip across it was put on them, 20 mm too high,
+// and ruled 16 mm off. A top past that reach of one colour, the border's nowhere in it, is bare.
+TEST(QtipSupportTest, StickAcrossABareTopPastAWideBlurredBorderLiesOnTheBaseTop) {
+  const QtipSupport s = StickAcrossABlurredWideBorder(cv::Scalar(50, 95, 90), false);
+  EXPECT_EQ(s.what, "base");
+  EXPECT_EQ(s.stand_id, "blue-1");
+  EXPECT_NEAR(InchesToMm(s.tip_height_in), 2.5 + 1.25, 0.01);
+  EXPECT_NEAR(InchesToMm(s.plain_height_in), 2.5 + 1.25, 0.01);
+}
+
+// The same blurred base painted all over in its side colour, one white figure in its middle:
+// the white fills the middle but not the top's corners, which show the side colour, so the stick
+// across it still lies on the figure.
+TEST(QtipSupportTest, StickAcrossOneFigureOnABlurredTopOfTheBordersColourLiesOnIt) {
+  const QtipSupport s = StickAcrossABlurredWideBorder(cv::Scalar(60, 75, 165), true);
+  EXPECT_EQ(s.what, "figures");
+  EXPECT_EQ(s.stand_id, "blue-1");
+  EXPECT_NEAR(InchesToMm(s.tip_height_in), 2.5 + 20.0 + 1.25, 0.01);
+}
+
 }  // namespace
 }  // namespace referee
