@@ -83,6 +83,54 @@ std::optional<cv::Vec3d> BareTopColour(const cv::Mat& patch, const std::vector<c
   return top;
 }
 
+// Colour bins tried as the bare top, most common first.
+constexpr int kBareTopCandidates = 4;
+// Share of a corner's non-border band pixels a colour must hold to show there. Default 0.1.
+constexpr double kCornerShowShare = 0.1;
+// How near a bin's centre a pixel is of that colour, levels (a bin is 32 wide).
+constexpr double kBinReach = 28.0;
+
+// The centre colour of a histogram bin (8 levels of 32 per channel, B major).
+cv::Vec3d BinCentre(int bin) {
+  const int b = bin / 64, g = (bin / 8) % 8, r = bin % 8;
+  return {32.0 * b + 16, 32.0 * g + 16, 32.0 * r + 16};
+}
+
+// The centre of the colour bin taken as the bare top's: of the `kBareTopCandidates` most common
+// bins of the band's pixels not of the border's colour (`bins`), the most common that shows
+// next to at least three of the band's four corners (`corners`, box-local), else the most common.
+cv::Vec3d BareTopBin(const cv::Mat& patch, const cv::Mat& band, const cv::Vec3d& border,
+                     const std::vector<int>& bins, const std::vector<cv::Point>& corners) {
+  std::vector<int> order(bins.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::partial_sort(order.begin(), order.begin() + kBareTopCandidates, order.end(),
+                    [&](int a, int b) { return bins[a] > bins[b]; });
+  std::array<std::array<int, kBareTopCandidates>, 4> near{};
+  std::array<int, 4> other{};
+  for (int y = 0; y < patch.rows; ++y) {
+    for (int x = 0; x < patch.cols; ++x) {
+      if (!band.at<uchar>(y, x)) continue;
+      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
+      if (LikeColour(v, border)) continue;
+      size_t k = 0;
+      for (size_t c = 1; c < corners.size(); ++c) {
+        if (cv::norm(cv::Point(x, y) - corners[c]) < cv::norm(cv::Point(x, y) - corners[k])) k = c;
+      }
+      ++other[k];
+      for (int i = 0; i < kBareTopCandidates; ++i) {
+        near[k][i] +=
+            cv::norm(cv::Vec3d(v[0], v[1], v[2]) - BinCentre(order[i])) <= kBinReach ? 1 : 0;
+      }
+    }
+  }
+  for (int i = 0; i < kBareTopCandidates && bins[order[i]] > 0; ++i) {
+    int shown = 0;
+    for (size_t k = 0; k < 4; ++k) shown += near[k][i] > kCornerShowShare * other[k] ? 1 : 0;
+    if (shown >= 3) return BinCentre(order[i]);
+  }
+  return BinCentre(order[0]);
+}
+
 }  // namespace
 
 bool LikeColour(const cv::Vec3b& bgr, const cv::Vec3d& reference, double max_gain, double tolerance,
@@ -193,11 +241,11 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
              static_cast<size_t>(v[2] >> 5)];
     }
   }
-  // The bare top: the most common colour bin of the band, refined to the median of the pixels
-  // near it.
-  const int mode = static_cast<int>(std::max_element(bins.begin(), bins.end()) - bins.begin());
-  const int bin_r = mode / 64, bin_g = (mode / 8) % 8, bin_b = mode % 8;
-  const cv::Vec3d centre(32.0 * bin_r + 16, 32.0 * bin_g + 16, 32.0 * bin_b + 16);
+  // The bare top: the most common colour bin of the band that shows next to at least three of
+  // its four corners (a tall figure's side, seen over the band through parallax, covers one or
+  // two), else the most common; refined to the median of the pixels near it.
+  const std::vector<cv::Point> band_corners = local(Grown(fp, -inset_in));
+  const cv::Vec3d centre = BareTopBin(patch, band, out.border, bins, band_corners);
   std::array<std::vector<int>, 3> interior_ch;
   int n = 0, not_border = 0;
   for (int y = 0; y < box.height; ++y) {

@@ -78,6 +78,24 @@ TEST(ShellScenesTest, ShellBesideAWideBorderRestsOnTheBareTop) {
   EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 1.0);
 }
 
+// Bug (session 54, ancient seed 347 scene 11, never tuned on): a shell 24 mm up on a tall round
+// figure of a companion base. Seen through the tilted camera, the figure's side covers the band
+// just inside the border on one long side, where the bare top's colour is read: the band's
+// commonest colour was the figure's, so the figure read as bare top and the shell was put on
+// the base top, 8.3 mm off. The bare top is the commonest colour that shows next to three of the
+// band's four corners; the figure's shows at two.
+TEST(ShellScenesTest, ShellOnATallFigureSeenOverTheBorderBandIsOnTheFigures) {
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
+  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 347, .size = {1920, 1080}}, 11);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_GT(InchesToMm(s.projectile->height_in), 20.0);  // the scene is the one described
+  const ShotAnalysis a = AnalyseAncientScene(sc, s, LoadStandKinds());
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "shell");
+  EXPECT_GT(InchesToMm(a.projectile->height_in), 20.0);
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+}
+
 // An unseen variant (other mat and side colours, wide borders, uneven light), seed 41, scene 1:
 // a shell resting 24 mm up on a figure near a base's edge, overhanging it, so that its
 // silhouette shows none of the figure's top and is seen just outside the base. It was put on the
