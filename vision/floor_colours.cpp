@@ -36,16 +36,13 @@ std::vector<cv::Vec3d> FlatArtColours(const cv::Mat& before, const cv::Mat& wher
   while (static_cast<int>(out.size()) < max_colours && !left.empty()) {
     // The most common colour left (32 levels a channel), refined to the median of the pixels
     // near it, as a base's bare top is read (StandSurface).
-    std::vector<int> bins(512, 0);
-    for (const cv::Vec3b& v : left)
-      ++bins[(static_cast<size_t>(v[0] >> 5) * 64) + (static_cast<size_t>(v[1] >> 5) * 8) +
-             static_cast<size_t>(v[2] >> 5)];
+    std::vector<int> bins(kColourBins, 0);
+    for (const cv::Vec3b& v : left) ++bins[ColourBin(v)];
     const int mode = static_cast<int>(std::max_element(bins.begin(), bins.end()) - bins.begin());
-    const int bin_b = mode / 64, bin_g = (mode / 8) % 8, bin_r = mode % 8;
-    const cv::Vec3d centre(32.0 * bin_b + 16, 32.0 * bin_g + 16, 32.0 * bin_r + 16);
+    const cv::Vec3d centre = BinCentre(mode);
     std::array<std::vector<int>, 3> ch;
     for (const cv::Vec3b& v : left) {
-      if (cv::norm(cv::Vec3d(v[0], v[1], v[2]) - centre) > 28.0) continue;
+      if (cv::norm(cv::Vec3d(v[0], v[1], v[2]) - centre) > kBinReach) continue;
       for (int c = 0; c < 3; ++c) ch[c].push_back(v[c]);
     }
     if (ch[0].empty()) break;

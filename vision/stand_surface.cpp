@@ -87,15 +87,6 @@ std::optional<cv::Vec3d> BareTopColour(const cv::Mat& patch, const std::vector<c
 constexpr int kBareTopCandidates = 4;
 // Share of a corner's non-border band pixels a colour must hold to show there. Default 0.1.
 constexpr double kCornerShowShare = 0.1;
-// How near a bin's centre a pixel is of that colour, levels (a bin is 32 wide).
-constexpr double kBinReach = 28.0;
-
-// The centre colour of a histogram bin (8 levels of 32 per channel, B major).
-cv::Vec3d BinCentre(int bin) {
-  const int b = bin / 64, g = (bin / 8) % 8, r = bin % 8;
-  return {32.0 * b + 16, 32.0 * g + 16, 32.0 * r + 16};
-}
-
 // The centre of the colour bin taken as the bare top's: of the `kBareTopCandidates` most common
 // bins of the band's pixels not of the border's colour (`bins`), the most common that shows
 // next to at least three of the band's four corners (`corners`, box-local), else the most common.
@@ -167,7 +158,7 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   cv::Mat patch;
   cv::blur(top_before(box), patch, {3, 3});
   std::array<std::vector<int>, 3> border_ch;
-  std::vector<int> bins(512, 0);
+  std::vector<int> bins(kColourBins, 0);
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
@@ -237,8 +228,7 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
       ++band_n;
       if (LikeColour(v, out.border)) continue;
       ++band_other;
-      ++bins[(static_cast<size_t>(v[0] >> 5) * 64) + (static_cast<size_t>(v[1] >> 5) * 8) +
-             static_cast<size_t>(v[2] >> 5)];
+      ++bins[ColourBin(v)];
     }
   }
   // The bare top: the most common colour bin of the band that shows next to at least three of
@@ -255,7 +245,8 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
         ++n;
         not_border += LikeColour(v, out.border) ? 0 : 1;
       }
-      if (!band.at<uchar>(y, x) || cv::norm(cv::Vec3d(v[0], v[1], v[2]) - centre) > 28.0) continue;
+      if (!band.at<uchar>(y, x) || cv::norm(cv::Vec3d(v[0], v[1], v[2]) - centre) > kBinReach)
+        continue;
       for (int c = 0; c < 3; ++c) interior_ch[c].push_back(v[c]);
     }
   }
@@ -307,6 +298,15 @@ double FigureShare(const StandSurface& surface, const cv::Mat& top_before,
     }
   }
   return n ? static_cast<double>(figures) / n : -1;
+}
+
+int ColourBin(const cv::Vec3b& bgr) {
+  return ((bgr[0] >> 5) * 64) + ((bgr[1] >> 5) * 8) + (bgr[2] >> 5);
+}
+
+cv::Vec3d BinCentre(int bin) {
+  const int b = bin / 64, g = (bin / 8) % 8, r = bin % 8;
+  return {32.0 * b + 16, 32.0 * g + 16, 32.0 * r + 16};
 }
 
 cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& ch) {

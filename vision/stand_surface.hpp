@@ -57,4 +57,12 @@ bool TopOfBordersColour(const StandSurface& surface, double min_cover);
 // Per channel, the median of the samples (each channel's samples reordered). Non-empty input.
 cv::Vec3d ChannelMedian(std::array<std::vector<int>, 3>& samples);
 
+// The colour histogram a base's bare top and the floor's colours are read from as its commonest
+// colour: 8 bins of 32 levels a channel (B major, 512 in all). A pixel's bin, a bin's centre
+// colour, and how near that centre a pixel is of the bin's colour, levels.
+constexpr int kColourBins = 512;
+constexpr double kBinReach = 28.0;
+int ColourBin(const cv::Vec3b& bgr);
+cv::Vec3d BinCentre(int bin);
+
 }  // namespace referee
