@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 #include <opencv2/imgproc.hpp>
@@ -87,31 +88,35 @@ std::optional<cv::Vec3d> BareTopColour(const cv::Mat& patch, const std::vector<c
 constexpr int kBareTopCandidates = 4;
 // Share of a corner's non-border band pixels a colour must hold to show there. Default 0.1.
 constexpr double kCornerShowShare = 0.1;
+
+// A pixel of the band just inside the border that is not of the border's colour.
+struct BandPixel {
+  cv::Point at;  // box-local
+  cv::Vec3b bgr;
+};
+
 // The centre of the colour bin taken as the bare top's: of the `kBareTopCandidates` most common
-// bins of the band's pixels not of the border's colour (`bins`), the most common that shows
-// next to at least three of the band's four corners (`corners`, box-local), else the most common.
-cv::Vec3d BareTopBin(const cv::Mat& patch, const cv::Mat& band, const cv::Vec3d& border,
-                     const std::vector<int>& bins, const std::vector<cv::Point>& corners) {
+// bins of the band's pixels not of the border's colour (`others`), the most common that shows
+// next to at least three of the band's four corners (`corners`, box-local), else the most common
+// (the first of equals).
+cv::Vec3d BareTopBin(const std::vector<BandPixel>& others, const std::vector<cv::Point>& corners) {
+  std::vector<int> bins(kColourBins, 0);
+  for (const BandPixel& p : others) ++bins[ColourBin(p.bgr)];
   std::vector<int> order(bins.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + kBareTopCandidates, order.end(),
-                    [&](int a, int b) { return bins[a] > bins[b]; });
+                    [&](int a, int b) { return bins[a] != bins[b] ? bins[a] > bins[b] : a < b; });
   std::array<std::array<int, kBareTopCandidates>, 4> near{};
   std::array<int, 4> other{};
-  for (int y = 0; y < patch.rows; ++y) {
-    for (int x = 0; x < patch.cols; ++x) {
-      if (!band.at<uchar>(y, x)) continue;
-      const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
-      if (LikeColour(v, border)) continue;
-      size_t k = 0;
-      for (size_t c = 1; c < corners.size(); ++c) {
-        if (cv::norm(cv::Point(x, y) - corners[c]) < cv::norm(cv::Point(x, y) - corners[k])) k = c;
-      }
-      ++other[k];
-      for (int i = 0; i < kBareTopCandidates; ++i) {
-        near[k][i] +=
-            cv::norm(cv::Vec3d(v[0], v[1], v[2]) - BinCentre(order[i])) <= kBinReach ? 1 : 0;
-      }
+  for (const BandPixel& p : others) {
+    size_t k = 0;
+    for (size_t c = 1; c < corners.size(); ++c) {
+      if (cv::norm(p.at - corners[c]) < cv::norm(p.at - corners[k])) k = c;
+    }
+    ++other[k];
+    const cv::Vec3d v(p.bgr[0], p.bgr[1], p.bgr[2]);
+    for (int i = 0; i < kBareTopCandidates; ++i) {
+      near[k][i] += cv::norm(v - BinCentre(order[i])) <= kBinReach ? 1 : 0;
     }
   }
   for (int i = 0; i < kBareTopCandidates && bins[order[i]] > 0; ++i) {
@@ -158,7 +163,6 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   cv::Mat patch;
   cv::blur(top_before(box), patch, {3, 3});
   std::array<std::vector<int>, 3> border_ch;
-  std::vector<int> bins(kColourBins, 0);
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
@@ -220,22 +224,21 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
   if (cv::countNonZero(band) < 8) return out;
   // The band may still hold some border (borders are 3 mm or wider): the bare top is what is
   // not of the border's colour there, when enough of it is.
-  int band_n = 0, band_other = 0;
+  int band_n = 0;
+  std::vector<BandPixel> band_others;
   for (int y = 0; y < box.height; ++y) {
     for (int x = 0; x < box.width; ++x) {
       if (!band.at<uchar>(y, x)) continue;
       const cv::Vec3b& v = patch.at<cv::Vec3b>(y, x);
       ++band_n;
-      if (LikeColour(v, out.border)) continue;
-      ++band_other;
-      ++bins[ColourBin(v)];
+      if (!LikeColour(v, out.border)) band_others.push_back({{x, y}, v});
     }
   }
   // The bare top: the most common colour bin of the band that shows next to at least three of
   // its four corners (a tall figure's side, seen over the band through parallax, covers one or
   // two), else the most common; refined to the median of the pixels near it.
   const std::vector<cv::Point> band_corners = local(Grown(fp, -inset_in));
-  const cv::Vec3d centre = BareTopBin(patch, band, out.border, bins, band_corners);
+  const cv::Vec3d centre = BareTopBin(band_others, band_corners);
   std::array<std::vector<int>, 3> interior_ch;
   int n = 0, not_border = 0;
   for (int y = 0; y < box.height; ++y) {
@@ -255,7 +258,7 @@ StandSurface MeasureStandSurface(const DetectedStand& stand, const TopView& view
     for (int c = 0; c < 3; ++c) interior_ch[c].push_back(static_cast<int>(out.border[c]));
   }
   out.interior = bare_past_cap ? *bare_past_cap : ChannelMedian(interior_ch);
-  out.interior_distinct = bare_past_cap || band_other >= 0.3 * band_n;
+  out.interior_distinct = bare_past_cap || static_cast<double>(band_others.size()) >= 0.3 * band_n;
   out.figure_cover = static_cast<double>(not_border) / n;
   out.interior_px = PolygonPx(Grown(fp, -interior_in), view);
   out.valid = true;
