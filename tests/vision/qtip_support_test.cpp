@@ -158,9 +158,10 @@ TEST(QtipSupportTest, StickHiddenBehindAFigureIsNotOnIt) {
   EXPECT_LT(InchesToMm(s.plain_height_in), 6.0);
 }
 
-// A 40 x 40 mm base at the board's centre, a 5 mm red border round `top_bgr`, optionally with one
-// figure (a white disc 24 mm across) in its middle, seen through heavy blur (sigma 2 mm, as the
-// `hard` scenario's camera): what a stick lying along its width through its centre rests on.
+// A 40 x 40 mm base at the board's centre, a 6 mm red border (a 5 mm one whose outline was found
+// a millimetre wide) round `top_bgr`, optionally with one figure (a white disc 20 mm across) in
+// its middle, seen through heavy blur (sigma 2.5 mm, as the `hard` scenario's camera): what a
+// stick lying along its width through its centre rests on.
 QtipSupport StickAcrossABlurredWideBorder(const cv::Scalar& top_bgr, bool figure) {
   const TopView view(OverheadCalibration(), TopViewOptions{.px_per_inch = kPxPerIn});
   DetectedStand stand = CentreStand();
