@@ -19,16 +19,19 @@ cv::Point Px(const TopView& view, Vec2 p) {
   return {static_cast<int>(std::lround(q.x)), static_cast<int>(std::lround(q.y))};
 }
 
+// Paints the rectangle `r` (table inches) into the top view `img` in `bgr`.
+void Fill(cv::Mat& img, const TopView& view, const OrientedRect& r, const cv::Scalar& bgr) {
+  std::vector<cv::Point> poly;
+  for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
+  cv::fillConvexPoly(img, poly, bgr, cv::LINE_AA);
+}
+
 // A 40 x 20 mm base at the board's centre (under the camera): a 3 mm blue border, green flock,
 // and a rank of figures' heads (2 mm across, 3 mm apart) along its width, `rank_offset_mm`
 // from the centre line, on a green mat a little darker than the flock (a common pairing).
 cv::Mat DrawBefore(const TopView& view, const OrientedRect& fp, double rank_offset_mm) {
   cv::Mat top(view.size(), CV_8UC3, cv::Scalar(50, 95, 70));
-  const auto fill = [&](const OrientedRect& r, const cv::Scalar& bgr) {
-    std::vector<cv::Point> poly;
-    for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
-    cv::fillConvexPoly(top, poly, bgr, cv::LINE_AA);
-  };
+  const auto fill = [&](const OrientedRect& r, const cv::Scalar& bgr) { Fill(top, view, r, bgr); };
   fill(fp, cv::Scalar(200, 70, 40));
   fill(Grown(fp, -MmToInches(3.0)), cv::Scalar(60, 110, 80));
   const double r_px = MmToInches(1.0) * kPxPerIn;
@@ -94,9 +97,7 @@ TEST(QtipSupportTest, StickAcrossATopOfTheBordersColourLiesOnItsFigures) {
   const DetectedStand stand = CentreStand();
   const OrientedRect& fp = stand.stand.footprint;
   cv::Mat before(view.size(), CV_8UC3, cv::Scalar(50, 95, 70));
-  std::vector<cv::Point> poly;
-  for (const Vec2 c : fp.Corners()) poly.push_back(Px(view, c));
-  cv::fillConvexPoly(before, poly, cv::Scalar(200, 70, 40), cv::LINE_AA);
+  Fill(before, view, fp, cv::Scalar(200, 70, 40));
   const Vec2 tip = fp.center + MmToInches(37.5) * fp.AxisX();
   const Vec2 plain = fp.center - MmToInches(37.5) * fp.AxisX();
   const QtipSupport on = QtipRestHeights(tip, plain, view, before, {stand});
@@ -119,9 +120,7 @@ QtipSupport StickPastOneFigure(bool behind_figure) {
   const OrientedRect& fp = stand.stand.footprint;
   cv::Mat before(view.size(), CV_8UC3, cv::Scalar(50, 95, 70));
   const auto fill = [&](cv::Mat& img, const OrientedRect& r, const cv::Scalar& bgr) {
-    std::vector<cv::Point> poly;
-    for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
-    cv::fillConvexPoly(img, poly, bgr, cv::LINE_AA);
+    Fill(img, view, r, bgr);
   };
   fill(before, fp, cv::Scalar(200, 70, 40));
   fill(before, Grown(fp, -MmToInches(3.0)), cv::Scalar(60, 110, 80));
@@ -170,9 +169,7 @@ QtipSupport StickAcrossABlurredWideBorder(const cv::Scalar& top_bgr, bool figure
   fp.width_in = fp.depth_in = MmToInches(40.0);
   cv::Mat before(view.size(), CV_8UC3, cv::Scalar(110, 160, 190));
   const auto fill = [&](const OrientedRect& r, const cv::Scalar& bgr) {
-    std::vector<cv::Point> poly;
-    for (const Vec2 c : r.Corners()) poly.push_back(Px(view, c));
-    cv::fillConvexPoly(before, poly, bgr, cv::LINE_AA);
+    Fill(before, view, r, bgr);
   };
   fill(fp, cv::Scalar(60, 75, 165));
   fill(Grown(fp, -MmToInches(6.0)), top_bgr);
