@@ -29,6 +29,7 @@
 #include "vision/table_change.hpp"
 #include "vision/tall_terrain_extent.hpp"
 #include "vision/top_view.hpp"
+#include "vision/untold_side.hpp"
 #include "vision/washed_side_refit.hpp"
 
 namespace referee {
@@ -134,6 +135,11 @@ struct StandDetectorOptions {
   // ... and, under a blur wider than the stripe, from a blurred stripe's fitted profile (see
   // vision/blurred_stripe_fit.hpp) where the windows above find none.
   BlurredStripeOptions blurred_stripe;
+  // A base whose border shows on one side of an axis and not on the other is reported with the
+  // other catalogue sizes along that axis, for the players to confirm where the size decides
+  // (see vision/untold_side.hpp). Default on.
+  bool report_untold_sizes = true;
+  UntoldSideOptions untold_side;
   // Kinds to prefer when several catalogue kinds share a base size (first match wins), e.g.
   // line_infantry before foot_crew. Empty: alphabetical catalogue order.
   std::vector<std::string> kind_preference{"line_infantry",  "line_cavalry",  "field_gun",

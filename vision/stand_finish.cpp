@@ -14,6 +14,7 @@
 #include "vision/base_top_edges.hpp"
 #include "vision/shadow_extension.hpp"
 #include "vision/terrain_lookalike.hpp"
+#include "vision/untold_side.hpp"
 
 namespace referee {
 
@@ -214,6 +215,25 @@ StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r, size_t s,
   return {width_axis, w_along_a, facing_known, best_white};
 }
 
+// The sizes a side of `top` (the outline of `found`) showing no border leaves open.
+std::vector<PxRect> SizesLeftOpen(const FinishFrame& frame, const PxRect& found, const PxRect& top,
+                                  size_t s, const StripeFacing& facing) {
+  const StandDetectorOptions& options = frame.options;
+  if (!options.report_untold_sizes || s >= frame.evidence.size()) return {};
+  std::vector<const PxRect*> others;
+  for (const std::vector<PxRect>& side : frame.rects) {
+    for (const PxRect& r : side) {
+      if (&r != &found) others.push_back(&r);
+    }
+  }
+  // The front edge's outward direction (ReadFacing turns it a quarter into width_axis).
+  const cv::Point2d front_out =
+      facing.facing_known ? cv::Point2d(facing.width_axis.y, -facing.width_axis.x) : cv::Point2d();
+  return SizesAnUntoldSideLeavesOpen(
+      top, frame.evidence[s], front_out, options.min_border_mm / frame.mm, frame.sizes, frame.mm,
+      options.size_tolerance_mm / frame.mm, others, options.untold_side);
+}
+
 }  // namespace
 
 cv::Mat WhiteMask(const cv::Mat& top_bgr) {
@@ -278,9 +298,12 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   ds.stand.facing_known = facing.facing_known;
   ds.stand.kind = GuessKind(InchesToMm(ds.stand.footprint.width_in),
                             InchesToMm(ds.stand.footprint.depth_in), catalog, options);
-  // Sizes the blurred band could not tell from this one, each as a base of its kind; its
-  // width axis turned the reported one's way where they are parallel (the same front).
-  for (const PxRect& other : found.other_sizes) {
+  // Sizes the blurred band could not tell from this one, or that a side showing no border
+  // leaves open, each as a base of its kind; its width axis turned the reported one's way where
+  // they are parallel (the same front).
+  const std::vector<PxRect> other_sizes =
+      found.other_sizes.empty() ? SizesLeftOpen(frame, found, top, s, facing) : found.other_sizes;
+  for (const PxRect& other : other_sizes) {
     const bool other_a_width = AIsWidth(other.len_a * mm, other.len_b * mm, sizes);
     cv::Point2d other_axis = other_a_width ? other.axis_a : other.AxisB();
     if (other_axis.dot(width_axis) < 0) other_axis = -other_axis;
