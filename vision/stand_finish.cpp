@@ -134,6 +134,7 @@ struct StripeFacing {
   bool w_along_a = true;  // the width lies along r's axis a
   bool facing_known = false;
   double best_white = 0;  // the stripe's score
+  cv::Point2d front;      // out of the front edge, top-view px (zero when not read)
 };
 
 StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r, size_t s,
@@ -212,7 +213,7 @@ StripeFacing ReadFacing(const FinishFrame& frame, const PxRect& r, size_t s,
   }
   // Depth/width lengths follow the chosen axes.
   const bool w_along_a = std::abs(width_axis.dot(r.axis_a)) > 0.5;
-  return {width_axis, w_along_a, facing_known, best_white};
+  return {width_axis, w_along_a, facing_known, best_white, front};
 }
 
 // The sizes a side of `top` (the outline of `found`) showing no border leaves open.
@@ -226,11 +227,8 @@ std::vector<PxRect> SizesLeftOpen(const FinishFrame& frame, const PxRect& found,
       if (&r != &found) others.push_back(&r);
     }
   }
-  // The front edge's outward direction (ReadFacing turns it a quarter into width_axis).
-  const cv::Point2d front_out =
-      facing.facing_known ? cv::Point2d(facing.width_axis.y, -facing.width_axis.x) : cv::Point2d();
   return SizesAnUntoldSideLeavesOpen(
-      top, frame.evidence[s], front_out, options.min_border_mm / frame.mm, frame.sizes, frame.mm,
+      top, frame.evidence[s], facing.front, options.min_border_mm / frame.mm, frame.sizes, frame.mm,
       options.size_tolerance_mm / frame.mm, others, options.untold_side);
 }
 
