@@ -106,6 +106,8 @@ cv::Vec3d BareTopBin(const std::vector<BandPixel>& others, const std::vector<cv:
   std::iota(order.begin(), order.end(), 0);
   std::partial_sort(order.begin(), order.begin() + kBareTopCandidates, order.end(),
                     [&](int a, int b) { return bins[a] != bins[b] ? bins[a] > bins[b] : a < b; });
+  std::array<cv::Vec3d, kBareTopCandidates> centre;
+  for (size_t i = 0; i < centre.size(); ++i) centre[i] = BinCentre(order[i]);
   std::array<std::array<int, kBareTopCandidates>, 4> near{};
   std::array<int, 4> other{};
   for (const BandPixel& p : others) {
@@ -115,16 +117,16 @@ cv::Vec3d BareTopBin(const std::vector<BandPixel>& others, const std::vector<cv:
     }
     ++other[k];
     const cv::Vec3d v(p.bgr[0], p.bgr[1], p.bgr[2]);
-    for (int i = 0; i < kBareTopCandidates; ++i) {
-      near[k][i] += cv::norm(v - BinCentre(order[i])) <= kBinReach ? 1 : 0;
+    for (size_t i = 0; i < centre.size(); ++i) {
+      near[k][i] += cv::norm(v - centre[i]) <= kBinReach ? 1 : 0;
     }
   }
-  for (int i = 0; i < kBareTopCandidates && bins[order[i]] > 0; ++i) {
+  for (size_t i = 0; i < centre.size() && bins[order[i]] > 0; ++i) {
     int shown = 0;
     for (size_t k = 0; k < 4; ++k) shown += near[k][i] > kCornerShowShare * other[k] ? 1 : 0;
-    if (shown >= 3) return BinCentre(order[i]);
+    if (shown >= 3) return centre[i];
   }
-  return BinCentre(order[0]);
+  return centre[0];
 }
 
 }  // namespace
