@@ -38,6 +38,20 @@ ShotAnalysis AnalyseAncientScene(const Scenario& sc, const SynthScene& s,
                      ScenarioSideColors(sc), catalog, &s.board, stand_opt, projectile_opt);
 }
 
+// Scene `index` of `sc` at `seed` into `s`, which must hold a shell resting over 20 mm up on
+// figures (the scene a test describes), and its analysis into `a`, which must find that shell
+// within 2.5 mm of it (the figures' assumed 20 mm against their real height).
+void ExpectShellOnFiguresPlaced(const Scenario& sc, uint64_t seed, int index, SynthScene& s,
+                                ShotAnalysis& a) {
+  s = GenerateScene(sc, SynthOptions{.seed = seed, .size = {1920, 1080}}, index);
+  ASSERT_TRUE(s.projectile.has_value());
+  ASSERT_GT(InchesToMm(s.projectile->height_in), 20.0);
+  a = AnalyseAncientScene(sc, s, LoadStandKinds());
+  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
+  EXPECT_EQ(a.projectile->kind, "shell");
+  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
+}
+
 TEST(ShellScenesTest, AncientShellsAreFoundNearTheirDots) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
   const StandKindCatalog catalog = LoadStandKinds();
@@ -85,15 +99,11 @@ TEST(ShellScenesTest, ShellBesideAWideBorderRestsOnTheBareTop) {
 // the base top, 8.3 mm off. The bare top is the commonest colour that shows next to three of the
 // band's four corners; the figure's shows at two.
 TEST(ShellScenesTest, ShellOnATallFigureSeenOverTheBorderBandIsOnTheFigures) {
-  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 347, .size = {1920, 1080}}, 11);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_GT(InchesToMm(s.projectile->height_in), 20.0);  // the scene is the one described
-  const ShotAnalysis a = AnalyseAncientScene(sc, s, LoadStandKinds());
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "shell");
+  SynthScene s;
+  ShotAnalysis a;
+  ASSERT_NO_FATAL_FAILURE(ExpectShellOnFiguresPlaced(
+      LoadScenario(DatasetsDir() / "scenarios" / "ancient.json"), 347, 11, s, a));
   EXPECT_GT(InchesToMm(a.projectile->height_in), 20.0);
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
 }
 
 // An unseen variant (other mat and side colours, wide borders, uneven light), seed 41, scene 1:
@@ -121,16 +131,10 @@ TEST(ShellScenesTest, ShellOverhangingFiguresAtABaseEdgeIsOnTheFigures) {
     "difficulty": {"tilt_deg": [5, 25], "k1": [-0.22, 0.03], "light_unevenness": [0.15, 0.40],
                    "exposure": [0.8, 1.15], "hfov_deg": [55, 75]}
   })";
-  const Scenario sc = LoadScenario(file);
-  const SynthScene s = GenerateScene(sc, SynthOptions{.seed = 41, .size = {1920, 1080}}, 1);
-  ASSERT_TRUE(s.projectile.has_value());
-  ASSERT_GT(InchesToMm(s.projectile->height_in), 20.0);  // the scene is the one described
-  const ShotAnalysis a = AnalyseAncientScene(sc, s, LoadStandKinds());
-  ASSERT_TRUE(a.projectile.has_value()) << a.refusal;
-  EXPECT_EQ(a.projectile->kind, "shell");
+  SynthScene s;
+  ShotAnalysis a;
+  ASSERT_NO_FATAL_FAILURE(ExpectShellOnFiguresPlaced(LoadScenario(file), 41, 1, s, a));
   EXPECT_FALSE(a.projectile->resting_on.empty());
-  // The figures' assumed 20 mm against their real ~24: within 2.5 mm, as on figures above.
-  EXPECT_LT(InchesToMm(Distance(a.projectile->point, s.projectile->point)), 2.5);
 }
 
 // Hand-made shells (seed 41, `handmade_shells`: each dot pressed in up to 2 mm off its square's
