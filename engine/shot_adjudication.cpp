@@ -74,26 +74,6 @@ bool HitUnder(Vec2 p, const Stand& s, const StandKindCatalog& catalog, const Sho
   return MeasuredDistance(p, s, catalog, o) <= limit_in + kWithinSlackIn;
 }
 
-// The stand at each outline the camera allows: the one reported first.
-std::vector<Stand> OutlinesOf(const Stand& s) {
-  std::vector<Stand> out{s};
-  for (const OtherOutline& other : s.other_outlines) {
-    Stand t = s;
-    t.kind = other.kind;
-    t.footprint = other.footprint;
-    out.push_back(std::move(t));
-  }
-  for (Stand& t : out) t.other_outlines.clear();
-  return out;
-}
-
-std::string OutlineName(const Stand& s) {
-  char buf[128];
-  std::snprintf(buf, sizeof buf, "%s %.0f x %.0f mm", s.kind.c_str(),
-                InchesToMm(s.footprint.width_in), InchesToMm(s.footprint.depth_in));
-  return buf;
-}
-
 // A base whose size the camera could not tell: measured at every size it allows; when they
 // disagree the verdict keeps the size reported and names the stand for the players to confirm.
 void AskSizeIfItDecides(Vec2 p, const Stand& s, StandNearShot& n, const StandKindCatalog& catalog,

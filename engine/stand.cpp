@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 namespace referee {
@@ -72,6 +73,25 @@ bool AdoptOutlineOf(Stand& stand, const std::string& kind, const StandKindCatalo
     return true;
   }
   return false;
+}
+
+std::vector<Stand> OutlinesOf(const Stand& s) {
+  std::vector<Stand> out{s};
+  for (const OtherOutline& other : s.other_outlines) {
+    Stand t = s;
+    t.kind = other.kind;
+    t.footprint = other.footprint;
+    out.push_back(std::move(t));
+  }
+  for (Stand& t : out) t.other_outlines.clear();
+  return out;
+}
+
+std::string OutlineName(const Stand& s) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s %.0f x %.0f mm", s.kind.c_str(),
+                InchesToMm(s.footprint.width_in), InchesToMm(s.footprint.depth_in));
+  return buf;
 }
 
 }  // namespace referee

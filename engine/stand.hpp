@@ -75,4 +75,10 @@ bool SameBase(const StandKindCatalog& catalog, const std::string& kind_a,
 // no doubt left. False (unchanged) when `kind` is of the size reported or no outline has it.
 bool AdoptOutlineOf(Stand& stand, const std::string& kind, const StandKindCatalog& catalog);
 
+// The stand at each outline the camera allows, none left in doubt: the one reported first.
+std::vector<Stand> OutlinesOf(const Stand& s);
+
+// An outline for the players: "line_cavalry 40 x 30 mm".
+std::string OutlineName(const Stand& s);
+
 }  // namespace referee

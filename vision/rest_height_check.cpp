@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace referee {
 
@@ -20,34 +21,42 @@ std::string Join(const std::vector<std::string>& ids) {
   return out;
 }
 
-}  // namespace
+// The heights tried, mm above the mat: from lying on the bare top to lying on the tallest
+// figures (and the ruled height itself, whatever it was).
+struct HeightRange {
+  double low_mm = 0;
+  double high_mm = 0;
+};
 
-std::optional<RestHeightCheck> CheckRestHeight(
-    const ProjectileObservation& projectile, const TopView& view,
-    const std::function<std::vector<std::string>(Vec2)>& hits,
-    const RestHeightCheckOptions& options) {
-  if (projectile.resting_on.empty() || options.step_mm <= 0) return std::nullopt;
+HeightRange HeightsTried(const ProjectileObservation& projectile,
+                         const RestHeightCheckOptions& options) {
   const double lift_mm =
       projectile.kind == "shell" ? options.shell_thickness_mm : options.qtip_head_radius_mm;
   const double ruled_mm = InchesToMm(projectile.height_in);
-  // From lying on the bare top to lying on the tallest figures (and the ruled height itself,
-  // whatever it was).
-  const double low_mm = std::min(options.base_height_mm + lift_mm, ruled_mm);
-  const double high_mm =
-      std::max(options.base_height_mm + options.max_figure_height_mm + lift_mm, ruled_mm);
-  const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
-  const std::vector<std::string> ruled = Sorted(hits(projectile.point));
+  return {std::min(options.base_height_mm + lift_mm, ruled_mm),
+          std::max(options.base_height_mm + options.max_figure_height_mm + lift_mm, ruled_mm)};
+}
 
+// The height nearest the ruled one at which `hits` differs from `ruled`, if nearer than
+// `nearer_than`'s.
+std::optional<RestHeightCheck> NearestDecidingHeight(
+    const ProjectileObservation& projectile, const TopView& view, HeightRange range,
+    const std::vector<std::string>& ruled,
+    const std::function<std::vector<std::string>(Vec2)>& hits,
+    const std::optional<RestHeightCheck>& nearer_than, const RestHeightCheckOptions& options) {
+  const double ruled_mm = InchesToMm(projectile.height_in);
+  const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
+  double limit_mm = nearer_than ? std::abs(nearer_than->decides_height_mm - ruled_mm)
+                                : std::numeric_limits<double>::infinity();
   std::optional<RestHeightCheck> best;
-  const int steps = static_cast<int>(std::ceil((high_mm - low_mm) / options.step_mm));
+  const int steps = static_cast<int>(std::ceil((range.high_mm - range.low_mm) / options.step_mm));
   for (int i = 0; i <= steps; ++i) {
-    const double h_mm = std::min(high_mm, low_mm + i * options.step_mm);
-    if (best && std::abs(h_mm - ruled_mm) >= std::abs(best->decides_height_mm - ruled_mm)) {
-      continue;
-    }
+    const double h_mm = std::min(range.high_mm, range.low_mm + i * options.step_mm);
+    if (std::abs(h_mm - ruled_mm) >= limit_mm) continue;
     const Vec2 there = view.TableAtHeight(on_mat, MmToInches(h_mm));
     std::vector<std::string> hit = Sorted(hits(there));
     if (hit == ruled) continue;
+    limit_mm = std::abs(h_mm - ruled_mm);
     best = RestHeightCheck{.stand_id = projectile.resting_on,
                            .ruled_height_mm = ruled_mm,
                            .decides_height_mm = h_mm,
@@ -55,7 +64,34 @@ std::optional<RestHeightCheck> CheckRestHeight(
                            .point_there = there,
                            .hit_there = std::move(hit),
                            .hit_ruled = ruled,
+                           .outline_stand_id = "",
+                           .outline = "",
                            .reason = ""};
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<RestHeightCheck> CheckRestHeight(
+    const ProjectileObservation& projectile, const TopView& view,
+    const std::function<std::vector<std::string>(Vec2)>& hits,
+    const RestHeightCheckOptions& options, const std::vector<RulingAtOutline>& at_other_outlines) {
+  if (projectile.resting_on.empty() || options.step_mm <= 0) return std::nullopt;
+  const HeightRange range = HeightsTried(projectile, options);
+  const double ruled_mm = InchesToMm(projectile.height_in);
+  const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
+  const std::vector<std::string> ruled = Sorted(hits(projectile.point));
+
+  std::optional<RestHeightCheck> best =
+      NearestDecidingHeight(projectile, view, range, ruled, hits, std::nullopt, options);
+  for (const RulingAtOutline& other : at_other_outlines) {
+    if (Sorted(other.hits(projectile.point)) != ruled) continue;
+    if (auto c = NearestDecidingHeight(projectile, view, range, ruled, other.hits, best, options)) {
+      best = std::move(c);
+      best->outline_stand_id = other.stand_id;
+      best->outline = other.outline;
+    }
   }
   if (!best) return std::nullopt;
   const double moved_mm_per_mm =
@@ -75,6 +111,11 @@ std::optional<RestHeightCheck> CheckRestHeight(
                 ruled_mm, best->decides_height_mm, std::ceil(best->decides_within_mm),
                 lower ? "lower" : "higher");
   std::string reason = head;
+  const std::string& other_base = best->outline_stand_id;
+  if (!other_base.empty()) {
+    reason += " and " + other_base + "'s base is " + best->outline +
+              " (a size the camera could not tell from the one reported)";
+  }
   if (!now_hit.empty())
     reason += ", " + Join(now_hit) + (now_hit.size() > 1 ? " are" : " is") + " hit";
   if (!now_clear.empty()) {
@@ -82,6 +123,7 @@ std::optional<RestHeightCheck> CheckRestHeight(
               (now_clear.size() > 1 ? " are" : " is") + " clear";
   }
   reason += ": measure how high it lies";
+  if (!other_base.empty()) reason += " and " + other_base + "'s base";
   best->reason = std::move(reason);
   return best;
 }
@@ -92,14 +134,35 @@ std::optional<RestHeightCheck> CheckRulingHeight(const ProjectileObservation& pr
                                                  const StandKindCatalog& catalog,
                                                  const ShotOptions& rules,
                                                  const RestHeightCheckOptions& options) {
-  const auto hits = [&](Vec2 p) {
-    shot.point = p;
-    const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
-    std::vector<std::string> ids = v.candidates;
-    ids.insert(ids.end(), v.destroyed_equipment.begin(), v.destroyed_equipment.end());
-    return ids;
+  const auto ruling = [&board, &catalog, &rules, shot](const std::vector<Stand>& at) {
+    return [&board, &catalog, &rules, shot, at](Vec2 p) mutable {
+      shot.point = p;
+      const Verdict v = AdjudicateShot(board, at, shot, catalog, rules);
+      std::vector<std::string> ids = v.candidates;
+      ids.insert(ids.end(), v.destroyed_equipment.begin(), v.destroyed_equipment.end());
+      return ids;
+    };
   };
-  return CheckRestHeight(projectile, view, hits, options);
+  // The other sizes of the stands the shot could reach at any height tried.
+  std::vector<RulingAtOutline> at_other_outlines;
+  if (!projectile.resting_on.empty()) {
+    const HeightRange range = HeightsTried(projectile, options);
+    const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
+    const Vec2 low = view.TableAtHeight(on_mat, MmToInches(range.low_mm));
+    const Vec2 high = view.TableAtHeight(on_mat, MmToInches(range.high_mm));
+    const double reach_in = rules.report_radius_in + Distance(low, high);
+    for (size_t i = 0; i < stands.size(); ++i) {
+      const std::vector<Stand> outlines = OutlinesOf(stands[i]);
+      for (size_t k = 1; k < outlines.size(); ++k) {
+        const OrientedRect& fp = outlines[k].footprint;
+        if (std::min(DistanceToRect(low, fp), DistanceToRect(high, fp)) > reach_in) continue;
+        std::vector<Stand> at = stands;
+        at[i] = outlines[k];
+        at_other_outlines.push_back({stands[i].id, OutlineName(outlines[k]), ruling(at)});
+      }
+    }
+  }
+  return CheckRestHeight(projectile, view, ruling(stands), options, at_other_outlines);
 }
 
 RestHeightCheckOptions RestHeightCheckOptionsFor(const ProjectileOptions& projectile) {

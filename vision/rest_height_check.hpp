@@ -6,6 +6,11 @@
 // can be wrong under blur. So the heights it could truly lie at, from the bare top to the
 // tallest figures, are tried: where one of them changes which stands are hit, the players are
 // told the height at which it changes, something they can measure with a ruler.
+// A base the camera could not tell the size of is tried at each size it allows as well: the
+// outline a figure-covered side cuts short also moves where a stick on it rests (`hard` seed
+// 359 scene 6: a Q-tip across a 40 x 30 base found 40 x 23 was put on the mat 17 mm below its
+// figures, and blue-10 was hit only at the true size and a height on its figures: the size
+// check, at the ruled height, and the height check, at the reported size, both stayed silent).
 #pragma once
 
 #include <functional>
@@ -50,19 +55,35 @@ struct RestHeightCheck {
   Vec2 point_there;                    // where the point lies at that height, table inches
   std::vector<std::string> hit_there;  // the stands hit at that height
   std::vector<std::string> hit_ruled;  // ... and as ruled (sorted)
-  std::string reason;                  // for the players: what to measure and what it changes
+  // The stand and base size that takes as well ("line_cavalry 40 x 30 mm", one the camera could
+  // not rule out), where at the size reported no height changes the ruling; empty when none.
+  std::string outline_stand_id;
+  std::string outline;
+  std::string reason;  // for the players: what to measure and what it changes
+};
+
+// The ruling with one stand at another base size the camera allows: `outline` names it for the
+// players, `hits` rules a point as `CheckRestHeight`'s does.
+struct RulingAtOutline {
+  std::string stand_id;
+  std::string outline;
+  std::function<std::vector<std::string>(Vec2)> hits;
 };
 
 // `hits(point)`: the ids of the stands the ruling hits with the impact at `point` (sorted or
 // not). None when the projectile lies on the mat or no height it could lie at on its stand
-// changes them.
+// changes them, at the stands as reported or at any of `at_other_outlines` (each tried where it
+// rules the point as reported at the ruled height: where the size alone decides, the verdict
+// asks for it already).
 std::optional<RestHeightCheck> CheckRestHeight(
     const ProjectileObservation& projectile, const TopView& view,
     const std::function<std::vector<std::string>(Vec2)>& hits,
-    const RestHeightCheckOptions& options = {});
+    const RestHeightCheckOptions& options = {},
+    const std::vector<RulingAtOutline>& at_other_outlines = {});
 
 // The same with the engine's ruling: the stands hit are the shot's candidates and the
-// equipment it destroys, `shot` ruled again with its point at each height.
+// equipment it destroys, `shot` ruled again with its point at each height, and with each stand
+// within the report radius of where it could lie at each other base size it allows.
 std::optional<RestHeightCheck> CheckRulingHeight(const ProjectileObservation& projectile,
                                                  const TopView& view, const Board& board,
                                                  const std::vector<Stand>& stands, Shot shot,

@@ -4,7 +4,10 @@
 // circle may be in or out depending on how high the shot truly rests.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "../overhead_calibration.hpp"
+#include "engine/stand_kind_catalog_loader.hpp"
 #include "vision/rest_height_check.hpp"
 
 namespace referee {
@@ -99,6 +102,92 @@ TEST(RestHeightCheckTest, TheTallestFiguresAreTheClubsWhenTaller) {
   const auto check = CheckRestHeight(shell, view, HitWestOf(edge_in), o);
   ASSERT_TRUE(check.has_value());
   EXPECT_EQ(check->hit_there, std::vector<std::string>{"blue-2"});
+}
+
+// A base whose size the camera could not tell, beside a Q-tip ruled on a bare top (5 mm up, at
+// (34, 16)): blue-2, found 40 x 20 with its depth along x and its east edge 1.5" west of the
+// point, is clear at any height the stick could lie at (raised 32.5 mm the point moves 0.27"
+// west); at 40 x 30, its east edge 10 mm nearer, it is clear as ruled and hit once the stick
+// lies 15.7 mm up or more (`hard` seed 359 scene 6: both checks silent, a hit missed).
+class RulingHeightAtOtherSizes : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    board_.grid = Grid{12, 8, 4.0};
+    red_.id = "red-1";
+    red_.side = "red";
+    red_.kind = "line_infantry";
+    red_.footprint = {{34.0, 16.0}, MmToInches(40), MmToInches(20), 0.0};
+    blue_.id = "blue-2";
+    blue_.side = "blue";
+    blue_.kind = "line_infantry";
+    // Turned 90 degrees: its 20 mm depth lies along x.
+    blue_.footprint = {{32.5 - MmToInches(10), 16.0}, MmToInches(40), MmToInches(20), 90.0};
+  }
+
+  // blue-2 at 40 x 30, grown `grown_mm` toward the point (its west edge kept).
+  void OfferDeeperBase(double grown_mm) {
+    OtherOutline deeper{"line_cavalry", blue_.footprint};
+    deeper.footprint.depth_in += MmToInches(grown_mm);
+    deeper.footprint.center.x += MmToInches(grown_mm) / 2;
+    blue_.other_outlines = {deeper};
+  }
+
+  std::optional<RestHeightCheck> Check() const {
+    Shot shot;
+    shot.kind = ShotKind::kField;
+    shot.point = {34.0, 16.0};
+    return CheckRulingHeight(OnAStand("qtip", 5.0), view_, board_, {red_, blue_}, shot, catalog_,
+                             rules_);
+  }
+
+  static double EastEdge(const OrientedRect& r) {
+    double x = r.Corners()[0].x;
+    for (const Vec2& c : r.Corners()) x = std::max(x, c.x);
+    return x;
+  }
+
+  TopView view_{OverheadCalibration()};
+  StandKindCatalog catalog_ = LoadStandKinds();
+  ShotOptions rules_ = LoadShotOptions("napoleonic");
+  Board board_;
+  Stand red_, blue_;
+};
+
+TEST_F(RulingHeightAtOtherSizes, TheHeightThatDecidesAtAnotherSizeIsSaidWithThatSize) {
+  ASSERT_NEAR(EastEdge(blue_.footprint), 32.5, 1e-9);
+  ASSERT_NEAR(rules_.hit_radius_in, 1.0, 1e-12);
+  // At the size reported no height changes the ruling: nothing to ask.
+  EXPECT_FALSE(Check().has_value());
+
+  OfferDeeperBase(10.0);
+  ASSERT_NEAR(EastEdge(blue_.other_outlines[0].footprint), 32.5 + MmToInches(10), 1e-9);
+  const auto check = Check();
+  ASSERT_TRUE(check.has_value());
+  EXPECT_EQ(check->stand_id, "red-1");
+  EXPECT_EQ(check->outline_stand_id, "blue-2");
+  EXPECT_EQ(check->outline, "line_cavalry 40 x 30 mm");
+  // Hit from where the point lies within 1" of the deeper base's east edge.
+  const ProjectileObservation qtip = OnAStand("qtip", 5.0);
+  const double reach_x = 32.5 + MmToInches(10) + 1.0;
+  const double crossing_mm =
+      kCameraHeightMm * (1.0 - (reach_x - 24.0) / (XAtHeight(qtip, 0) - 24.0));
+  EXPECT_GE(check->decides_height_mm, crossing_mm);
+  EXPECT_LT(check->decides_height_mm, crossing_mm + 0.5);
+  EXPECT_EQ(check->hit_ruled, std::vector<std::string>{"red-1"});
+  EXPECT_EQ(check->hit_there, (std::vector<std::string>{"blue-2", "red-1"}));
+  EXPECT_NE(check->reason.find("or higher and blue-2's base is line_cavalry 40 x 30 mm"),
+            std::string::npos)
+      << check->reason;
+  EXPECT_NE(check->reason.find("blue-2 is hit: measure how high it lies and blue-2's base"),
+            std::string::npos)
+      << check->reason;
+}
+
+// Where the other size alone decides at the ruled height the verdict asks for the size
+// (CONFIRM SIZE); the height is not asked on top of it.
+TEST_F(RulingHeightAtOtherSizes, NoHeightIsAskedOfASizeThatDecidesAsRuled) {
+  OfferDeeperBase(20.0);  // its east edge 0.71" from the point as ruled
+  EXPECT_FALSE(Check().has_value());
 }
 
 }  // namespace

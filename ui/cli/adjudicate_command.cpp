@@ -361,7 +361,9 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"height_mm", height_check->ruled_height_mm},
                           {"decides_height_mm", height_check->decides_height_mm},
                           {"decides_within_mm", height_check->decides_within_mm},
-                          {"hit_stand_ids_there", height_check->hit_there}});
+                          {"hit_stand_ids_there", height_check->hit_there},
+                          {"if_base_of", height_check->outline_stand_id},
+                          {"if_base", height_check->outline}});
   }
   j["rejected"] = false;
   j["reason"] = "";

@@ -393,10 +393,15 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
             truth_there &= (std::find(hits.begin(), hits.end(), id) != hits.end()) == there;
           }
           height_checks_there += truth_there ? 1 : 0;
-          char hb[120];
-          std::snprintf(hb, sizeof hb, "; HEIGHT CHECK (decides at %.1f mm, ruled %.1f; truth %s)",
-                        height_check->decides_height_mm, height_check->ruled_height_mm,
-                        truth_there ? "there" : "as ruled");
+          const std::string at_base =
+              height_check->outline.empty()
+                  ? ""
+                  : " with " + height_check->outline_stand_id + " at " + height_check->outline;
+          char hb[200];
+          std::snprintf(hb, sizeof hb,
+                        "; HEIGHT CHECK (decides at %.1f mm%s, ruled %.1f; truth %s)",
+                        height_check->decides_height_mm, at_base.c_str(),
+                        height_check->ruled_height_mm, truth_there ? "there" : "as ruled");
           line += hb;
         }
         if (tv.value("decisive", false)) {
