@@ -95,6 +95,9 @@ TEST(AdjudicateRestHeightTest, TheHeightThatDecidesAShotOnFiguresIsTheTablesOwn)
   ASSERT_NE(height, nullptr) << j.at("check").dump();
   EXPECT_EQ(height->at("side"), "");
   EXPECT_EQ(height->at("stand"), j.at("projectile").at("resting_on"));
+  // The height decides at the sizes reported: no other base size is part of it.
+  EXPECT_EQ(height->at("if_base_of"), "");
+  EXPECT_EQ(height->at("if_base"), "");
   const double ruled_mm = height->at("height_mm").get<double>();
   const double decides_mm = height->at("decides_height_mm").get<double>();
 
