@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <variant>
 
+#include "calibration/calibrate_table.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
@@ -69,6 +72,40 @@ inline void ExpectHardQtipPlaced(uint64_t seed, int index, const std::string& no
   EXPECT_EQ(a.projectile->kind, "qtip");
   EXPECT_LT(ShotErrorMm(a, s), 2.5);
   EXPECT_NE(a.projectile->note.find(note_part), std::string::npos) << a.projectile->note;
+}
+
+// `s` calibrated from its empty frame as a club would, where that labels the (markerless) board
+// from its far corner, as the scenes that use this are; a test failure and none otherwise.
+inline std::optional<TableCalibration> CalibratedFromFarCorner(const SynthScene& s) {
+  const CalibrationResult r = CalibrateTable(s.empty, s.board.grid, {});
+  if (!std::holds_alternative<TableCalibration>(r)) {
+    ADD_FAILURE() << "the empty frame does not calibrate";
+    return std::nullopt;
+  }
+  const TableCalibration& cal = std::get<TableCalibration>(r);
+  const double w = s.board.grid.Width(), h = s.board.grid.Height();
+  const double off_px =
+      cv::norm(cal.camera.ImageFromTable({0, 0}) - s.camera.ImageFromTable({w, h}));
+  if (off_px >= 3.0) {
+    ADD_FAILURE() << "not labelled from the far corner: its (0, 0) is " << off_px << " px off";
+    return std::nullopt;
+  }
+  return cal;
+}
+
+// The board as a club's calibration from the empty frame labels it when it starts from the far
+// corner (a markerless board): its terrain and features turned half way round.
+inline Board BoardTurnedHalfWay(const Board& board) {
+  const double w = board.grid.Width(), h = board.grid.Height();
+  Board turned = board;
+  turned.terrain.clear();
+  for (const auto& [square, terrain] : board.terrain) {
+    turned.terrain[{board.grid.cols - 1 - square.col, board.grid.rows - 1 - square.row}] = terrain;
+  }
+  for (auto& feature : turned.features) {
+    for (Vec2& p : feature.outline.vertices) p = Vec2{w - p.x, h - p.y};
+  }
+  return turned;
 }
 
 }  // namespace referee

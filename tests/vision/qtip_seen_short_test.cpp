@@ -9,13 +9,10 @@
 //    on a dark brown mat barely changes, so the change the camera sees is 26 mm of white stick.
 #include <gtest/gtest.h>
 
-#include <variant>
-
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "analysed_scene.hpp"
-#include "calibration/calibrate_table.hpp"
 #include "datasets/scene_truth.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -109,22 +106,13 @@ TEST(QtipSeenShortTest, PaintedHeadRunningOnUnderTreeCrownsIsRefused) {
   ASSERT_TRUE(s.projectile.has_value());
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_EQ(s.board.TerrainAt({0, 7}), Terrain::kWoods);
-  const CalibrationResult r = CalibrateTable(s.empty, s.board.grid, {});
-  ASSERT_TRUE(std::holds_alternative<TableCalibration>(r));
-  const TableCalibration& cal = std::get<TableCalibration>(r);
+  const std::optional<TableCalibration> cal = CalibratedFromFarCorner(s);
+  ASSERT_TRUE(cal.has_value());
+  const Board turned = BoardTurnedHalfWay(s.board);
   const double w = s.board.grid.Width(), h = s.board.grid.Height();
-  ASSERT_LT(cv::norm(cal.camera.ImageFromTable({0, 0}) - s.camera.ImageFromTable({w, h})), 3.0);
-  Board turned = s.board;
-  turned.terrain.clear();
-  for (const auto& [square, terrain] : s.board.terrain) {
-    turned.terrain[{s.board.grid.cols - 1 - square.col, s.board.grid.rows - 1 - square.row}] =
-        terrain;
-  }
-  for (auto& feature : turned.features) {
-    for (Vec2& p : feature.outline.vertices) p = Vec2{w - p.x, h - p.y};
-  }
-  const ShotAnalysis a = AnalyseShot(TopView(cal), s.before, AsWebcamSends(s.after, s.jpeg_quality),
-                                     ScenarioSideColors(sc), LoadStandKinds(), &turned);
+  const ShotAnalysis a =
+      AnalyseShot(TopView(*cal), s.before, AsWebcamSends(s.after, s.jpeg_quality),
+                  ScenarioSideColors(sc), LoadStandKinds(), &turned);
   const Vec2 tip{w - s.projectile->painted_end.x, h - s.projectile->painted_end.y};
   EXPECT_FALSE(a.projectile.has_value())
       << "ruled " << InchesToMm(Distance(a.projectile->point, tip)) << " mm from the tip";

@@ -8,10 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <variant>
 
 #include "analysed_scene.hpp"
-#include "calibration/calibrate_table.hpp"
 #include "vision/rest_height_check.hpp"
 
 namespace referee {
@@ -24,21 +22,11 @@ TEST(RestHeightOtherSizeSceneTest, AStickOnABaseFoundTooShallowAsksHeightAndSize
   ASSERT_EQ(s.projectile->kind, "qtip");
   ASSERT_EQ(s.projectile->resting_on, "blue-10");
   ASSERT_EQ(s.verdict.hit_ids, std::vector<std::string>{"blue-10"});
-  const CalibrationResult r = CalibrateTable(s.empty, s.board.grid, {});
-  ASSERT_TRUE(std::holds_alternative<TableCalibration>(r));
-  const TableCalibration& cal = std::get<TableCalibration>(r);
+  const std::optional<TableCalibration> cal = CalibratedFromFarCorner(s);
+  ASSERT_TRUE(cal.has_value());
+  const Board turned = BoardTurnedHalfWay(s.board);
   const double w = s.board.grid.Width(), h = s.board.grid.Height();
-  ASSERT_LT(cv::norm(cal.camera.ImageFromTable({0, 0}) - s.camera.ImageFromTable({w, h})), 3.0);
-  Board turned = s.board;
-  turned.terrain.clear();
-  for (const auto& [square, terrain] : s.board.terrain) {
-    turned.terrain[{s.board.grid.cols - 1 - square.col, s.board.grid.rows - 1 - square.row}] =
-        terrain;
-  }
-  for (auto& feature : turned.features) {
-    for (Vec2& p : feature.outline.vertices) p = Vec2{w - p.x, h - p.y};
-  }
-  const TopView view(cal);
+  const TopView view(*cal);
   const StandKindCatalog catalog = LoadStandKinds();
   const ShotAnalysis a = AnalyseShot(view, s.before, AsWebcamSends(s.after, s.jpeg_quality),
                                      ScenarioSideColors(sc), catalog, &turned);
