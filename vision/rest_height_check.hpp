@@ -7,10 +7,10 @@
 // tallest figures, are tried: where one of them changes which stands are hit, the players are
 // told the height at which it changes, something they can measure with a ruler.
 // A base the camera could not tell the size of is tried at each size it allows as well: the
-// outline a figure-covered side cuts short also moves where a stick on it rests (`hard` seed
-// 359 scene 6: a Q-tip across a 40 x 30 base found 40 x 23 was put on the mat 17 mm below its
-// figures, and blue-10 was hit only at the true size and a height on its figures: the size
-// check, at the ruled height, and the height check, at the reported size, both stayed silent).
+// size check asks only at the ruled height and this one alone only at the size reported (`hard`
+// seed 359 scene 6: a Q-tip across a 40 x 30 base found 40 x 23 was put on the mat 17 mm below
+// its figures, and blue-10 was hit only at the true size and a height on its figures: both
+// checks stayed silent).
 #pragma once
 
 #include <functional>
