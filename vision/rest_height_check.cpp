@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <utility>
+
+#include "engine/ruling_hits.hpp"
 
 namespace referee {
 
@@ -134,14 +137,8 @@ std::optional<RestHeightCheck> CheckRulingHeight(const ProjectileObservation& pr
                                                  const StandKindCatalog& catalog,
                                                  const ShotOptions& rules,
                                                  const RestHeightCheckOptions& options) {
-  const auto ruling = [&board, &catalog, &rules, shot](const std::vector<Stand>& at) {
-    return [&board, &catalog, &rules, shot, at](Vec2 p) mutable {
-      shot.point = p;
-      const Verdict v = AdjudicateShot(board, at, shot, catalog, rules);
-      std::vector<std::string> ids = v.candidates;
-      ids.insert(ids.end(), v.destroyed_equipment.begin(), v.destroyed_equipment.end());
-      return ids;
-    };
+  const auto ruling = [&board, &catalog, &rules, &shot](std::vector<Stand> at) {
+    return RulingHitsAt(board, std::move(at), shot, catalog, rules);
   };
   // The other sizes of the stands the shot could reach at any height tried.
   std::vector<RulingAtOutline> at_other_outlines;

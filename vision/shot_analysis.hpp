@@ -12,6 +12,7 @@
 #include "engine/board.hpp"
 #include "engine/board_file.hpp"
 #include "engine/stand.hpp"
+#include "vision/close_call_check.hpp"
 #include "vision/projectile_detector.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/side_color_model.hpp"
@@ -39,6 +40,9 @@ struct ShotAnalysis {
   // The height a shot on a stand is ruled at, where it decides who is hit (CheckRulingHeight,
   // run once the verdict is made): the evidence picture marks where it would lie then.
   std::optional<RestHeightCheck> height_check;
+  // A stand within the camera's error of the hit circle's edge (CheckRulingCloseCall, run once
+  // the verdict is made): the evidence picture marks the stands to measure.
+  std::optional<CloseCallCheck> close_call;
 };
 
 // empty (optional): a camera frame of the table before the armies were deployed, through the

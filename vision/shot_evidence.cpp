@@ -1,5 +1,6 @@
 #include "vision/shot_evidence.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include <opencv2/imgproc.hpp>
@@ -59,6 +60,12 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     // overlay does.
     if (ds->partly_hidden) write("(check: partly hidden)", {-60, 14});
     if (ds->faint_border) write("(check: faint border)", {-60, ds->partly_hidden ? 28 : 14});
+    // Within the camera's error of the circle's edge: the players measure it.
+    if (a.close_call && std::ranges::find(a.close_call->stands, near.id, &CloseStand::id) !=
+                            a.close_call->stands.end()) {
+      write("(check: too close, measure)",
+            {-60, 14 * (1 + (ds->partly_hidden ? 1 : 0) + (ds->faint_border ? 1 : 0))});
+    }
   }
   // Something of a side's colour no found stand explains (a base the search missed?): ringed
   // where it lies nearest the circle's centre, so the players look before accepting a miss.

@@ -5,20 +5,14 @@
 // the generator's own geometry: the true camera ray through where the shell is seen, and the
 // true stands, ruled by the engine at each height.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include <opencv2/imgcodecs.hpp>
-#include <opencv2/imgproc.hpp>
-
-#include "calibration/calibration_file.hpp"
+#include "adjudicated_scene_files.hpp"
 #include "datasets/scenario.hpp"
 #include "datasets/synth_scene.hpp"
 #include "engine/data_paths.hpp"
@@ -47,44 +41,14 @@ std::vector<std::string> TrueHits(const SynthScene& scene, Vec2 p, const std::st
 }
 
 TEST(AdjudicateRestHeightTest, TheHeightThatDecidesAShotOnFiguresIsTheTablesOwn) {
-  fs::remove_all(Dir());
-  fs::create_directories(Dir());
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "ancient.json");
   const SynthScene scene =
       GenerateScene(sc, SynthOptions{.seed = 5, .size = {1920, 1080}, .with_hand_frame = false}, 2);
   ASSERT_TRUE(scene.projectile.has_value());
-  cv::imwrite((Dir() / "before.png").string(), scene.before);
-  cv::imwrite((Dir() / "after.png").string(), scene.after);
-  TableCalibration cal;
-  cal.board = scene.board.grid;
-  cal.camera = scene.camera;
-  cv::cvtColor(scene.before, cal.reference_gray, cv::COLOR_BGR2GRAY);
-  const int cols = scene.board.grid.cols, rows = scene.board.grid.rows;
-  const double q = scene.board.grid.square_size_in;
-  for (const auto& [col, row] : {std::pair{0, 0}, {cols, 0}, {cols, rows}, {0, rows}}) {
-    cal.intersections.push_back({col, row, cal.camera.ImageFromTable({col * q, row * q}), 0});
-  }
-  SaveCalibration(cal, Dir() / "cal.yml");
-  json board = {{"board", {{"cols", cols}, {"rows", rows}, {"square_size", q}}},
-                {"terrain", json::array()}};
-  for (const auto& [square, terrain] : scene.board.terrain) {
-    board["terrain"].push_back(
-        {{"square", {square.col, square.row}}, {"type", TerrainName(terrain)}});
-  }
-  std::ofstream(Dir() / "board.json") << board.dump();
+  WriteSceneFiles(scene, Dir());
   const std::string firer = scene.verdict.firer_side;
-
-  const fs::path out = Dir() / "out.json";
-  const std::string cmd =
-      std::string(REFEREE_BINARY) + " adjudicate --ruleset ancient --shot " + "catapult --firer " +
-      firer + " --calibration " + (Dir() / "cal.yml").string() + " --board " +
-      (Dir() / "board.json").string() + " --before " + (Dir() / "before.png").string() +
-      " --after " + (Dir() / "after.png").string() + " --out " + out.string() + " >" +
-      (Dir() / "stdout.txt").string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
-  std::ifstream in(out);
-  const json j = json::parse(in);
+  const json j = AdjudicateSceneFiles(Dir(), "--ruleset ancient --shot catapult --firer " + firer);
+  ASSERT_FALSE(j.is_null());
   ASSERT_FALSE(j.at("rejected").get<bool>()) << j.at("reason");
   // Its dot shows on the shell's top here: the point is the dot, not the square's centre.
   EXPECT_TRUE(j.at("projectile").at("dot_seen").get<bool>());
@@ -125,8 +89,7 @@ TEST(AdjudicateRestHeightTest, TheHeightThatDecidesAShotOnFiguresIsTheTablesOwn)
       << "ruled at " << ruled_mm << " mm; " << height->at("reason");
   // The shell truly lies above that height: the ruling stands.
   EXPECT_GT(dot_mm, decides_mm);
-  std::ifstream said(Dir() / "stdout.txt");
-  const std::string text{std::istreambuf_iterator<char>(said), {}};
+  const std::string text = AdjudicateStdout(Dir());
   EXPECT_NE(text.find("CHECK: the height decides"), std::string::npos) << text;
 }
 

@@ -28,6 +28,7 @@
 #include "engine/verdict.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/close_call_check.hpp"
 #include "vision/image_file.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
@@ -365,6 +366,21 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"if_base_of", height_check->outline_stand_id},
                           {"if_base", height_check->outline}});
   }
+  // The camera puts the impact and the bases' edges to about a pixel: a stand nearer the
+  // circle's edge than that is measured by the players, not called.
+  a.close_call = CheckRulingCloseCall(p, view, board.board, stands, shot, catalog, rules);
+  if (const auto& close_call = a.close_call) {
+    std::vector<std::string> ids;
+    for (const CloseStand& s : close_call->stands) ids.push_back(s.id);
+    j["check"].push_back({{"reason", close_call->reason},
+                          {"side", ""},
+                          {"point", Pt(close_call->point_there)},
+                          {"stand", ids.front()},
+                          {"close_call_stands", ids},
+                          {"changes_mm", close_call->stands.front().changes_mm},
+                          {"error_mm", close_call->error_mm},
+                          {"hit_stand_ids_there", close_call->hit_there}});
+  }
   j["rejected"] = false;
   j["reason"] = "";
   if (!opt.evidence.empty()) {
@@ -380,6 +396,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
               << ": look there before accepting the ruling\n";
   }
   if (a.height_check) std::cout << "CHECK: " << a.height_check->reason << "\n";
+  if (a.close_call) std::cout << "CHECK: " << a.close_call->reason << "\n";
   return Write(opt, j);
 }
 

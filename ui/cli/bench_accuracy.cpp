@@ -42,6 +42,7 @@
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/close_call_check.hpp"
 #include "vision/pair_hand_check.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
@@ -194,6 +195,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   // the search missed reaches the circle (a false alarm).
   int differ_flagged = 0, checks_agreed = 0, checks_raised = 0, checks_false = 0;
   int ground_checks = 0;  // checks whose colour lies on water, a bridge or a road
+  // Too-close-to-call checks (vision/close_call_check): raised, with the truth's ruling on the
+  // other side for a stand named, and on decisive shots whose verdict agreed.
+  int close_calls = 0, close_calls_other = 0, close_calls_agreed = 0;
+  // How far the found impact-to-base distance lies from the truth's, for the stands the
+  // footprint is measured to within the report radius: mm and camera pixels at the impact.
+  BenchSeries edge_mm, edge_camera_px;
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -404,6 +411,54 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
                         height_check->ruled_height_mm, truth_there ? "there" : "as ruled");
           line += hb;
         }
+        // A stand too near the circle's edge for the camera to call: is the truth on the other
+        // side for one it names?
+        const auto close_call = CheckRulingCloseCall(*a.projectile, view, our_board, our_stands,
+                                                     ours, catalog, ruleset_opt);
+        if (close_call) {
+          ++close_calls;
+          bool other = false;
+          std::string named;
+          for (size_t i = 0; i < ts.size(); ++i) {
+            if (match[i] < 0) continue;
+            const std::string& our_id = our_stands[static_cast<size_t>(match[i])].id;
+            const auto c = std::ranges::find(close_call->stands, our_id, &CloseStand::id);
+            if (c == close_call->stands.end()) continue;
+            const auto& hits = tv.at("hit_ids");
+            const std::string id = ts[i].at("id").get<std::string>();
+            other |= (std::find(hits.begin(), hits.end(), id) != hits.end()) != c->hit_ruled;
+            char cb[80];
+            std::snprintf(cb, sizeof cb, "%s%s ruled %s at %.2f mm", named.empty() ? "" : ", ",
+                          id.c_str(), c->hit_ruled ? "hit" : "clear", c->changes_mm);
+            named += cb;
+          }
+          close_calls_other += other ? 1 : 0;
+          char cb[120];
+          std::snprintf(cb, sizeof cb, "; CLOSE CALL (%s, error %.2f mm; truth %s)", named.c_str(),
+                        close_call->error_mm, other ? "other" : "as ruled");
+          line += cb;
+        }
+        for (size_t i = 0; i < ts.size(); ++i) {
+          if (match[i] < 0) continue;
+          Stand truth_stand;
+          truth_stand.kind = ts[i].at("kind").get<std::string>();
+          truth_stand.footprint = {
+              TruthPoint(ts[i].at("center")), ts[i].at("size").at(0).get<double>(),
+              ts[i].at("size").at(1).get<double>(), ts[i].at("angle_deg").get<double>()};
+          const StandKind* kind = catalog.Find(truth_stand.kind);
+          const StandCategory category = kind ? kind->category : StandCategory::kInfantry;
+          if (FrontEdgeMeasured(category, ruleset_opt)) continue;
+          const double truth_in = TargetDistance(truth_pt, truth_stand, category, ruleset_opt);
+          if (truth_in > ruleset_opt.report_radius_in) continue;
+          const double ours_in = TargetDistance(
+              *impact_point, scored[static_cast<size_t>(match[i])], category, ruleset_opt);
+          // On or inside the base both ways: no edge measured.
+          if (truth_in <= 0.0 && ours_in <= 0.0) continue;
+          const double err_mm = InchesToMm(std::abs(ours_in - truth_in));
+          edge_mm.Add(err_mm);
+          edge_camera_px.Add(err_mm /
+                             MmPerCameraPxAt(view, a.projectile->point, a.projectile->height_in));
+        }
         if (tv.value("decisive", false)) {
           ++decisive;
           // The truth's hits are measured the ruleset's way (a chariot, elephant or catapult
@@ -471,8 +526,9 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           }
           agree += same ? 1 : 0;
           facing_asked += confirmed ? 1 : 0;
-          if (!same) differ_flagged += checks.empty() && !height_check ? 0 : 1;
+          if (!same) differ_flagged += checks.empty() && !height_check && !close_call ? 0 : 1;
           if (same) checks_agreed += checks.empty() ? 0 : 1;
+          if (same) close_calls_agreed += close_call ? 1 : 0;
           if (!same) line += "; DECISIVE VERDICT DIFFERS:" + differs;
         }
       }
@@ -569,7 +625,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       sized_asked);
   std::printf(
       "decisive verdicts that differ: %d silent, %d flagged for check (a side's colour in the "
-      "circle no found stand explains, or the shot's height decides)\n",
+      "circle no found stand explains, the shot's height decides, or a stand is too close to "
+      "call)\n",
       decisive - agree - differ_flagged, differ_flagged);
   std::printf("checks raised on shots whose verdict agreed: %d\n", checks_agreed);
   std::printf(
@@ -584,6 +641,18 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "height checks (a shot on a stand whose height decides who is hit): %d (the truth's "
       "ruling the one at the other height: %d)\n",
       height_checks, height_checks_there);
+  std::printf(
+      "close calls (a stand within the camera's error of the circle's edge): %d (the truth's "
+      "ruling the other for a stand named: %d; on decisive shots whose verdict agreed: %d)\n",
+      close_calls, close_calls_other, close_calls_agreed);
+  if (!edge_mm.v.empty()) {
+    std::printf(
+        "impact-to-base distance error, stands within the report radius the impact is off: median "
+        "%.2f mm (%.2f "
+        "camera px)  p90 %.2f mm (%.2f px)  p95 %.2f mm (%.2f px)  max %.2f mm (n=%zu)\n",
+        edge_mm.Q(0.5), edge_camera_px.Q(0.5), edge_mm.Q(0.9), edge_camera_px.Q(0.9),
+        edge_mm.Q(0.95), edge_camera_px.Q(0.95), edge_mm.Q(1.0), edge_mm.v.size());
+  }
   std::printf("hand frames refused: %d/%d (%.1f%%)\n", hands_refused, hands,
               hands > 0 ? 100.0 * hands_refused / hands : NAN);
   std::printf("pairs without a projectile adjudicated (must be 0): %d/%d\n", empty_adjudicated,
@@ -611,12 +680,13 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       "med %.2f | angle_deg med %.2f | verdict %d/%d | refused shots %d/%d | hands %d/%d | "
       "no-projectile adjudicated %d/%d | grid_px med %.3f | relabelled %d | differ silent %d "
       "flagged %d | checks %d false %d agreed %d | taken-away adjudicated %d/%d | lying-still "
-      "adjudicated %d/%d | ground checks %d\n",
+      "adjudicated %d/%d | ground checks %d | close calls %d other %d agreed %d\n",
       scenes.size(), impact_mm.Q(0.5), impact_mm.Q(0.95), impact_mm.Q(1.0), precision, recall,
       centre_mm.Q(0.5), angle_deg.Q(0.5), agree, decisive, shots_refused, shots, hands_refused,
       hands, empty_adjudicated, empty_pairs, grid_px.v.empty() ? NAN : grid_px.Q(0.5), relabelled,
       decisive - agree - differ_flagged, differ_flagged, checks_raised, checks_false, checks_agreed,
-      taken_adjudicated, taken_pairs, still_adjudicated, still_pairs, ground_checks);
+      taken_adjudicated, taken_pairs, still_adjudicated, still_pairs, ground_checks, close_calls,
+      close_calls_other, close_calls_agreed);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/gun_shot_kind.hpp"
 #include "engine/input_error.hpp"
 #include "engine/stand_fold.hpp"
+#include "vision/close_call_check.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/unfound_base_check.hpp"
@@ -595,19 +596,30 @@ std::vector<VerdictCheck> LiveSession::CheckForUnfoundBases(const Verdict& v) co
   return out;
 }
 
+bool LiveSession::ImpactFromCamera() const {
+  // One the players placed by hand is where they say it is.
+  return projectile_ && stand_search_view_ && state_.impact() &&
+         Distance(*state_.impact(), projectile_->point) <= 1e-9;
+}
+
 std::optional<VerdictCheck> LiveSession::CheckShotHeight(const std::vector<Stand>& stands,
                                                          const Shot& shot) const {
-  // Only the point the camera saw: one the players placed by hand is where they say it is.
-  if (!projectile_ || !stand_search_view_ || !state_.impact() ||
-      Distance(*state_.impact(), projectile_->point) > 1e-9) {
-    return std::nullopt;
-  }
+  if (!ImpactFromCamera()) return std::nullopt;
   StandDetectorOptions stand_opt;
   ProjectileOptions proj_opt;
   ApplyBoardKit(config_.board, stand_opt, proj_opt);
   const auto c =
       CheckRulingHeight(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
                         config_.catalog, config_.shot, RestHeightCheckOptionsFor(proj_opt));
+  if (!c) return std::nullopt;
+  return VerdictCheck{c->reason, "", c->point_there, 0.0, 0.0};
+}
+
+std::optional<VerdictCheck> LiveSession::CheckCloseCall(const std::vector<Stand>& stands,
+                                                        const Shot& shot) const {
+  if (!ImpactFromCamera()) return std::nullopt;
+  const auto c = CheckRulingCloseCall(*projectile_, *stand_search_view_, config_.board.board,
+                                      stands, shot, config_.catalog, config_.shot);
   if (!c) return std::nullopt;
   return VerdictCheck{c->reason, "", c->point_there, 0.0, 0.0};
 }
@@ -639,6 +651,7 @@ void LiveSession::Step() {
       // shot (not per frame), say where to look.
       verdict_checks_ = CheckForUnfoundBases(*engine_verdict_);
       if (auto height = CheckShotHeight(stands, shot)) verdict_checks_.push_back(*height);
+      if (auto close = CheckCloseCall(stands, shot)) verdict_checks_.push_back(*close);
       for (const auto& c : verdict_checks_) view.checks.push_back({c.side, c.reason, c.point_in});
       verdict_refusal_.clear();
       if (auto why = DeclareInferredShot(shot)) {

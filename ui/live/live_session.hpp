@@ -198,6 +198,11 @@ class LiveSession {
   // the height at which it changes, for the players to measure.
   std::optional<VerdictCheck> CheckShotHeight(const std::vector<Stand>& stands,
                                               const Shot& shot) const;
+  // Where a stand lies within the camera's error of the circle's edge: the players measure.
+  std::optional<VerdictCheck> CheckCloseCall(const std::vector<Stand>& stands,
+                                             const Shot& shot) const;
+  // Whether the impact ruled is the one the camera saw (the checks above ask only then).
+  bool ImpactFromCamera() const;
   void WriteEvents();
   void Append(const LiveEvent& e);
 

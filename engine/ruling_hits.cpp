@@ -1,0 +1,24 @@
+#include "engine/ruling_hits.hpp"
+
+#include <utility>
+
+namespace referee {
+
+std::vector<std::string> HitIds(const Verdict& v) {
+  std::vector<std::string> ids = v.candidates;
+  ids.insert(ids.end(), v.destroyed_equipment.begin(), v.destroyed_equipment.end());
+  return ids;
+}
+
+std::function<std::vector<std::string>(Vec2)> RulingHitsAt(const Board& board,
+                                                           std::vector<Stand> stands, Shot shot,
+                                                           const StandKindCatalog& catalog,
+                                                           const ShotOptions& rules) {
+  return [&board, &catalog, &rules, stands = std::move(stands),
+          shot = std::move(shot)](Vec2 p) mutable {
+    shot.point = p;
+    return HitIds(AdjudicateShot(board, stands, shot, catalog, rules));
+  };
+}
+
+}  // namespace referee

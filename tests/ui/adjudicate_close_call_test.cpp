@@ -1,0 +1,60 @@
+// `referee adjudicate` asks the players to measure a stand that lies within the camera's error
+// of the hit circle's edge. `hard` seed 353 scene 5 (1080p, rendered here; never tuned on): a
+// Q-tip's tip lands 1" and 3.9 mm from red-9, which is clear, but the far camera (2.3 mm to the
+// pixel there) finds red-9's base too deep and rules it hit less than a pixel inside the circle.
+// The check names the stand in OUT.json's `check` and on stdout; the ruling itself is unchanged.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "adjudicated_scene_files.hpp"
+#include "datasets/scenario.hpp"
+#include "engine/data_paths.hpp"
+
+namespace referee::adjudicate_close_call_test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+TEST(AdjudicateCloseCallTest, AStandWithinAPixelOfTheEdgeIsMeasuredNotCalled) {
+  const fs::path dir = fs::path(REFEREE_TEST_TMP) / "adjudicate_close_call_test";
+  const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
+  const SynthScene scene = GenerateScene(
+      sc, SynthOptions{.seed = 353, .size = {1920, 1080}, .with_hand_frame = false}, 5);
+  ASSERT_TRUE(scene.projectile.has_value());
+  ASSERT_TRUE(scene.verdict.hit_ids.empty());
+  WriteSceneFiles(scene, dir);
+  const json j = AdjudicateSceneFiles(dir, "--ruleset " + scene.verdict.ruleset + " --shot " +
+                                               scene.verdict.shot_kind + " --firer " +
+                                               scene.verdict.firer_side);
+  ASSERT_FALSE(j.is_null());
+  ASSERT_FALSE(j.at("rejected").get<bool>()) << j.at("reason");
+  // The ruling as the camera sees it: one red stand hit.
+  ASSERT_EQ(j.at("candidates").size(), 1u) << j.at("verdict").dump();
+  const std::string hit = j.at("candidates").at(0).get<std::string>();
+  const json* close = nullptr;
+  for (const auto& c : j.at("check")) {
+    if (c.contains("close_call_stands")) close = &c;
+  }
+  ASSERT_NE(close, nullptr) << j.at("check").dump();
+  EXPECT_EQ(close->at("side"), "");
+  EXPECT_EQ(close->at("stand"), hit);
+  EXPECT_EQ(close->at("close_call_stands"), json::array({hit}));
+  // Less than a pixel out, and there it is clear.
+  const double error_mm = close->at("error_mm").get<double>();
+  EXPECT_GT(error_mm, 1.5);
+  EXPECT_LT(error_mm, 3.0);
+  EXPECT_LE(close->at("changes_mm").get<double>(), error_mm);
+  EXPECT_EQ(close->at("hit_stand_ids_there"), json::array());
+  const std::string text = AdjudicateStdout(dir);
+  EXPECT_NE(text.find("CHECK: too close to call: " + hit + " is ruled hit"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("measure from the shot to " + hit), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace referee::adjudicate_close_call_test

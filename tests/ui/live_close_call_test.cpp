@@ -1,0 +1,105 @@
+// The live referee asks the players to measure a stand that lies within the camera's error of
+// the hit circle's edge, as `referee adjudicate` does: on the verdict panel and in the game
+// log's verdict record, once per ruling, and only for an impact the camera saw (one the players
+// placed by hand is where they say it is). Napoleonic seed 7 scene 0, every base found.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "../vision/rendered_detection.hpp"
+#include "engine/board_file.hpp"
+#include "engine/game_log.hpp"
+#include "engine/shot_adjudication.hpp"
+#include "log_sample_game.hpp"
+#include "ui/live/live_session.hpp"
+
+namespace referee::live {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Ruled {
+  std::vector<CheckView> shown;
+  std::vector<VerdictCheck> logged;
+};
+
+// A live session on `r`'s stand search, one Q-tip coming to rest at `impact` as the camera saw
+// it (`seen`) or placed there by the players.
+Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::path& log) {
+  SessionConfig config;
+  config.board.board = r.scene.board;
+  config.board.side_colors_srgb = DefaultSideColors();
+  config.catalog = LoadStandKinds();
+  config.shot = LoadShotOptions("napoleonic");
+  config.log_path = log;
+  LiveSession session(config);
+  auto& st = session.state();
+  st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
+  EXPECT_TRUE(st.AcceptCalibration());
+  session.OnStandSearch(std::make_shared<const StandDetection>(r.found),
+                        std::make_shared<const TopView>(TruthCalibration(r.scene)));
+  session.Step();
+  EXPECT_TRUE(st.Arm()) << st.notice();
+  session.Step();
+  if (seen) {
+    FrameResult frame;
+    frame.shot.armed = true;
+    ProjectileObservation qtip;
+    qtip.kind = "qtip";
+    qtip.point = impact;
+    qtip.height_in = MmToInches(2.5);
+    frame.shot.rest = qtip;
+    session.OnFrame(frame);
+  } else {
+    session.OnProjectileAtRest(impact);
+  }
+  session.Step();
+  Ruled out;
+  if (st.verdict()) out.shown = st.verdict()->checks;
+  for (const auto& e : ReadGameLog(log).events) {
+    if (const auto* v = e.As<ShotVerdict>()) out.logged = v->check;
+  }
+  return out;
+}
+
+int CloseCalls(const std::vector<CheckView>& checks) {
+  return static_cast<int>(std::ranges::count_if(
+      checks, [](const CheckView& c) { return c.reason.rfind("too close to call", 0) == 0; }));
+}
+
+TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraSawTheShot) {
+  const RenderedDetection r = DetectInScene("napoleonic.json", 0);
+  const fs::path dir = testing::FreshTestDir("live_close_call");
+  // The first found stand with a front stripe: the impact straight ahead of its front edge.
+  const auto found = std::ranges::find_if(
+      r.found.stands, [](const DetectedStand& d) { return d.stand.facing_known; });
+  ASSERT_NE(found, r.found.stands.end());
+  const OrientedRect& fp = found->stand.footprint;
+  const auto ahead = [&](double inside_mm) {
+    return fp.center + fp.FacingDir() * (fp.depth_in / 2 + 1.0 - MmToInches(inside_mm));
+  };
+
+  const Ruled close = RuleOneShot(r, ahead(0.5), true, dir / "close.jsonl");
+  ASSERT_EQ(CloseCalls(close.shown), 1);
+  const auto shown = std::ranges::find_if(
+      close.shown, [](const CheckView& c) { return c.reason.rfind("too close to call", 0) == 0; });
+  EXPECT_NE(shown->reason.find("is ruled hit but is clear if the shot lies 0.5 mm"),
+            std::string::npos)
+      << shown->reason;
+  // Where it would be clear: half a millimetre back from the impact, away from the base.
+  EXPECT_NEAR(InchesToMm(Distance(shown->point_in, ahead(0.5))), 0.5, 0.1);
+  const auto logged = std::ranges::find(close.logged, shown->reason, &VerdictCheck::reason);
+  ASSERT_NE(logged, close.logged.end());
+  EXPECT_EQ(logged->side, "");
+
+  // Five millimetres inside, the camera calls it.
+  EXPECT_EQ(CloseCalls(RuleOneShot(r, ahead(5.0), true, dir / "clear.jsonl").shown), 0);
+  // Placed by the players half a millimetre inside: their point, nothing asked.
+  EXPECT_EQ(CloseCalls(RuleOneShot(r, ahead(0.5), false, dir / "placed.jsonl").shown), 0);
+}
+
+}  // namespace
+}  // namespace referee::live
