@@ -596,9 +596,12 @@ screenshot placed
   ASSERT_EQ(r.rc, 0) << r.output;
   const std::vector<const ShotVerdict*> verdicts = VerdictsOf(r.log);
   ASSERT_GE(verdicts.size(), 2u);
-  // Ruled from the camera: a height check, on no side's colour, where the shell would lie.
+  // Ruled from the camera: a height check, on no side's colour, where the shell would lie; and,
+  // blue-8's edge lying within a camera pixel of the circle's as ruled, a close call after it.
   const auto& first = *verdicts.front();
-  ASSERT_EQ(first.check.size(), 1u);
+  ASSERT_EQ(first.check.size(), 2u);
+  EXPECT_EQ(first.check[1].reason.rfind("too close to call: blue-8", 0), 0u)
+      << first.check[1].reason;
   EXPECT_EQ(first.check[0].side, "");
   EXPECT_NE(first.check[0].reason.find("the height decides: the shell on blue-8"),
             std::string::npos)
@@ -609,8 +612,9 @@ screenshot placed
   EXPECT_GT(moved_mm, 0.2);
   EXPECT_LT(moved_mm, 8.0);
   const auto& asked = r.shots["asked"]["impact"]["checks"];
-  ASSERT_EQ(asked.size(), 1u) << r.shots["asked"]["impact"].dump();
+  ASSERT_EQ(asked.size(), 2u) << r.shots["asked"]["impact"].dump();
   EXPECT_EQ(asked[0]["line"].get<std::string>().rfind("check: the height decides", 0), 0u);
+  EXPECT_EQ(asked[1]["line"].get<std::string>().rfind("check: too close to call", 0), 0u);
   // Placed by hand on blue-8: nothing asked.
   EXPECT_TRUE(verdicts.back()->check.empty());
   EXPECT_TRUE(r.shots["placed"]["impact"]["checks"].empty());

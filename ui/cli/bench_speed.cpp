@@ -39,6 +39,7 @@
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/live/live_pipeline.hpp"
+#include "vision/close_call_check.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 
@@ -119,6 +120,7 @@ struct StreamFigures {
   // and on the same point taken as lying on the figures of the stand nearest it (every height
   // from the bare top to the tallest figures ruled by the engine unless one changes the hits).
   double height_check_ms = 0, height_check_on_stand_ms = -1;
+  double close_call_ms = 0, close_call_near_edge_ms = -1;
   std::string outcome;  // what the pipeline said at rest
   double setup_ms = 0;  // SetCalibration: the top-view maps
 };
@@ -193,6 +195,10 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
           });
         };
         f.height_check_ms = height_check(*r.shot.rest);
+        f.close_call_ms = TimeMs(one_core, [&] {
+          (void)CheckRulingCloseCall(*r.shot.rest, view, s.board, stands, shot, catalog,
+                                     shot_options);
+        });
         const Stand* nearest = nullptr;
         for (const Stand& st : stands) {
           if (!nearest || DistanceToRect(shot.point, st.footprint) <
@@ -206,6 +212,17 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
                                           (on_stand.kind == "shell" ? heights.shell_thickness_mm
                                                                     : heights.qtip_head_radius_mm));
           f.height_check_on_stand_ms = height_check(on_stand);
+          // Half a millimetre inside the circle behind the nearest stand: a close call found.
+          Shot near_edge = shot;
+          const OrientedRect& fp = nearest->footprint;
+          near_edge.point = fp.center + fp.AxisY() * (fp.depth_in / 2 + shot_options.hit_radius_in -
+                                                      MmToInches(0.5));
+          ProjectileObservation at_edge = *r.shot.rest;
+          at_edge.point = near_edge.point;
+          f.close_call_near_edge_ms = TimeMs(one_core, [&] {
+            (void)CheckRulingCloseCall(at_edge, view, s.board, stands, near_edge, catalog,
+                                       shot_options);
+          });
         }
       } else {
         f.outcome = "refused: " + r.shot.refusal;
@@ -265,8 +282,10 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
       const StreamFigures f = RunStream(s, cal, config, frames, one_core, catalog, shot_options);
       peak_mb = std::max(peak_mb, PeakMemoryMb());
       const double fps = 1000.0 * f.frames / f.total_ms;
-      // The live ruling runs the height check with the engine's ruling (LiveSession::Step).
-      const double rest_to_verdict = f.rest_frame_ms + f.ruling_ms + f.height_check_ms;
+      // The live ruling runs the height and close-call checks with the engine's ruling
+      // (LiveSession::Step).
+      const double rest_to_verdict =
+          f.rest_frame_ms + f.ruling_ms + f.height_check_ms + f.close_call_ms;
       double decode_ms = 1e9;
       for (int i = 0; i < 3; ++i) {
         decode_ms = std::min(decode_ms,
@@ -274,15 +293,19 @@ int RunBenchSpeed(const std::vector<std::string>& args) {
       }
       std::printf(
           "%4dp %d core%s: live %.1f fps (%d frames; median %.1f ms, p95 %.1f, worst %.0f), "
-          "rest-to-verdict %.1f ms (projectile %.1f + ruling %.2f + height check; %s), top view "
+          "rest-to-verdict %.1f ms (projectile %.1f + ruling %.2f + height and close-call checks; "
+          "%s), "
+          "top view "
           "%dx%d\n",
           size.height, threads, one_core ? " " : "s", fps, f.frames, Percentile(f.frame_ms, 0.5),
           Percentile(f.frame_ms, 0.95), Percentile(f.frame_ms, 1.0), rest_to_verdict,
           f.projectile_ms, f.ruling_ms, f.outcome.c_str(), view.size().width, view.size().height);
       std::printf(
           "      height check %.2f ms as at rest, %.2f ms taken as on the nearest stand's "
-          "figures\n",
-          f.height_check_ms, f.height_check_on_stand_ms);
+          "figures; close-call check %.2f ms as at rest, %.2f ms half a millimetre inside the "
+          "circle behind the nearest stand\n",
+          f.height_check_ms, f.height_check_on_stand_ms, f.close_call_ms,
+          f.close_call_near_edge_ms);
       const auto per = [&](double sum) { return sum / f.frames; };
       std::printf(
           "      per frame: rectify %.1f, change %.1f, hand %.2f, stands %.1f (%d runs), bump %.1f "
