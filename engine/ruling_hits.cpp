@@ -1,8 +1,15 @@
 #include "engine/ruling_hits.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace referee {
+
+std::vector<std::string> SortedIds(std::vector<std::string> ids) {
+  std::ranges::sort(ids);
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
 
 std::vector<std::string> HitIds(const Verdict& v) {
   std::vector<std::string> ids = v.candidates;

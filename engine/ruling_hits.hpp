@@ -10,6 +10,9 @@
 
 namespace referee {
 
+// `ids` sorted, each once: rulings compared as sets.
+std::vector<std::string> SortedIds(std::vector<std::string> ids);
+
 // The ids the ruling takes from the table: its candidates and the equipment it destroys.
 std::vector<std::string> HitIds(const Verdict& v);
 

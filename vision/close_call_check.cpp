@@ -11,12 +11,6 @@ namespace referee {
 
 namespace {
 
-std::vector<std::string> Sorted(std::vector<std::string> ids) {
-  std::ranges::sort(ids);
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
-}
-
 // The ids in one of `a` and `b` but not both (both sorted).
 std::vector<std::string> Changed(const std::vector<std::string>& a,
                                  const std::vector<std::string>& b) {
@@ -37,7 +31,7 @@ std::optional<CloseCallCheck> CheckCloseCall(
     Vec2 point, double error_mm, const std::function<std::vector<std::string>(Vec2)>& hits,
     const CloseCallOptions& options) {
   if (!(error_mm > 0.0) || options.directions < 1) return std::nullopt;
-  const std::vector<std::string> ruled = Sorted(hits(point));
+  const std::vector<std::string> ruled = SortedIds(hits(point));
   const double error_in = MmToInches(error_mm);
   CloseCallCheck check;
   check.error_mm = error_mm;
@@ -52,12 +46,12 @@ std::optional<CloseCallCheck> CheckCloseCall(
     const auto at = [&](double r_in) {
       return Vec2{point.x + dir.x * r_in, point.y + dir.y * r_in};
     };
-    for (const std::string& id : Changed(ruled, Sorted(hits(at(error_in))))) {
+    for (const std::string& id : Changed(ruled, SortedIds(hits(at(error_in))))) {
       const bool hit_ruled = std::ranges::binary_search(ruled, id);
       double same_in = 0.0, differs_in = error_in;
       while (InchesToMm(differs_in - same_in) > options.precision_mm) {
         const double mid_in = 0.5 * (same_in + differs_in);
-        const std::vector<std::string> mid = Sorted(hits(at(mid_in)));
+        const std::vector<std::string> mid = SortedIds(hits(at(mid_in)));
         (std::ranges::binary_search(mid, id) == hit_ruled ? same_in : differs_in) = mid_in;
       }
       const double changes_mm = InchesToMm(differs_in);
@@ -74,7 +68,7 @@ std::optional<CloseCallCheck> CheckCloseCall(
     }
   }
   if (check.stands.empty()) return std::nullopt;
-  check.hit_there = Sorted(hits(check.point_there));
+  check.hit_there = SortedIds(hits(check.point_there));
   std::ranges::sort(check.stands, [](const CloseStand& a, const CloseStand& b) {
     return a.changes_mm != b.changes_mm ? a.changes_mm < b.changes_mm : a.id < b.id;
   });

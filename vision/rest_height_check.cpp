@@ -12,12 +12,6 @@ namespace referee {
 
 namespace {
 
-std::vector<std::string> Sorted(std::vector<std::string> ids) {
-  std::ranges::sort(ids);
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
-}
-
 std::string Join(const std::vector<std::string>& ids) {
   std::string out;
   for (const auto& id : ids) out += (out.empty() ? "" : ", ") + id;
@@ -57,7 +51,7 @@ std::optional<RestHeightCheck> NearestDecidingHeight(
     const double h_mm = std::min(range.high_mm, range.low_mm + i * options.step_mm);
     if (std::abs(h_mm - ruled_mm) >= limit_mm) continue;
     const Vec2 there = view.TableAtHeight(on_mat, MmToInches(h_mm));
-    std::vector<std::string> hit = Sorted(hits(there));
+    std::vector<std::string> hit = SortedIds(hits(there));
     if (hit == ruled) continue;
     limit_mm = std::abs(h_mm - ruled_mm);
     best = RestHeightCheck{.stand_id = projectile.resting_on,
@@ -84,12 +78,12 @@ std::optional<RestHeightCheck> CheckRestHeight(
   const HeightRange range = HeightsTried(projectile, options);
   const double ruled_mm = InchesToMm(projectile.height_in);
   const Vec2 on_mat = view.SeenOnMat(projectile.point, projectile.height_in);
-  const std::vector<std::string> ruled = Sorted(hits(projectile.point));
+  const std::vector<std::string> ruled = SortedIds(hits(projectile.point));
 
   std::optional<RestHeightCheck> best =
       NearestDecidingHeight(projectile, view, range, ruled, hits, std::nullopt, options);
   for (const RulingAtOutline& other : at_other_outlines) {
-    if (Sorted(other.hits(projectile.point)) != ruled) continue;
+    if (SortedIds(other.hits(projectile.point)) != ruled) continue;
     if (auto c = NearestDecidingHeight(projectile, view, range, ruled, other.hits, best, options)) {
       best = std::move(c);
       best->outline_stand_id = other.stand_id;

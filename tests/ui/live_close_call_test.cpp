@@ -9,14 +9,14 @@
 #include <memory>
 #include <string>
 
-#include "../vision/rendered_detection.hpp"
+#include "armed_session_on_search.hpp"
 #include "engine/board_file.hpp"
 #include "engine/game_log.hpp"
 #include "engine/shot_adjudication.hpp"
 #include "log_sample_game.hpp"
 #include "ui/live/live_session.hpp"
 
-namespace referee::live {
+namespace referee::live::live_close_call_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,21 +29,8 @@ struct Ruled {
 // A live session on `r`'s stand search, one Q-tip coming to rest at `impact` as the camera saw
 // it (`seen`) or placed there by the players.
 Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::path& log) {
-  SessionConfig config;
-  config.board.board = r.scene.board;
-  config.board.side_colors_srgb = DefaultSideColors();
-  config.catalog = LoadStandKinds();
-  config.shot = LoadShotOptions("napoleonic");
-  config.log_path = log;
-  LiveSession session(config);
-  auto& st = session.state();
-  st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
-  EXPECT_TRUE(st.AcceptCalibration());
-  session.OnStandSearch(std::make_shared<const StandDetection>(r.found),
-                        std::make_shared<const TopView>(TruthCalibration(r.scene)));
-  session.Step();
-  EXPECT_TRUE(st.Arm()) << st.notice();
-  session.Step();
+  const auto session = ArmedSessionOnSearch(r, r.found, log);
+  auto& st = session->state();
   if (seen) {
     FrameResult frame;
     frame.shot.armed = true;
@@ -52,11 +39,11 @@ Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::
     qtip.point = impact;
     qtip.height_in = MmToInches(2.5);
     frame.shot.rest = qtip;
-    session.OnFrame(frame);
+    session->OnFrame(frame);
   } else {
-    session.OnProjectileAtRest(impact);
+    session->OnProjectileAtRest(impact);
   }
-  session.Step();
+  session->Step();
   Ruled out;
   if (st.verdict()) out.shown = st.verdict()->checks;
   for (const auto& e : ReadGameLog(log).events) {
@@ -102,4 +89,4 @@ TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraS
 }
 
 }  // namespace
-}  // namespace referee::live
+}  // namespace referee::live::live_close_call_test

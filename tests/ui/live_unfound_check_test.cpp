@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "../vision/rendered_detection.hpp"
+#include "armed_session_on_search.hpp"
 #include "engine/board_file.hpp"
 #include "engine/game_log.hpp"
 #include "engine/shot_adjudication.hpp"
@@ -35,23 +35,10 @@ struct Ruled {
 // A live session given `search` as its last stand detection, one shot at rest at `impact`.
 Ruled RuleOneShot(const RenderedDetection& r, const StandDetection& search, Vec2 impact,
                   const fs::path& log) {
-  SessionConfig config;
-  config.board.board = r.scene.board;
-  config.board.side_colors_srgb = DefaultSideColors();
-  config.catalog = LoadStandKinds();
-  config.shot = LoadShotOptions("napoleonic");
-  config.log_path = log;
-  LiveSession session(config);
-  auto& st = session.state();
-  st.OnCalibrationFound({0.5, 0.3, 0.9, 60, 63});
-  EXPECT_TRUE(st.AcceptCalibration());
-  session.OnStandSearch(std::make_shared<const StandDetection>(search),
-                        std::make_shared<const TopView>(TruthCalibration(r.scene)));
-  session.Step();
-  EXPECT_TRUE(st.Arm()) << st.notice();
-  session.Step();
-  session.OnProjectileAtRest(impact);
-  session.Step();
+  const auto session = ArmedSessionOnSearch(r, search, log);
+  auto& st = session->state();
+  session->OnProjectileAtRest(impact);
+  session->Step();
   Ruled out;
   out.shown = st.verdict();
   const GameLog read = ReadGameLog(log);
