@@ -5,6 +5,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include <string>
+
 #include "tests/overhead_calibration.hpp"
 #include "vision/shot_evidence.hpp"
 
@@ -122,6 +124,36 @@ TEST(ShotEvidence, AnUnexplainedSideColourIsMarkedWhereItLies) {
   const cv::Point at(half_w + cvRound((o.half_size_in + 0.6) * o.px_per_inch),
                      cvRound((o.half_size_in + 0.3) * o.px_per_inch));
   EXPECT_TRUE(where.contains(at)) << where << " " << at;
+}
+
+// A stand too close to the circle's edge for the camera to call (vision/close_call_check) is
+// marked under its label for the players to measure, under its other marks when it has them; a
+// stand the check does not name is left alone.
+TEST(ShotEvidence, AStandTooCloseToCallIsMarkedForMeasuring) {
+  const EvidenceOptions o;
+  const auto draw = [&](bool faint_border, const std::string& named) {
+    EvidenceScene s = ShotBesideABase(false, faint_border);
+    if (!named.empty()) {
+      CloseCallCheck c;
+      c.error_mm = 1.3;
+      c.stands.push_back({named, true, 0.4});
+      s.analysis.close_call = c;
+    }
+    return DrawShotEvidence(s.view, s.analysis, s.verdict, o);
+  };
+  const cv::Mat plain = draw(false, "");
+  const cv::Rect close = WhereTheyDiffer(plain, draw(false, "red-1"));
+  const double label_y = o.half_size_in * o.px_per_inch;
+  ASSERT_GT(close.area(), 50);
+  EXPECT_GE(close.x, plain.cols / 2);
+  EXPECT_GT(close.y, label_y);
+  EXPECT_LT(close.y + close.height, label_y + 30);
+  EXPECT_EQ(WhereTheyDiffer(plain, draw(false, "blue-3")).area(), 0);
+  // Under the faint-border mark, a line lower.
+  const cv::Mat faint = draw(true, "");
+  const cv::Rect both = WhereTheyDiffer(faint, draw(true, "red-1"));
+  ASSERT_GT(both.area(), 50);
+  EXPECT_GT(both.y, close.y + 8);
 }
 
 }  // namespace
