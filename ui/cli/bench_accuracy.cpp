@@ -69,11 +69,22 @@ double AngleErrorDeg(double a, double b, double period) {
   return std::min(d, period - d);
 }
 
+// A kind's category; an unknown kind is measured as infantry, as the engine does.
+StandCategory CategoryIn(const StandKindCatalog& catalog, const std::string& kind) {
+  const StandKind* k = catalog.Find(kind);
+  return k ? k->category : StandCategory::kInfantry;
+}
+
 // Inside the circle as the truth's verdict measures it (the footprint, or the front edge).
 bool HitAsRulesMeasure(Vec2 p, const Stand& s, const StandKindCatalog& catalog,
                        const ShotOptions& rules, double radius_in) {
-  const StandKind* kind = catalog.Find(s.kind);
-  return TargetDistance(p, s, kind ? kind->category : StandCategory::kInfantry, rules) <= radius_in;
+  return TargetDistance(p, s, CategoryIn(catalog, s.kind), rules) <= radius_in;
+}
+
+// A truth.json stand's base on the table, inches.
+OrientedRect TruthFootprint(const Json& stand) {
+  return {TruthPoint(stand.at("center")), stand.at("size").at(0).get<double>(),
+          stand.at("size").at(1).get<double>(), stand.at("angle_deg").get<double>()};
 }
 
 // A base reported with sizes the camera could not tell apart, at the one the players would
@@ -345,12 +356,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         bool missed_near = false;
         for (size_t i = 0; i < ts.size(); ++i) {
           if (match[i] >= 0) continue;
-          OrientedRect fp;
-          fp.center = TruthPoint(ts[i].at("center"));
-          fp.width_in = ts[i].at("size").at(0).get<double>();
-          fp.depth_in = ts[i].at("size").at(1).get<double>();
-          fp.angle_deg = ts[i].at("angle_deg").get<double>();
-          missed_near |= DistanceToRect(*impact_point, fp) <=
+          missed_near |= DistanceToRect(*impact_point, TruthFootprint(ts[i])) <=
                          hit_r + MmToInches(UnfoundBaseOptions{}.reach_mm);
         }
         if (!checks.empty()) {
@@ -438,15 +444,14 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
                         close_call->error_mm, other ? "other" : "as ruled");
           line += cb;
         }
+        const double mm_per_camera_px =
+            MmPerCameraPxAt(view, a.projectile->point, a.projectile->height_in);
         for (size_t i = 0; i < ts.size(); ++i) {
           if (match[i] < 0) continue;
           Stand truth_stand;
           truth_stand.kind = ts[i].at("kind").get<std::string>();
-          truth_stand.footprint = {
-              TruthPoint(ts[i].at("center")), ts[i].at("size").at(0).get<double>(),
-              ts[i].at("size").at(1).get<double>(), ts[i].at("angle_deg").get<double>()};
-          const StandKind* kind = catalog.Find(truth_stand.kind);
-          const StandCategory category = kind ? kind->category : StandCategory::kInfantry;
+          truth_stand.footprint = TruthFootprint(ts[i]);
+          const StandCategory category = CategoryIn(catalog, truth_stand.kind);
           if (FrontEdgeMeasured(category, ruleset_opt)) continue;
           const double truth_in = TargetDistance(truth_pt, truth_stand, category, ruleset_opt);
           if (truth_in > ruleset_opt.report_radius_in) continue;
@@ -456,8 +461,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           if (truth_in <= 0.0 && ours_in <= 0.0) continue;
           const double err_mm = InchesToMm(std::abs(ours_in - truth_in));
           edge_mm.Add(err_mm);
-          edge_camera_px.Add(err_mm /
-                             MmPerCameraPxAt(view, a.projectile->point, a.projectile->height_in));
+          edge_camera_px.Add(err_mm / mm_per_camera_px);
         }
         if (tv.value("decisive", false)) {
           ++decisive;
