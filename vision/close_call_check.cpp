@@ -29,7 +29,7 @@ std::string Mm(double mm) {
 
 std::optional<CloseCallCheck> CheckCloseCall(
     Vec2 point, double error_mm, const std::function<std::vector<std::string>(Vec2)>& hits,
-    const CloseCallOptions& options) {
+    const CloseCallOptions& options, const std::string& error_said) {
   if (!(error_mm > 0.0) || options.directions < 1) return std::nullopt;
   const std::vector<std::string> ruled = SortedIds(hits(point));
   const double error_in = MmToInches(error_mm);
@@ -79,7 +79,9 @@ std::optional<CloseCallCheck> CheckCloseCall(
               " but is " + (s.hit_ruled ? "clear" : "hit") + " if the shot lies " +
               Mm(s.changes_mm) + " from where the camera put it";
   }
-  reason += ", within the camera's error here (" + Mm(error_mm) + "): measure";
+  reason += ", within " +
+            (error_said.empty() ? "the camera's error here (" + Mm(error_mm) + ")" : error_said) +
+            ": measure";
   check.reason = std::move(reason);
   return check;
 }
@@ -98,11 +100,28 @@ std::optional<CloseCallCheck> CheckRulingCloseCall(
     const ProjectileObservation& projectile, const TopView& view, const Board& board,
     const std::vector<Stand>& stands, const Shot& shot, const StandKindCatalog& catalog,
     const ShotOptions& rules, const CloseCallOptions& options) {
-  const double error_mm =
+  const double camera_mm =
       options.camera_px * MmPerCameraPxAt(view, projectile.point, projectile.height_in);
-  auto check = CheckCloseCall(shot.point, error_mm,
-                              RulingHitsAt(board, stands, shot, catalog, rules), options);
+  // A point placed from what lay around it is off by as much as the hidden mark may be.
+  double unseen_mm = 0.0;
+  std::string unseen_said;
+  if (projectile.kind == "shell" && !projectile.dot_seen) {
+    unseen_mm = options.unseen_dot_mm;
+    unseen_said = "how far its unseen dot may lie from the shell's centre";
+  } else if (projectile.kind == "qtip" && !projectile.tip_from_edge) {
+    unseen_mm = options.unseen_tip_mm;
+    unseen_said = "how far its untold painted head may end from where it was put";
+  }
+  unseen_mm = std::max(unseen_mm, 0.0);
+  const std::string error_said = unseen_mm > 0.0
+                                     ? "the camera's error here (" + Mm(camera_mm) + ") and " +
+                                           unseen_said + " (" + Mm(unseen_mm) + ")"
+                                     : std::string();
+  auto check =
+      CheckCloseCall(shot.point, camera_mm + unseen_mm,
+                     RulingHitsAt(board, stands, shot, catalog, rules), options, error_said);
   if (!check) return check;
+  check->unseen_mm = unseen_mm;
   // What the players measure, stand by stand, as the ruleset does.
   const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
   std::string measure;

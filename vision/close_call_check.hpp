@@ -30,6 +30,14 @@ struct CloseCallOptions {
   // the ruling changes is found to, mm.
   int directions = 64;
   double precision_mm = 0.05;
+  // How far from its square's centre a hand may have pressed a shell's dot, mm: added to the
+  // camera's error when the dot was not seen and the shell was placed at that centre
+  // (ProjectileObservation::dot_seen). Default 2, a sixth of the kit's 12 mm square.
+  double unseen_dot_mm = 2.0;
+  // How far a Q-tip's tip may lie from one head length past the white stick, mm: added when
+  // the painted head could not be told from the mat and the tip was put there
+  // (ProjectileObservation::tip_from_edge).
+  double unseen_tip_mm = 3.0;
 };
 
 // One stand whose ruling changes within the camera's error.
@@ -40,26 +48,29 @@ struct CloseStand {
 };
 
 struct CloseCallCheck {
-  double error_mm = 0;             // the camera's error at the impact: how far the impact was moved
-  std::vector<CloseStand> stands;  // nearest change first
-  Vec2 point_there;                // the nearest impact at which the ruling changes, inches
+  double error_mm = 0;   // how far the impact was moved: the camera's error plus `unseen_mm`
+  double unseen_mm = 0;  // the part for a point placed from what was seen around it (no dot seen)
+  std::vector<CloseStand> stands;      // nearest change first
+  Vec2 point_there;                    // the nearest impact at which the ruling changes, inches
   std::vector<std::string> hit_there;  // the stands hit there (sorted)
   std::vector<std::string> hit_ruled;  // ... and as ruled (sorted)
   std::string reason;                  // for the players: what to measure and why
 };
 
 // `hits(point)`: the ids of the stands the ruling hits with the impact at `point`. None when
-// no impact within `error_mm` of `point` changes them.
+// no impact within `error_mm` of `point` changes them. `error_said` tells the players what the
+// error is made of (ends the reason).
 std::optional<CloseCallCheck> CheckCloseCall(
     Vec2 point, double error_mm, const std::function<std::vector<std::string>(Vec2)>& hits,
-    const CloseCallOptions& options = {});
+    const CloseCallOptions& options = {}, const std::string& error_said = {});
 
 // How far one camera pixel moves a point `height_in` above the mat at `point` (table inches),
 // mm: the larger of the two image axes.
 double MmPerCameraPxAt(const TopView& view, Vec2 point, double height_in);
 
 // The same with the engine's ruling (RulingHitsAt) and the camera's error at the projectile's
-// ruled point.
+// ruled point, widened where that point was placed from what lay around it: a shell's unseen
+// dot (`unseen_dot_mm`), a Q-tip's untold head (`unseen_tip_mm`).
 std::optional<CloseCallCheck> CheckRulingCloseCall(
     const ProjectileObservation& projectile, const TopView& view, const Board& board,
     const std::vector<Stand>& stands, const Shot& shot, const StandKindCatalog& catalog,

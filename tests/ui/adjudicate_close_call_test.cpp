@@ -49,6 +49,8 @@ TEST(AdjudicateCloseCallTest, AStandWithinAPixelOfTheEdgeIsMeasuredNotCalled) {
   EXPECT_GT(error_mm, 1.5);
   EXPECT_LT(error_mm, 3.0);
   EXPECT_LE(close->at("changes_mm").get<double>(), error_mm);
+  // Its painted head was seen: the camera's error alone.
+  EXPECT_EQ(close->at("unseen_point_mm").get<double>(), 0.0);
   EXPECT_EQ(close->at("hit_stand_ids_there"), json::array());
   const std::string text = AdjudicateStdout(dir);
   EXPECT_NE(text.find("CHECK: too close to call: " + hit + " is ruled hit"), std::string::npos)

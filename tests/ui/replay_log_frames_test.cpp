@@ -93,6 +93,44 @@ TEST(LogFrames, EvidenceOfALiveShotShowsBeforeAfterTheCircleAndTheStand) {
   EXPECT_GT(cv::countNonZero(red), 0);
 }
 
+// A live shot whose shell was placed at its square's centre (its dot unseen) says so in the
+// log's evidence, as `referee adjudicate --evidence` does; one placed by hand (no projectile
+// given) or on its dot does not.
+TEST(LogFrames, EvidenceOfALiveShotSaysWhenTheDotWasUnseen) {
+  const TableCalibration cal = OverheadCalibration();
+  const TopView view(cal);
+  Stand target;
+  target.id = "blue-1";
+  target.footprint = {{20.0, 12.0}, 1.575, 0.787, 0.0};
+  const Vec2 impact{20.6, 12.3};
+  const cv::Mat before = CameraFrame(cal, target.footprint, nullptr);
+  const cv::Mat after = CameraFrame(cal, target.footprint, &impact);
+  Verdict v;
+  v.point = impact;
+  v.hit_radius_in = 1.0;
+  ProjectileObservation shell;
+  shell.kind = "shell";
+  shell.point = impact;
+  const cv::Mat by_hand = RenderLiveEvidence(view, before, after, {target}, v);
+  const cv::Mat on_dot = RenderLiveEvidence(view, before, after, {target}, v, shell);
+  shell.dot_seen = false;
+  const cv::Mat unseen = RenderLiveEvidence(view, before, after, {target}, v, shell);
+  cv::Mat diff;
+  cv::absdiff(by_hand, on_dot, diff);
+  EXPECT_EQ(cv::countNonZero(diff.reshape(1)), 0);
+  cv::absdiff(by_hand, unseen, diff);
+  cv::Mat changed;
+  cv::cvtColor(diff, changed, cv::COLOR_BGR2GRAY);
+  const cv::Rect where = cv::boundingRect(changed > 0);
+  // Written under the cross at the middle of the after half (600, 200), in the circle's yellow.
+  ASSERT_GT(where.area(), 200);
+  EXPECT_LT(where.x, 600);
+  EXPECT_GT(where.x + where.width, 600);
+  EXPECT_GT(where.y, 206);
+  EXPECT_LT(where.y + where.height, 240);
+  EXPECT_GT(Yellow(unseen(where)), 20);
+}
+
 TEST(LogFrames, MissingFramesGiveNoNameAndAReasonNotACrash) {
   const auto dir = testing::FreshTestDir("log_frames");
   LogFrames frames(dir / "game.jsonl");

@@ -134,5 +134,52 @@ TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
       CheckRulingCloseCall(qtip, view, board, clear_call, shot, catalog, rules).has_value());
 }
 
+TEST(CloseCallCheckTest, APointPlacedWithoutItsMarkSeenIsTrustedLess) {
+  const TopView view(OverheadCalibration());
+  const StandKindCatalog catalog = LoadStandKinds();
+  const ShotOptions rules = LoadShotOptions("napoleonic");
+  Board board;
+  board.grid = Grid{12, 8, 4.0};
+  // 2.5 mm inside the circle: beyond the camera's 1.27 mm, within it plus a 2 mm dot.
+  const std::vector<Stand> stands{
+      {"red-1", "red", "line_infantry", BaseEastOf(1.0 - MmToInches(2.5)), true, {}}};
+  ProjectileObservation shell;
+  shell.kind = "shell";
+  shell.point = {20.0, 16.0};
+  Shot shot;
+  shot.kind = ShotKind::kHowitzer;
+  shot.point = shell.point;
+  shot.firer_side = "blue";
+  ASSERT_EQ(AdjudicateShot(board, stands, shot, catalog, rules).candidates,
+            std::vector<std::string>{"red-1"});
+  EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules));
+  shell.dot_seen = false;
+  const auto check = CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules);
+  ASSERT_TRUE(check.has_value());
+  EXPECT_NEAR(check->error_mm, 1.27 + 2.0, 1e-6);
+  EXPECT_NEAR(check->unseen_mm, 2.0, 1e-9);
+  EXPECT_NEAR(check->stands[0].changes_mm, 2.5, 0.06);
+  EXPECT_NE(check->reason.find("within the camera's error here (1.3 mm) and how far its unseen "
+                               "dot may lie from the shell's centre (2.0 mm): measure"),
+            std::string::npos)
+      << check->reason;
+  // 3.5 mm inside, even an unseen dot cannot move it out.
+  std::vector<Stand> deeper = stands;
+  deeper[0].footprint = BaseEastOf(1.0 - MmToInches(3.5));
+  EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, deeper, shot, catalog, rules));
+
+  // A Q-tip whose painted head was not told from the mat, its tip put one head past the stick.
+  ProjectileObservation qtip;
+  qtip.kind = "qtip";
+  qtip.point = shell.point;
+  shot.kind = ShotKind::kField;
+  EXPECT_FALSE(CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules));
+  qtip.tip_from_edge = false;
+  const auto untold = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules);
+  ASSERT_TRUE(untold.has_value());
+  EXPECT_NEAR(untold->unseen_mm, CloseCallOptions{}.unseen_tip_mm, 1e-9);
+  EXPECT_NE(untold->reason.find("untold painted head"), std::string::npos) << untold->reason;
+}
+
 }  // namespace
 }  // namespace referee

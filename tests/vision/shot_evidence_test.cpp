@@ -156,5 +156,37 @@ TEST(ShotEvidence, AStandTooCloseToCallIsMarkedForMeasuring) {
   EXPECT_GT(both.y, close.y + 8);
 }
 
+// A point placed without its mark seen (a shell's dot, a Q-tip's painted head) is said under
+// the impact's cross, so nobody takes it for a measured one.
+TEST(ShotEvidence, APointPlacedWithoutItsMarkSeenSaysSoUnderTheCross) {
+  const EvidenceOptions o;
+  const auto draw = [&](const std::string& kind, bool mark_seen) {
+    EvidenceScene s = ShotBesideABase(false);
+    ProjectileObservation p;
+    p.kind = kind;
+    p.point = s.verdict.point;
+    (kind == "shell" ? p.dot_seen : p.tip_from_edge) = mark_seen;
+    s.analysis.projectile = p;
+    return DrawShotEvidence(s.view, s.analysis, s.verdict, o);
+  };
+  const cv::Mat shell = draw("shell", true);
+  const cv::Rect unseen_dot = WhereTheyDiffer(shell, draw("shell", false));
+  const cv::Rect untold_tip = WhereTheyDiffer(draw("qtip", true), draw("qtip", false));
+  // Nothing drawn for a seen mark, whatever the kind.
+  EXPECT_EQ(WhereTheyDiffer(shell, draw("qtip", true)).area(), 0);
+  const int centre_x = shell.cols * 3 / 4;
+  const int centre_y = shell.rows / 2;
+  for (const cv::Rect& r : {unseen_dot, untold_tip}) {
+    ASSERT_GT(r.area(), 200);
+    // Below the cross, across it.
+    EXPECT_GT(r.y, centre_y + 6);
+    EXPECT_LT(r.y, centre_y + 30);
+    EXPECT_LT(r.x, centre_x);
+    EXPECT_GT(r.x + r.width, centre_x);
+  }
+  // The two say different things.
+  EXPECT_NE(unseen_dot.width, untold_tip.width);
+}
+
 }  // namespace
 }  // namespace referee

@@ -379,6 +379,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"close_call_stands", ids},
                           {"changes_mm", close_call->stands.front().changes_mm},
                           {"error_mm", close_call->error_mm},
+                          {"unseen_point_mm", close_call->unseen_mm},
                           {"hit_stand_ids_there", close_call->hit_there}});
   }
   j["rejected"] = false;

@@ -339,12 +339,13 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         impact_mm.Add(err_mm);
         char buf[220];
         std::snprintf(
-            buf, sizeof buf, "%s found as %s, error %.2f mm, height %.1f mm (truth %.1f)%s%s%s",
+            buf, sizeof buf, "%s found as %s, error %.2f mm, height %.1f mm (truth %.1f)%s%s%s%s",
             truth_kind.c_str(), a.projectile->kind.c_str(), err_mm,
             InchesToMm(a.projectile->height_in), InchesToMm(tp_json.value("height_in", 0.0)),
             tp_json.value("resting_on", Json()).is_string() ? " (truth on a base)" : "",
             a.projectile->resting_on.empty() ? "" : " (found on a base)",
-            a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)");
+            a.projectile->dot_seen ? "" : " (no dot seen: centre of its square)",
+            a.projectile->tip_from_edge ? "" : " (tip one head past the stick)");
         line = buf;
         const Json& tv = t.at("verdict");
         const ShotOptions ruleset_opt =

@@ -793,8 +793,10 @@ void LiveSession::Append(const LiveEvent& e) {
       for (const auto& s : shown_) {
         if (!s.removed) ruled_on.push_back(s.stand);
       }
+      // The camera's projectile, unless the players placed the impact by hand.
       v.evidence = log_frames_->PutEvidence(*accepted_, shot_before_, shot_after_, ruled_on,
-                                            *engine_verdict_);
+                                            *engine_verdict_,
+                                            ImpactFromCamera() ? projectile_ : std::nullopt);
     }
     if (!verdict_refusal_.empty()) v.verdict["rules_refusal"] = verdict_refusal_;
     if (engine_verdict_) v.check = verdict_checks_;

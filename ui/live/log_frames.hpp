@@ -16,15 +16,19 @@
 #include "engine/stand.hpp"
 #include "engine/verdict.hpp"
 #include "vision/frame_store.hpp"
+#include "vision/projectile_detector.hpp"
 #include "vision/shot_evidence.hpp"
 #include "vision/top_view.hpp"
 
 namespace referee::live {
 
 // The evidence picture of a live shot: both camera frames rectified through `view`, the stands
-// the ruling was made on outlined. Same drawing as `referee adjudicate --evidence`.
+// the ruling was made on outlined. Same drawing as `referee adjudicate --evidence`. `projectile`:
+// what the camera found at the impact (none when the players placed it by hand), so a point
+// placed without its mark seen says so.
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
+                           const std::optional<ProjectileObservation>& projectile = std::nullopt,
                            const EvidenceOptions& options = {});
 
 // The calibration a live game's log states in a calibration event (board, image_size,
@@ -49,7 +53,8 @@ class LogFrames {
   // refuses (reason in `last_error`).
   std::string PutEvidence(const TableCalibration& calibration, const cv::Mat& before_bgr,
                           const cv::Mat& after_bgr, const std::vector<Stand>& stands,
-                          const Verdict& verdict);
+                          const Verdict& verdict,
+                          const std::optional<ProjectileObservation>& projectile = std::nullopt);
   const std::string& last_error() const { return last_error_; }
   const FrameStore& store() const { return store_; }
 
