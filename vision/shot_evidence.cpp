@@ -5,6 +5,8 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "vision/impact_placement.hpp"
+
 namespace referee {
 
 namespace {
@@ -37,17 +39,13 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
   cv::drawMarker(after, to_px(center) / 16, cv::Scalar(0, 255, 255), cv::MARKER_CROSS, 12, 1);
   // A point placed from what lay around its mark is looser: say so under the cross, where the
   // players look to check the camera's placing against the shot on the table.
-  if (a.projectile) {
-    const char* placed = !a.projectile->dot_seen        ? "dot unseen: centre used"
-                         : !a.projectile->tip_from_edge ? "tip put one head past stick"
-                                                        : nullptr;
-    if (placed) {
-      const cv::Point at = to_px(center) / 16 + cv::Point(-70, 22);
-      cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 0, 0), 3,
-                  cv::LINE_AA);
-      cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 255, 255), 1,
-                  cv::LINE_AA);
-    }
+  if (const std::string placed = a.projectile ? ImpactPlacedNote(*a.projectile) : "";
+      !placed.empty()) {
+    const cv::Point at = to_px(center) / 16 + cv::Point(-70, 22);
+    cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 0, 0), 3,
+                cv::LINE_AA);
+    cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 255, 255), 1,
+                cv::LINE_AA);
   }
   for (const auto& near : v.stands_near) {
     const DetectedStand* ds = nullptr;

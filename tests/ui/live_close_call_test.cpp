@@ -24,28 +24,37 @@ namespace fs = std::filesystem;
 struct Ruled {
   std::vector<CheckView> shown;
   std::vector<VerdictCheck> logged;
+  std::string impact_note;  // the verdict panel's word on how the impact was placed
 };
 
-// A live session on `r`'s stand search, one Q-tip coming to rest at `impact` as the camera saw
-// it (`seen`) or placed there by the players.
-Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::path& log) {
+ProjectileObservation QtipOnTheMat() {
+  ProjectileObservation qtip;
+  qtip.kind = "qtip";
+  qtip.height_in = MmToInches(2.5);
+  return qtip;
+}
+
+// A live session on `r`'s stand search, one projectile (`seen_as`, a Q-tip by default) coming to
+// rest at `impact` as the camera saw it (`seen`) or placed there by the players.
+Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::path& log,
+                  ProjectileObservation seen_as = QtipOnTheMat()) {
   const auto session = ArmedSessionOnSearch(r, r.found, log);
   auto& st = session->state();
   if (seen) {
     FrameResult frame;
     frame.shot.armed = true;
-    ProjectileObservation qtip;
-    qtip.kind = "qtip";
-    qtip.point = impact;
-    qtip.height_in = MmToInches(2.5);
-    frame.shot.rest = qtip;
+    seen_as.point = impact;
+    frame.shot.rest = seen_as;
     session->OnFrame(frame);
   } else {
     session->OnProjectileAtRest(impact);
   }
   session->Step();
   Ruled out;
-  if (st.verdict()) out.shown = st.verdict()->checks;
+  if (st.verdict()) {
+    out.shown = st.verdict()->checks;
+    out.impact_note = st.verdict()->impact_note;
+  }
   for (const auto& e : ReadGameLog(log).events) {
     if (const auto* v = e.As<ShotVerdict>()) out.logged = v->check;
   }
@@ -86,6 +95,38 @@ TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraS
   EXPECT_EQ(CloseCalls(RuleOneShot(r, ahead(5.0), true, dir / "clear.jsonl").shown), 0);
   // Placed by the players half a millimetre inside: their point, nothing asked.
   EXPECT_EQ(CloseCalls(RuleOneShot(r, ahead(0.5), false, dir / "placed.jsonl").shown), 0);
+}
+
+// A shell whose dot the camera did not see is placed at its square's centre: as far as a
+// hand-pressed dot may lie off it is added to the camera's error, and the panel says how the
+// impact was placed.
+TEST(LiveCloseCall, AShellPlacedWithoutItsDotSeenIsMeasuredFartherFromTheEdge) {
+  const RenderedDetection r = DetectInScene("napoleonic.json", 0);
+  const fs::path dir = testing::FreshTestDir("live_close_call");
+  const auto found = std::ranges::find_if(
+      r.found.stands, [](const DetectedStand& d) { return d.stand.facing_known; });
+  ASSERT_NE(found, r.found.stands.end());
+  const OrientedRect& fp = found->stand.footprint;
+  const Vec2 inside = fp.center + fp.FacingDir() * (fp.depth_in / 2 + 1.0 - MmToInches(2.5));
+  ProjectileObservation shell;
+  shell.kind = "shell";
+  shell.height_in = MmToInches(5.0);
+  const Ruled on_dot = RuleOneShot(r, inside, true, dir / "dot.jsonl", shell);
+  EXPECT_EQ(CloseCalls(on_dot.shown), 0);
+  EXPECT_EQ(on_dot.impact_note, "");
+  shell.dot_seen = false;
+  const Ruled unseen = RuleOneShot(r, inside, true, dir / "unseen.jsonl", shell);
+  ASSERT_EQ(CloseCalls(unseen.shown), 1);
+  EXPECT_EQ(unseen.impact_note, "dot unseen: centre used");
+  const auto shown = std::ranges::find_if(
+      unseen.shown, [](const CheckView& c) { return c.reason.rfind("too close to call", 0) == 0; });
+  EXPECT_NE(shown->reason.find("how far its unseen dot may lie from the shell's centre (2.0 mm)"),
+            std::string::npos)
+      << shown->reason;
+  // Placed by the players there: their point, no word on a dot.
+  const Ruled placed = RuleOneShot(r, inside, false, dir / "placed.jsonl", shell);
+  EXPECT_EQ(CloseCalls(placed.shown), 0);
+  EXPECT_EQ(placed.impact_note, "");
 }
 
 }  // namespace

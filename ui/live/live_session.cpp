@@ -9,6 +9,7 @@
 #include "engine/input_error.hpp"
 #include "engine/stand_fold.hpp"
 #include "vision/close_call_check.hpp"
+#include "vision/impact_placement.hpp"
 #include "vision/rest_height_check.hpp"
 #include "vision/shot_analysis.hpp"
 #include "vision/unfound_base_check.hpp"
@@ -647,6 +648,7 @@ void LiveSession::Step() {
           AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
       verdict_firer_side_ = shot.firer_side;
       VerdictView view = MakeView(*engine_verdict_);
+      if (ImpactFromCamera()) view.impact_note = ImpactPlacedNote(*projectile_);
       // The ruling stands, but a base the camera missed may lie under the circle: once per
       // shot (not per frame), say where to look.
       verdict_checks_ = CheckForUnfoundBases(*engine_verdict_);
@@ -670,6 +672,7 @@ void LiveSession::Step() {
                         {},
                         0,
                         std::string("no ruling: ") + e.what(),
+                        {},
                         {}});
     }
   }

@@ -238,6 +238,12 @@ void DrawShotPanel(PanelContext& ctx) {
     }
     ImGui::Text("Impact (%.2f\", %.2f\"), circle %.2f\"", v->impact_in.x, v->impact_in.y,
                 v->circle_radius_in);
+    if (!v->impact_note.empty()) {
+      // The camera did not see the impact's mark: the point is looser than it looks.
+      ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(255, 255, 0, 255));
+      ImGui::TextWrapped("(%s)", v->impact_note.c_str());
+      ImGui::PopStyleColor();
+    }
     if (ImGui::BeginTable("candidates", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg)) {
       // The stand column takes what the numbers leave and wraps: unit names are long.
       ImGui::TableSetupColumn("stand", ImGuiTableColumnFlags_WidthStretch);

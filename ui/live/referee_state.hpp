@@ -83,6 +83,9 @@ struct VerdictView {
   int firer_chooses = 0;                 // further stands the firer picks among the hits
   std::string ruling;                    // one line for the verdict panel
   std::vector<CheckView> checks;         // look there before accepting the ruling
+  // How the camera placed the impact when not on its mark ("dot unseen: centre of the shell
+  // used"); empty when on its mark or placed by the players.
+  std::string impact_note;
 };
 
 class RefereeState {
