@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "armed_session_on_search.hpp"
@@ -66,17 +67,21 @@ int CloseCalls(const std::vector<CheckView>& checks) {
       checks, [](const CheckView& c) { return c.reason.rfind("too close to call", 0) == 0; }));
 }
 
+// Straight ahead of the front edge of the first found stand with a front stripe, `inside_mm`
+// inside the 1" circle; none when no stripe was read.
+std::optional<Vec2> AheadOfAFrontEdge(const RenderedDetection& r, double inside_mm) {
+  const auto found = std::ranges::find_if(
+      r.found.stands, [](const DetectedStand& d) { return d.stand.facing_known; });
+  if (found == r.found.stands.end()) return std::nullopt;
+  const OrientedRect& fp = found->stand.footprint;
+  return fp.center + fp.FacingDir() * (fp.depth_in / 2 + 1.0 - MmToInches(inside_mm));
+}
+
 TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraSawTheShot) {
   const RenderedDetection r = DetectInScene("napoleonic.json", 0);
   const fs::path dir = testing::FreshTestDir("live_close_call");
-  // The first found stand with a front stripe: the impact straight ahead of its front edge.
-  const auto found = std::ranges::find_if(
-      r.found.stands, [](const DetectedStand& d) { return d.stand.facing_known; });
-  ASSERT_NE(found, r.found.stands.end());
-  const OrientedRect& fp = found->stand.footprint;
-  const auto ahead = [&](double inside_mm) {
-    return fp.center + fp.FacingDir() * (fp.depth_in / 2 + 1.0 - MmToInches(inside_mm));
-  };
+  ASSERT_TRUE(AheadOfAFrontEdge(r, 0.5).has_value());
+  const auto ahead = [&](double inside_mm) { return *AheadOfAFrontEdge(r, inside_mm); };
 
   const Ruled close = RuleOneShot(r, ahead(0.5), true, dir / "close.jsonl");
   ASSERT_EQ(CloseCalls(close.shown), 1);
@@ -103,11 +108,9 @@ TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraS
 TEST(LiveCloseCall, AShellPlacedWithoutItsDotSeenIsMeasuredFartherFromTheEdge) {
   const RenderedDetection r = DetectInScene("napoleonic.json", 0);
   const fs::path dir = testing::FreshTestDir("live_close_call");
-  const auto found = std::ranges::find_if(
-      r.found.stands, [](const DetectedStand& d) { return d.stand.facing_known; });
-  ASSERT_NE(found, r.found.stands.end());
-  const OrientedRect& fp = found->stand.footprint;
-  const Vec2 inside = fp.center + fp.FacingDir() * (fp.depth_in / 2 + 1.0 - MmToInches(2.5));
+  const std::optional<Vec2> ahead = AheadOfAFrontEdge(r, 2.5);
+  ASSERT_TRUE(ahead.has_value());
+  const Vec2 inside = *ahead;
   ProjectileObservation shell;
   shell.kind = "shell";
   shell.height_in = MmToInches(5.0);

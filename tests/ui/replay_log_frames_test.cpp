@@ -25,6 +25,22 @@ cv::Mat CameraFrame(const TableCalibration& cal, const OrientedRect& stand, cons
   return img;
 }
 
+// A blue base at (20, 12) in and a shell 0.6" right of and 0.3" below its centre, seen by the
+// overhead camera before and after it landed; the verdict a 1" circle there.
+struct ShellBesideABase {
+  TableCalibration cal = OverheadCalibration();
+  Stand target{"blue-1", "blue", "line_infantry", {{20.0, 12.0}, 1.575, 0.787, 0.0}, true, {}};
+  Vec2 impact{20.6, 12.3};
+  cv::Mat before = CameraFrame(cal, target.footprint, nullptr);
+  cv::Mat after = CameraFrame(cal, target.footprint, &impact);
+  Verdict verdict = [this] {
+    Verdict v;
+    v.point = impact;
+    v.hit_radius_in = 1.0;
+    return v;
+  }();
+};
+
 int Yellow(const cv::Mat& bgr) {
   cv::Mat mask;
   cv::inRange(bgr, cv::Scalar(0, 200, 200), cv::Scalar(80, 255, 255), mask);
@@ -33,19 +49,13 @@ int Yellow(const cv::Mat& bgr) {
 
 TEST(LogFrames, EvidenceOfALiveShotShowsBeforeAfterTheCircleAndTheStand) {
   const auto dir = testing::FreshTestDir("log_frames");
-  const TableCalibration cal = OverheadCalibration();
-  Stand target;
-  target.id = "blue-1";
-  target.side = "blue";
-  target.kind = "line_infantry";
-  target.footprint = {{20.0, 12.0}, 1.575, 0.787, 0.0};
-  const Vec2 impact{20.6, 12.3};
-  const cv::Mat before = CameraFrame(cal, target.footprint, nullptr);
-  const cv::Mat after = CameraFrame(cal, target.footprint, &impact);
-
-  Verdict v;
-  v.point = impact;
-  v.hit_radius_in = 1.0;
+  const ShellBesideABase scene;
+  const TableCalibration& cal = scene.cal;
+  const Stand& target = scene.target;
+  const Vec2 impact = scene.impact;
+  const cv::Mat& before = scene.before;
+  const cv::Mat& after = scene.after;
+  Verdict v = scene.verdict;
   StandNearShot near;
   near.id = target.id;
   near.side = target.side;
@@ -97,24 +107,18 @@ TEST(LogFrames, EvidenceOfALiveShotShowsBeforeAfterTheCircleAndTheStand) {
 // log's evidence, as `referee adjudicate --evidence` does; one placed by hand (no projectile
 // given) or on its dot does not.
 TEST(LogFrames, EvidenceOfALiveShotSaysWhenTheDotWasUnseen) {
-  const TableCalibration cal = OverheadCalibration();
-  const TopView view(cal);
-  Stand target;
-  target.id = "blue-1";
-  target.footprint = {{20.0, 12.0}, 1.575, 0.787, 0.0};
-  const Vec2 impact{20.6, 12.3};
-  const cv::Mat before = CameraFrame(cal, target.footprint, nullptr);
-  const cv::Mat after = CameraFrame(cal, target.footprint, &impact);
-  Verdict v;
-  v.point = impact;
-  v.hit_radius_in = 1.0;
+  const ShellBesideABase s;
+  const TopView view(s.cal);
+  const auto render = [&](const std::optional<ProjectileObservation>& p) {
+    return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, p);
+  };
   ProjectileObservation shell;
   shell.kind = "shell";
-  shell.point = impact;
-  const cv::Mat by_hand = RenderLiveEvidence(view, before, after, {target}, v);
-  const cv::Mat on_dot = RenderLiveEvidence(view, before, after, {target}, v, shell);
+  shell.point = s.impact;
+  const cv::Mat by_hand = render(std::nullopt);
+  const cv::Mat on_dot = render(shell);
   shell.dot_seen = false;
-  const cv::Mat unseen = RenderLiveEvidence(view, before, after, {target}, v, shell);
+  const cv::Mat unseen = render(shell);
   cv::Mat diff;
   cv::absdiff(by_hand, on_dot, diff);
   EXPECT_EQ(cv::countNonZero(diff.reshape(1)), 0);

@@ -29,6 +29,25 @@ std::function<std::vector<std::string>(Vec2)> HitWithinAnInch(
   };
 }
 
+// The engine's side of a ruling: the shipped stand kinds and Napoleonic rules on a 12 x 8 board
+// of 4" squares, and a shot of `kind` fired by blue at `point`.
+struct Rules {
+  StandKindCatalog catalog = LoadStandKinds();
+  ShotOptions rules = LoadShotOptions("napoleonic");
+  Board board = [] {
+    Board b;
+    b.grid = Grid{12, 8, 4.0};
+    return b;
+  }();
+  static Shot ShotAt(ShotKind kind, Vec2 point) {
+    Shot shot;
+    shot.kind = kind;
+    shot.point = point;
+    shot.firer_side = "blue";
+    return shot;
+  }
+};
+
 TEST(CloseCallCheckTest, AStandHalfAMillimetreInsideTheCircleIsTooCloseToCall) {
   const auto hits = HitWithinAnInch({{"blue-2", BaseEastOf(1.0 - MmToInches(0.6))}});
   const auto check = CheckCloseCall({20.0, 16.0}, 1.27, hits);
@@ -89,10 +108,7 @@ TEST(CloseCallCheckTest, ACameraPixelIsMeasuredWhereTheShotLies) {
 
 TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
   const TopView view(OverheadCalibration());
-  const StandKindCatalog catalog = LoadStandKinds();
-  const ShotOptions rules = LoadShotOptions("napoleonic");
-  Board board;
-  board.grid = Grid{12, 8, 4.0};
+  const auto [catalog, rules, board] = Rules{};
   // A red line infantry stand 0.5 mm inside the circle, a red gun 0.4 mm farther than touching
   // on the other side (its 40 x 40 base's east edge 1 mm + 0.4 mm west of the impact).
   const Stand infantry{"red-1", "red", "line_infantry", BaseEastOf(1.0 - MmToInches(0.5)),
@@ -109,10 +125,7 @@ TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
   ProjectileObservation qtip;
   qtip.kind = "qtip";
   qtip.point = {20.0, 16.0};
-  Shot shot;
-  shot.kind = ShotKind::kField;
-  shot.point = qtip.point;
-  shot.firer_side = "blue";
+  const Shot shot = Rules::ShotAt(ShotKind::kField, qtip.point);
   const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
   ASSERT_EQ(v.candidates, std::vector<std::string>{"red-1"});
   ASSERT_TRUE(v.destroyed_equipment.empty());
@@ -136,20 +149,14 @@ TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
 
 TEST(CloseCallCheckTest, APointPlacedWithoutItsMarkSeenIsTrustedLess) {
   const TopView view(OverheadCalibration());
-  const StandKindCatalog catalog = LoadStandKinds();
-  const ShotOptions rules = LoadShotOptions("napoleonic");
-  Board board;
-  board.grid = Grid{12, 8, 4.0};
+  const auto [catalog, rules, board] = Rules{};
   // 2.5 mm inside the circle: beyond the camera's 1.27 mm, within it plus a 2 mm dot.
   const std::vector<Stand> stands{
       {"red-1", "red", "line_infantry", BaseEastOf(1.0 - MmToInches(2.5)), true, {}}};
   ProjectileObservation shell;
   shell.kind = "shell";
   shell.point = {20.0, 16.0};
-  Shot shot;
-  shot.kind = ShotKind::kHowitzer;
-  shot.point = shell.point;
-  shot.firer_side = "blue";
+  Shot shot = Rules::ShotAt(ShotKind::kHowitzer, shell.point);
   ASSERT_EQ(AdjudicateShot(board, stands, shot, catalog, rules).candidates,
             std::vector<std::string>{"red-1"});
   EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules));
