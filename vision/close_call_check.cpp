@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "engine/ruling_hits.hpp"
+#include "vision/impact_placement.hpp"
 
 namespace referee {
 
@@ -105,12 +106,17 @@ std::optional<CloseCallCheck> CheckRulingCloseCall(
   // A point placed from what lay around it is off by as much as the hidden mark may be.
   double unseen_mm = 0.0;
   std::string unseen_said;
-  if (projectile.kind == "shell" && !projectile.dot_seen) {
-    unseen_mm = options.unseen_dot_mm;
-    unseen_said = "how far its unseen dot may lie from the shell's centre";
-  } else if (projectile.kind == "qtip" && !projectile.tip_from_edge) {
-    unseen_mm = options.unseen_tip_mm;
-    unseen_said = "how far its untold painted head may end from where it was put";
+  switch (UnseenMarkOf(projectile)) {
+    case UnseenMark::kShellDot:
+      unseen_mm = options.unseen_dot_mm;
+      unseen_said = "how far its unseen dot may lie from the shell's centre";
+      break;
+    case UnseenMark::kQtipHead:
+      unseen_mm = options.unseen_tip_mm;
+      unseen_said = "how far its untold painted head may end from where it was put";
+      break;
+    case UnseenMark::kNone:
+      break;
   }
   unseen_mm = std::max(unseen_mm, 0.0);
   const std::string error_said = unseen_mm > 0.0

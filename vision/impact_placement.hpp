@@ -10,6 +10,11 @@
 
 namespace referee {
 
+enum class UnseenMark { kNone, kShellDot, kQtipHead };
+
+// Which mark, if any, the camera placed `projectile` without seeing.
+UnseenMark UnseenMarkOf(const ProjectileObservation& projectile);
+
 // A few words for under the impact ("dot unseen: centre used"); empty when placed on its mark.
 std::string ImpactPlacedNote(const ProjectileObservation& projectile);
 
