@@ -110,7 +110,9 @@ TEST(LogFrames, EvidenceOfALiveShotSaysWhenTheDotWasUnseen) {
   const ShellBesideABase s;
   const TopView view(s.cal);
   const auto render = [&](const std::optional<ProjectileObservation>& p) {
-    return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, p);
+    LiveShotMarks marks;
+    marks.projectile = p;
+    return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, marks);
   };
   ProjectileObservation shell;
   shell.kind = "shell";
@@ -133,6 +135,65 @@ TEST(LogFrames, EvidenceOfALiveShotSaysWhenTheDotWasUnseen) {
   EXPECT_GT(where.y, 206);
   EXPECT_LT(where.y + where.height, 240);
   EXPECT_GT(Yellow(unseen(where)), 20);
+}
+
+// The checks raised on a live ruling are drawn on its evidence as adjudicate draws them: a side's
+// colour no stand explains and the height that decides, ringed in magenta where they lie; a stand
+// too close to call, marked under its label.
+TEST(LogFrames, EvidenceOfALiveShotMarksTheChecksOnItsRuling) {
+  ShellBesideABase s;
+  StandNearShot near;
+  near.id = s.target.id;
+  near.side = s.target.side;
+  near.inside_circle = true;
+  near.candidate = true;
+  s.verdict.stands_near = {near};
+  const TopView view(s.cal);
+  const auto render = [&](const LiveShotMarks& marks) {
+    return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, marks);
+  };
+  const cv::Mat plain = render({});
+  const auto differs = [&](const cv::Mat& marked) {
+    cv::Mat diff, changed;
+    cv::absdiff(plain, marked, diff);
+    cv::cvtColor(diff, changed, cv::COLOR_BGR2GRAY);
+    return cv::boundingRect(changed > 0);
+  };
+  // Whether `marks` ring the evidence's pixel `at` in magenta (and change nothing far from it).
+  const auto ringed_at = [&](const LiveShotMarks& marks, cv::Point at) {
+    const cv::Mat marked = render(marks);
+    const cv::Rect where = differs(marked);
+    cv::Mat mask;
+    cv::inRange(marked(where), cv::Scalar(200, 0, 200), cv::Scalar(255, 80, 255), mask);
+    return where.area() > 100 && where.contains(at) && cv::countNonZero(mask) > 20;
+  };
+  // A red colour 0.5" below the impact: (600, 240) on the evidence.
+  UnfoundBaseCheck unfound;
+  unfound.side = "red";
+  unfound.point = s.impact + Vec2{0.0, 0.5};
+  LiveShotMarks marks;
+  marks.unfound = {unfound};
+  EXPECT_TRUE(ringed_at(marks, {600, 240}));
+  // The height that decides, where the shot would lie at it: 0.5" left of the impact.
+  RestHeightCheck height;
+  height.point_there = s.impact + Vec2{-0.5, 0.0};
+  height.decides_height_mm = 12;
+  marks = {};
+  marks.height_check = height;
+  EXPECT_TRUE(ringed_at(marks, {560, 200}));
+  CloseCallCheck close;
+  close.stands.push_back({s.target.id, true, 0.4});
+  marks = {};
+  marks.close_call = close;
+  const cv::Rect under_label = differs(render(marks));
+  // Under the stand's label (its baseline at the stand's centre, 0.3" above the impact).
+  ASSERT_GT(under_label.area(), 100);
+  EXPECT_GE(under_label.x, 400);
+  EXPECT_GT(under_label.y, 200 - 24);
+  EXPECT_LT(under_label.y + under_label.height, 200);
+  // A check on a stand the ruling did not consider draws nothing.
+  marks.close_call->stands[0].id = "red-7";
+  EXPECT_EQ(differs(render(marks)).area(), 0);
 }
 
 TEST(LogFrames, MissingFramesGiveNoNameAndAReasonNotACrash) {

@@ -578,7 +578,7 @@ VerdictView LiveSession::MakeView(const Verdict& v) const {
   return view;
 }
 
-std::vector<VerdictCheck> LiveSession::CheckForUnfoundBases(const Verdict& v) const {
+std::vector<UnfoundBaseCheck> LiveSession::CheckForUnfoundBases(const Verdict& v) const {
   if (!stand_search_ || !stand_search_view_) return {};
   // Only what the search saw in that picture explains its colour; a stand the players moved by
   // hand also explains the colour where they put it.
@@ -589,12 +589,8 @@ std::vector<VerdictCheck> LiveSession::CheckForUnfoundBases(const Verdict& v) co
     moved.stand = s.stand;
     search.stands.push_back(std::move(moved));
   }
-  std::vector<VerdictCheck> out;
-  for (const UnfoundBaseCheck& c : FindUnfoundBases(*stand_search_view_, search, v.point,
-                                                    v.hit_radius_in, &config_.board.board)) {
-    out.push_back({c.reason, c.side, c.point, c.area_mm2, c.length_mm});
-  }
-  return out;
+  return FindUnfoundBases(*stand_search_view_, search, v.point, v.hit_radius_in,
+                          &config_.board.board);
 }
 
 bool LiveSession::ImpactFromCamera() const {
@@ -603,26 +599,21 @@ bool LiveSession::ImpactFromCamera() const {
          Distance(*state_.impact(), projectile_->point) <= 1e-9;
 }
 
-std::optional<VerdictCheck> LiveSession::CheckShotHeight(const std::vector<Stand>& stands,
-                                                         const Shot& shot) const {
+std::optional<RestHeightCheck> LiveSession::CheckShotHeight(const std::vector<Stand>& stands,
+                                                            const Shot& shot) const {
   if (!ImpactFromCamera()) return std::nullopt;
   StandDetectorOptions stand_opt;
   ProjectileOptions proj_opt;
   ApplyBoardKit(config_.board, stand_opt, proj_opt);
-  const auto c =
-      CheckRulingHeight(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
-                        config_.catalog, config_.shot, RestHeightCheckOptionsFor(proj_opt));
-  if (!c) return std::nullopt;
-  return VerdictCheck{c->reason, "", c->point_there, 0.0, 0.0};
+  return CheckRulingHeight(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
+                           config_.catalog, config_.shot, RestHeightCheckOptionsFor(proj_opt));
 }
 
-std::optional<VerdictCheck> LiveSession::CheckCloseCall(const std::vector<Stand>& stands,
-                                                        const Shot& shot) const {
+std::optional<CloseCallCheck> LiveSession::CheckCloseCall(const std::vector<Stand>& stands,
+                                                          const Shot& shot) const {
   if (!ImpactFromCamera()) return std::nullopt;
-  const auto c = CheckRulingCloseCall(*projectile_, *stand_search_view_, config_.board.board,
-                                      stands, shot, config_.catalog, config_.shot);
-  if (!c) return std::nullopt;
-  return VerdictCheck{c->reason, "", c->point_there, 0.0, 0.0};
+  return CheckRulingCloseCall(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
+                              config_.catalog, config_.shot);
 }
 
 void LiveSession::Step() {
@@ -643,6 +634,7 @@ void LiveSession::Step() {
       }
     }
     verdict_checks_.clear();
+    shot_marks_ = {};
     try {
       engine_verdict_ =
           AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
@@ -651,9 +643,19 @@ void LiveSession::Step() {
       if (ImpactFromCamera()) view.impact_note = ImpactPlacedNote(*projectile_);
       // The ruling stands, but a base the camera missed may lie under the circle: once per
       // shot (not per frame), say where to look.
-      verdict_checks_ = CheckForUnfoundBases(*engine_verdict_);
-      if (auto height = CheckShotHeight(stands, shot)) verdict_checks_.push_back(*height);
-      if (auto close = CheckCloseCall(stands, shot)) verdict_checks_.push_back(*close);
+      if (ImpactFromCamera()) shot_marks_.projectile = projectile_;
+      shot_marks_.unfound = CheckForUnfoundBases(*engine_verdict_);
+      shot_marks_.height_check = CheckShotHeight(stands, shot);
+      shot_marks_.close_call = CheckCloseCall(stands, shot);
+      for (const UnfoundBaseCheck& c : shot_marks_.unfound) {
+        verdict_checks_.push_back({c.reason, c.side, c.point, c.area_mm2, c.length_mm});
+      }
+      if (const auto& c = shot_marks_.height_check) {
+        verdict_checks_.push_back({c->reason, "", c->point_there, 0.0, 0.0});
+      }
+      if (const auto& c = shot_marks_.close_call) {
+        verdict_checks_.push_back({c->reason, "", c->point_there, 0.0, 0.0});
+      }
       for (const auto& c : verdict_checks_) view.checks.push_back({c.side, c.reason, c.point_in});
       verdict_refusal_.clear();
       if (auto why = DeclareInferredShot(shot)) {
@@ -796,10 +798,8 @@ void LiveSession::Append(const LiveEvent& e) {
       for (const auto& s : shown_) {
         if (!s.removed) ruled_on.push_back(s.stand);
       }
-      // The camera's projectile, unless the players placed the impact by hand.
       v.evidence = log_frames_->PutEvidence(*accepted_, shot_before_, shot_after_, ruled_on,
-                                            *engine_verdict_,
-                                            ImpactFromCamera() ? projectile_ : std::nullopt);
+                                            *engine_verdict_, shot_marks_);
     }
     if (!verdict_refusal_.empty()) v.verdict["rules_refusal"] = verdict_refusal_;
     if (engine_verdict_) v.check = verdict_checks_;

@@ -193,14 +193,14 @@ class LiveSession {
   VerdictView MakeView(const Verdict& v) const;
   // Once per ruling, on the stand search the ruled stands came from: a side's colour in or
   // beside the circle that none of them explains (vision/unfound_base_check).
-  std::vector<VerdictCheck> CheckForUnfoundBases(const Verdict& v) const;
+  std::vector<UnfoundBaseCheck> CheckForUnfoundBases(const Verdict& v) const;
   // Where the height the camera's projectile is ruled at decides who is hit (a shot on a stand):
   // the height at which it changes, for the players to measure.
-  std::optional<VerdictCheck> CheckShotHeight(const std::vector<Stand>& stands,
-                                              const Shot& shot) const;
+  std::optional<RestHeightCheck> CheckShotHeight(const std::vector<Stand>& stands,
+                                                 const Shot& shot) const;
   // Where a stand lies within the camera's error of the circle's edge: the players measure.
-  std::optional<VerdictCheck> CheckCloseCall(const std::vector<Stand>& stands,
-                                             const Shot& shot) const;
+  std::optional<CloseCallCheck> CheckCloseCall(const std::vector<Stand>& stands,
+                                               const Shot& shot) const;
   // Whether the impact ruled is the one the camera saw (the checks above ask only then).
   bool ImpactFromCamera() const;
   void WriteEvents();
@@ -215,8 +215,9 @@ class LiveSession {
   // The search detected_ came from and its view (none when the stands came without one).
   std::shared_ptr<const StandDetection> stand_search_;
   std::shared_ptr<const TopView> stand_search_view_;
-  // The verdict on screen's unfound-base check, in the log's words.
+  // The verdict on screen's checks, in the log's words, and as the evidence draws them.
   std::vector<VerdictCheck> verdict_checks_;
+  LiveShotMarks shot_marks_;
   StandTracker tracker_;
   TrackingUpdate last_tracking_;
   std::vector<ShownStand> shown_;

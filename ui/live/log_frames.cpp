@@ -121,10 +121,12 @@ nlohmann::json CalibrationToLog(const TableCalibration& cal) {
 
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
-                           const std::optional<ProjectileObservation>& projectile,
-                           const EvidenceOptions& options) {
+                           const LiveShotMarks& marks, const EvidenceOptions& options) {
   ShotAnalysis analysis;
-  analysis.projectile = projectile;
+  analysis.projectile = marks.projectile;
+  analysis.unfound = marks.unfound;
+  analysis.height_check = marks.height_check;
+  analysis.close_call = marks.close_call;
   analysis.top_before = view.Rectify(before_bgr);
   analysis.top_after = view.Rectify(after_bgr);
   for (const Stand& s : stands) {
@@ -156,16 +158,15 @@ const TopView& LogFrames::ViewFor(const TableCalibration& calibration) {
 
 std::string LogFrames::PutEvidence(const TableCalibration& calibration, const cv::Mat& before_bgr,
                                    const cv::Mat& after_bgr, const std::vector<Stand>& stands,
-                                   const Verdict& verdict,
-                                   const std::optional<ProjectileObservation>& projectile) {
+                                   const Verdict& verdict, const LiveShotMarks& marks) {
   const cv::Size size = calibration.camera.image_size;
   if (before_bgr.size() != size || after_bgr.size() != size) {
     Fail("evidence: before/after frame missing or not the calibrated size");
     return "";
   }
   try {
-    const cv::Mat evidence = RenderLiveEvidence(ViewFor(calibration), before_bgr, after_bgr, stands,
-                                                verdict, projectile);
+    const cv::Mat evidence =
+        RenderLiveEvidence(ViewFor(calibration), before_bgr, after_bgr, stands, verdict, marks);
     std::vector<unsigned char> png;
     if (!cv::imencode(".png", evidence, png)) {
       Fail("evidence: PNG encoding failed");
