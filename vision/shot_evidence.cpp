@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 
 #include <opencv2/imgproc.hpp>
 
@@ -20,6 +21,13 @@ cv::Mat Crop(const cv::Mat& top, const TopView& view, Vec2 center, const Evidenc
   cv::Mat out;
   cv::warpAffine(top, out, m, {size, size}, cv::INTER_LINEAR, cv::BORDER_CONSTANT);
   return out;
+}
+
+// `text` in `colour` on a black outline, so it reads on any table.
+void OutlinedText(cv::Mat& img, const std::string& text, cv::Point at, double scale,
+                  const cv::Scalar& colour) {
+  cv::putText(img, text, at, cv::FONT_HERSHEY_SIMPLEX, scale, cv::Scalar(0, 0, 0), 3, cv::LINE_AA);
+  cv::putText(img, text, at, cv::FONT_HERSHEY_SIMPLEX, scale, colour, 1, cv::LINE_AA);
 }
 }  // namespace
 
@@ -41,11 +49,8 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
   // players look to check the camera's placing against the shot on the table.
   if (const std::string placed = a.projectile ? ImpactPlacedNote(*a.projectile) : "";
       !placed.empty()) {
-    const cv::Point at = to_px(center) / 16 + cv::Point(-70, 22);
-    cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 0, 0), 3,
-                cv::LINE_AA);
-    cv::putText(after, placed, at, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 255, 255), 1,
-                cv::LINE_AA);
+    OutlinedText(after, placed, to_px(center) / 16 + cv::Point(-70, 22), 0.4,
+                 cv::Scalar(0, 255, 255));
   }
   for (const auto& near : v.stands_near) {
     const DetectedStand* ds = nullptr;
@@ -63,9 +68,7 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
                   near.distance_mm, near.distance_in, InchesToMm(near.margin_in));
     const cv::Point at = to_px(ds->stand.footprint.center) / 16;
     const auto write = [&](const char* text, cv::Point offset) {
-      cv::putText(after, text, at + offset, cv::FONT_HERSHEY_SIMPLEX, 0.4, cv::Scalar(0, 0, 0), 3,
-                  cv::LINE_AA);
-      cv::putText(after, text, at + offset, cv::FONT_HERSHEY_SIMPLEX, 0.4, col, 1, cv::LINE_AA);
+      OutlinedText(after, text, at + offset, 0.4, col);
     };
     write(label, {-60, 0});
     // Its outline may be short on a side under tall terrain: say so where players look, as the
@@ -86,10 +89,7 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     const cv::Point at = to_px(c.point);
     cv::circle(after, at, cvRound(0.12 * o.px_per_inch * 16), magenta, 2, cv::LINE_AA, kShift);
     const std::string text = "check: " + c.side + " colour";
-    const cv::Point label = at / 16 + cv::Point(-30, -14);
-    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 3,
-                cv::LINE_AA);
-    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, magenta, 1, cv::LINE_AA);
+    OutlinedText(after, text, at / 16 + cv::Point(-30, -14), 0.45, magenta);
   }
   // Where the shot would lie at the height that changes the ruling (one camera does not measure
   // how high it rests): the players measure.
@@ -99,10 +99,7 @@ cv::Mat DrawShotEvidence(const TopView& view, const ShotAnalysis& a, const Verdi
     cv::circle(after, at, cvRound(0.12 * o.px_per_inch * 16), magenta, 2, cv::LINE_AA, kShift);
     char text[64];
     std::snprintf(text, sizeof text, "check: height %.0f mm", a.height_check->decides_height_mm);
-    const cv::Point label = at / 16 + cv::Point(-30, 34);
-    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, cv::Scalar(0, 0, 0), 3,
-                cv::LINE_AA);
-    cv::putText(after, text, label, cv::FONT_HERSHEY_SIMPLEX, 0.45, magenta, 1, cv::LINE_AA);
+    OutlinedText(after, text, at / 16 + cv::Point(-30, 34), 0.45, magenta);
   }
   cv::putText(before, "before", {8, 20}, cv::FONT_HERSHEY_SIMPLEX, 0.6, cv::Scalar(255, 255, 255),
               2);

@@ -110,7 +110,7 @@ TEST(LogFrames, EvidenceOfALiveShotSaysWhenTheDotWasUnseen) {
   const ShellBesideABase s;
   const TopView view(s.cal);
   const auto render = [&](const std::optional<ProjectileObservation>& p) {
-    LiveShotMarks marks;
+    ShotAnalysis marks;
     marks.projectile = p;
     return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, marks);
   };
@@ -149,10 +149,10 @@ TEST(LogFrames, EvidenceOfALiveShotMarksTheChecksOnItsRuling) {
   near.candidate = true;
   s.verdict.stands_near = {near};
   const TopView view(s.cal);
-  const auto render = [&](const LiveShotMarks& marks) {
+  const auto render = [&](const ShotAnalysis& marks) {
     return RenderLiveEvidence(view, s.before, s.after, {s.target}, s.verdict, marks);
   };
-  const cv::Mat plain = render({});
+  const cv::Mat plain = render(ShotAnalysis());
   const auto differs = [&](const cv::Mat& marked) {
     cv::Mat diff, changed;
     cv::absdiff(plain, marked, diff);
@@ -160,7 +160,7 @@ TEST(LogFrames, EvidenceOfALiveShotMarksTheChecksOnItsRuling) {
     return cv::boundingRect(changed > 0);
   };
   // Whether `marks` ring the evidence's pixel `at` in magenta (and change nothing far from it).
-  const auto ringed_at = [&](const LiveShotMarks& marks, cv::Point at) {
+  const auto ringed_at = [&](const ShotAnalysis& marks, cv::Point at) {
     const cv::Mat marked = render(marks);
     const cv::Rect where = differs(marked);
     cv::Mat mask;
@@ -171,19 +171,19 @@ TEST(LogFrames, EvidenceOfALiveShotMarksTheChecksOnItsRuling) {
   UnfoundBaseCheck unfound;
   unfound.side = "red";
   unfound.point = s.impact + Vec2{0.0, 0.5};
-  LiveShotMarks marks;
+  ShotAnalysis marks;
   marks.unfound = {unfound};
   EXPECT_TRUE(ringed_at(marks, {600, 240}));
   // The height that decides, where the shot would lie at it: 0.5" left of the impact.
   RestHeightCheck height;
   height.point_there = s.impact + Vec2{-0.5, 0.0};
   height.decides_height_mm = 12;
-  marks = {};
+  marks = ShotAnalysis();
   marks.height_check = height;
   EXPECT_TRUE(ringed_at(marks, {560, 200}));
   CloseCallCheck close;
   close.stands.push_back({s.target.id, true, 0.4});
-  marks = {};
+  marks = ShotAnalysis();
   marks.close_call = close;
   const cv::Rect under_label = differs(render(marks));
   // Under the stand's label (its baseline at the stand's centre, 0.3" above the impact).

@@ -34,6 +34,18 @@ MoveAllowance AnyMove(const Grid& grid) {
   return a;
 }
 
+// The checks raised on a ruling in the log's words, as the panel lists them: unfound side colours,
+// then the deciding height, then a stand too close to call.
+std::vector<VerdictCheck> LoggedChecks(const ShotAnalysis& found) {
+  std::vector<VerdictCheck> out;
+  for (const UnfoundBaseCheck& c : found.unfound) {
+    out.push_back({c.reason, c.side, c.point, c.area_mm2, c.length_mm});
+  }
+  if (const auto& c = found.height_check) out.push_back({c->reason, "", c->point_there, 0.0, 0.0});
+  if (const auto& c = found.close_call) out.push_back({c->reason, "", c->point_there, 0.0, 0.0});
+  return out;
+}
+
 }  // namespace
 
 LiveSession::LiveSession(SessionConfig config)
@@ -633,30 +645,24 @@ void LiveSession::Step() {
         shot.firer_side = g->stand.side;
       }
     }
-    verdict_checks_.clear();
-    shot_marks_ = {};
+    shot_found_ = ShotAnalysis();
     try {
       engine_verdict_ =
           AdjudicateShot(config_.board.board, stands, shot, config_.catalog, config_.shot);
       verdict_firer_side_ = shot.firer_side;
       VerdictView view = MakeView(*engine_verdict_);
-      if (ImpactFromCamera()) view.impact_note = ImpactPlacedNote(*projectile_);
+      if (ImpactFromCamera()) {
+        shot_found_.projectile = projectile_;
+        view.impact_note = ImpactPlacedNote(*projectile_);
+      }
       // The ruling stands, but a base the camera missed may lie under the circle: once per
       // shot (not per frame), say where to look.
-      if (ImpactFromCamera()) shot_marks_.projectile = projectile_;
-      shot_marks_.unfound = CheckForUnfoundBases(*engine_verdict_);
-      shot_marks_.height_check = CheckShotHeight(stands, shot);
-      shot_marks_.close_call = CheckCloseCall(stands, shot);
-      for (const UnfoundBaseCheck& c : shot_marks_.unfound) {
-        verdict_checks_.push_back({c.reason, c.side, c.point, c.area_mm2, c.length_mm});
+      shot_found_.unfound = CheckForUnfoundBases(*engine_verdict_);
+      shot_found_.height_check = CheckShotHeight(stands, shot);
+      shot_found_.close_call = CheckCloseCall(stands, shot);
+      for (const auto& c : LoggedChecks(shot_found_)) {
+        view.checks.push_back({c.side, c.reason, c.point_in});
       }
-      if (const auto& c = shot_marks_.height_check) {
-        verdict_checks_.push_back({c->reason, "", c->point_there, 0.0, 0.0});
-      }
-      if (const auto& c = shot_marks_.close_call) {
-        verdict_checks_.push_back({c->reason, "", c->point_there, 0.0, 0.0});
-      }
-      for (const auto& c : verdict_checks_) view.checks.push_back({c.side, c.reason, c.point_in});
       verdict_refusal_.clear();
       if (auto why = DeclareInferredShot(shot)) {
         // The rules do not let that gun fire there: nothing is removed.
@@ -799,10 +805,10 @@ void LiveSession::Append(const LiveEvent& e) {
         if (!s.removed) ruled_on.push_back(s.stand);
       }
       v.evidence = log_frames_->PutEvidence(*accepted_, shot_before_, shot_after_, ruled_on,
-                                            *engine_verdict_, shot_marks_);
+                                            *engine_verdict_, shot_found_);
     }
     if (!verdict_refusal_.empty()) v.verdict["rules_refusal"] = verdict_refusal_;
-    if (engine_verdict_) v.check = verdict_checks_;
+    if (engine_verdict_) v.check = LoggedChecks(shot_found_);
     write(v);
   } else if (e.type == "arm_overruled") {
     write(Correction{"shot",

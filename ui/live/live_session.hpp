@@ -215,9 +215,10 @@ class LiveSession {
   // The search detected_ came from and its view (none when the stands came without one).
   std::shared_ptr<const StandDetection> stand_search_;
   std::shared_ptr<const TopView> stand_search_view_;
-  // The verdict on screen's checks, in the log's words, and as the evidence draws them.
-  std::vector<VerdictCheck> verdict_checks_;
-  LiveShotMarks shot_marks_;
+  // What the camera found of the verdict on screen's shot (its projectile, none when the players
+  // placed the impact) and the checks raised on the ruling: the evidence draws them, the log and
+  // the panel say them (LoggedChecks).
+  ShotAnalysis shot_found_;
   StandTracker tracker_;
   TrackingUpdate last_tracking_;
   std::vector<ShownStand> shown_;

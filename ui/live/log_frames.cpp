@@ -121,20 +121,16 @@ nlohmann::json CalibrationToLog(const TableCalibration& cal) {
 
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
-                           const LiveShotMarks& marks, const EvidenceOptions& options) {
-  ShotAnalysis analysis;
-  analysis.projectile = marks.projectile;
-  analysis.unfound = marks.unfound;
-  analysis.height_check = marks.height_check;
-  analysis.close_call = marks.close_call;
-  analysis.top_before = view.Rectify(before_bgr);
-  analysis.top_after = view.Rectify(after_bgr);
+                           ShotAnalysis found, const EvidenceOptions& options) {
+  found.top_before = view.Rectify(before_bgr);
+  found.top_after = view.Rectify(after_bgr);
+  found.stands.stands.clear();
   for (const Stand& s : stands) {
     DetectedStand d;
     d.stand = s;
-    analysis.stands.stands.push_back(std::move(d));
+    found.stands.stands.push_back(std::move(d));
   }
-  return DrawShotEvidence(view, analysis, verdict, options);
+  return DrawShotEvidence(view, found, verdict, options);
 }
 
 std::string LogFrames::PutFrame(const cv::Mat& bgr) {
@@ -158,7 +154,7 @@ const TopView& LogFrames::ViewFor(const TableCalibration& calibration) {
 
 std::string LogFrames::PutEvidence(const TableCalibration& calibration, const cv::Mat& before_bgr,
                                    const cv::Mat& after_bgr, const std::vector<Stand>& stands,
-                                   const Verdict& verdict, const LiveShotMarks& marks) {
+                                   const Verdict& verdict, const ShotAnalysis& found) {
   const cv::Size size = calibration.camera.image_size;
   if (before_bgr.size() != size || after_bgr.size() != size) {
     Fail("evidence: before/after frame missing or not the calibrated size");
@@ -166,7 +162,7 @@ std::string LogFrames::PutEvidence(const TableCalibration& calibration, const cv
   }
   try {
     const cv::Mat evidence =
-        RenderLiveEvidence(ViewFor(calibration), before_bgr, after_bgr, stands, verdict, marks);
+        RenderLiveEvidence(ViewFor(calibration), before_bgr, after_bgr, stands, verdict, found);
     std::vector<unsigned char> png;
     if (!cv::imencode(".png", evidence, png)) {
       Fail("evidence: PNG encoding failed");

@@ -15,32 +15,21 @@
 #include "calibration/table_calibration.hpp"
 #include "engine/stand.hpp"
 #include "engine/verdict.hpp"
-#include "vision/close_call_check.hpp"
 #include "vision/frame_store.hpp"
-#include "vision/projectile_detector.hpp"
-#include "vision/rest_height_check.hpp"
+#include "vision/shot_analysis.hpp"
 #include "vision/shot_evidence.hpp"
 #include "vision/top_view.hpp"
-#include "vision/unfound_base_check.hpp"
 
 namespace referee::live {
 
-// What the camera found at a live shot and the checks raised on its ruling, drawn on its
-// evidence as `referee adjudicate --evidence` draws them.
-struct LiveShotMarks {
-  // The camera's projectile, so a point placed without its mark seen says so; none when the
-  // players placed the impact by hand (the height and close-call checks are then not asked).
-  std::optional<ProjectileObservation> projectile;
-  std::vector<UnfoundBaseCheck> unfound;
-  std::optional<RestHeightCheck> height_check;
-  std::optional<CloseCallCheck> close_call;
-};
-
 // The evidence picture of a live shot: both camera frames rectified through `view`, the stands
-// the ruling was made on outlined, `marks` drawn. Same drawing as `referee adjudicate --evidence`.
+// the ruling was made on outlined, and what `found` holds of the shot drawn (its projectile,
+// none when the players placed the impact by hand, and the checks raised on its ruling). Same
+// drawing as `referee adjudicate --evidence`; `found`'s frames and stands are not used.
 cv::Mat RenderLiveEvidence(const TopView& view, const cv::Mat& before_bgr, const cv::Mat& after_bgr,
                            const std::vector<Stand>& stands, const Verdict& verdict,
-                           const LiveShotMarks& marks = {}, const EvidenceOptions& options = {});
+                           ShotAnalysis found = ShotAnalysis(),
+                           const EvidenceOptions& options = {});
 
 // The calibration a live game's log states in a calibration event (board, image_size,
 // camera_matrix, distortion, rvec_cam_from_table, tvec_cam_from_table, as LiveSession writes
@@ -64,7 +53,7 @@ class LogFrames {
   // refuses (reason in `last_error`).
   std::string PutEvidence(const TableCalibration& calibration, const cv::Mat& before_bgr,
                           const cv::Mat& after_bgr, const std::vector<Stand>& stands,
-                          const Verdict& verdict, const LiveShotMarks& marks = {});
+                          const Verdict& verdict, const ShotAnalysis& found = ShotAnalysis());
   const std::string& last_error() const { return last_error_; }
   const FrameStore& store() const { return store_; }
 
