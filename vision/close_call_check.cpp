@@ -97,37 +97,46 @@ double MmPerCameraPxAt(const TopView& view, Vec2 point, double height_in) {
   return mm;
 }
 
-std::optional<CloseCallCheck> CheckRulingCloseCall(
-    const ProjectileObservation& projectile, const TopView& view, const Board& board,
-    const std::vector<Stand>& stands, const Shot& shot, const StandKindCatalog& catalog,
-    const ShotOptions& rules, const CloseCallOptions& options) {
-  const double camera_mm =
-      options.camera_px * MmPerCameraPxAt(view, projectile.point, projectile.height_in);
+CloseCallError CloseCallErrorAt(const ProjectileObservation& projectile, const TopView& view,
+                                double blur_mm, const CloseCallOptions& options) {
+  CloseCallError e;
+  e.pixel_mm = options.camera_px * MmPerCameraPxAt(view, projectile.point, projectile.height_in);
+  e.edge_mm = std::max(0.0, options.edge_blur_share * blur_mm);
+  const double camera_mm = std::hypot(e.pixel_mm, e.edge_mm);
+  e.said = "the camera's error here (" + Mm(camera_mm) +
+           (e.edge_mm > 0.0 ? ": a pixel, " + Mm(e.pixel_mm) +
+                                  ", and where a base's edge may lie under this frame's blur, " +
+                                  Mm(e.edge_mm) + ")"
+                            : ")");
   // A point placed from what lay around it is off by as much as the hidden mark may be.
-  double unseen_mm = 0.0;
-  std::string unseen_said;
   switch (UnseenMarkOf(projectile)) {
     case UnseenMark::kShellDot:
-      unseen_mm = options.unseen_dot_mm;
-      unseen_said = "how far its unseen dot may lie from the shell's centre";
+      e.unseen_mm = std::max(options.unseen_dot_mm, 0.0);
+      e.said += " and how far its unseen dot may lie from the shell's centre";
       break;
     case UnseenMark::kQtipHead:
-      unseen_mm = options.unseen_tip_mm;
-      unseen_said = "how far its untold painted head may end from where it was put";
+      e.unseen_mm = std::max(options.unseen_tip_mm, 0.0);
+      e.said += " and how far its untold painted head may end from where it was put";
       break;
     case UnseenMark::kNone:
       break;
   }
-  unseen_mm = std::max(unseen_mm, 0.0);
-  const std::string error_said = unseen_mm > 0.0
-                                     ? "the camera's error here (" + Mm(camera_mm) + ") and " +
-                                           unseen_said + " (" + Mm(unseen_mm) + ")"
-                                     : std::string();
+  if (e.unseen_mm > 0.0) e.said += " (" + Mm(e.unseen_mm) + ")";
+  e.total_mm = camera_mm + e.unseen_mm;
+  return e;
+}
+
+std::optional<CloseCallCheck> CheckRulingCloseCall(
+    const ProjectileObservation& projectile, const TopView& view, const Board& board,
+    const std::vector<Stand>& stands, const Shot& shot, const StandKindCatalog& catalog,
+    const ShotOptions& rules, double blur_mm, const CloseCallOptions& options) {
+  const CloseCallError error = CloseCallErrorAt(projectile, view, blur_mm, options);
   auto check =
-      CheckCloseCall(shot.point, camera_mm + unseen_mm,
-                     RulingHitsAt(board, stands, shot, catalog, rules), options, error_said);
+      CheckCloseCall(shot.point, error.total_mm, RulingHitsAt(board, stands, shot, catalog, rules),
+                     options, error.said);
   if (!check) return check;
-  check->unseen_mm = unseen_mm;
+  check->unseen_mm = error.unseen_mm;
+  check->edge_mm = error.edge_mm;
   // What the players measure, stand by stand, as the ruleset does.
   const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
   std::string measure;

@@ -279,6 +279,7 @@ StandDetection DetectStands(const cv::Mat& top_bgr, const TopView& view,
   const cv::Mat white = WhiteMask(top_bgr);
   // The frame's blur, for the stripe test (how much of a 2 mm stripe survives it).
   const double blur_mm = EdgeBlurMm(top_bgr, AllRects(rects), mm);
+  out.blur_mm = blur_mm;
   // Borders in a figure's shadow (ExtendIntoShadow), classified once a short base asks. A blur
   // wider than the border spreads every border's end: those bases are the blurred ring fit's.
   const bool shadow_pass = blur_mm < options.min_border_mm;

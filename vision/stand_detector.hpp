@@ -180,6 +180,10 @@ struct StandDetection {
   // the mat's chroma), for later looks at the same frame (vision/unfound_base_check).
   cv::Mat chroma, valid;
   cv::Vec2f mat_chroma{0, 0};
+  // How far this frame's blur spreads a base's colour past its edge, mm (EdgeBlurMm on the
+  // bases first found; 0 when too few were): how far a found base's edge may lie from the
+  // true one grows with it (vision/close_call_check.hpp).
+  double blur_mm = 0;
 };
 
 // empty_top (optional): the top view, through the same calibration or another of the same

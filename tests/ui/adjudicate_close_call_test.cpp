@@ -44,11 +44,14 @@ TEST(AdjudicateCloseCallTest, AStandWithinAPixelOfTheEdgeIsMeasuredNotCalled) {
   EXPECT_EQ(close->at("side"), "");
   EXPECT_EQ(close->at("stand"), hit);
   EXPECT_EQ(close->at("close_call_stands"), json::array({hit}));
-  // Less than a pixel out, and there it is clear.
+  // Less than a pixel out, and there it is clear. The frame is heavily blurred (s60): where a
+  // base's edge may lie under it is part of the error.
   const double error_mm = close->at("error_mm").get<double>();
-  EXPECT_GT(error_mm, 1.5);
-  EXPECT_LT(error_mm, 3.0);
-  EXPECT_LE(close->at("changes_mm").get<double>(), error_mm);
+  const double edge_mm = close->at("stand_edge_mm").get<double>();
+  EXPECT_GT(edge_mm, 1.8);
+  EXPECT_GT(error_mm, edge_mm);
+  EXPECT_LT(error_mm, 5.0);
+  EXPECT_LE(close->at("changes_mm").get<double>(), 2.3);
   // Its painted head was seen: the camera's error alone.
   EXPECT_EQ(close->at("unseen_point_mm").get<double>(), 0.0);
   EXPECT_EQ(close->at("hit_stand_ids_there"), json::array());
@@ -56,6 +59,8 @@ TEST(AdjudicateCloseCallTest, AStandWithinAPixelOfTheEdgeIsMeasuredNotCalled) {
   EXPECT_NE(text.find("CHECK: too close to call: " + hit + " is ruled hit"), std::string::npos)
       << text;
   EXPECT_NE(text.find("measure from the shot to " + hit), std::string::npos) << text;
+  EXPECT_NE(text.find("where a base's edge may lie under this frame's blur"), std::string::npos)
+      << text;
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "engine/shot_adjudication.hpp"
 #include "log_sample_game.hpp"
 #include "ui/live/live_session.hpp"
+#include "vision/close_call_check.hpp"
 
 namespace referee::live::live_close_call_test {
 namespace {
@@ -90,6 +92,12 @@ TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraS
   EXPECT_NE(shown->reason.find("is ruled hit but is clear if the shot lies 0.5 mm"),
             std::string::npos)
       << shown->reason;
+  // The stand search's own reading of the frame's blur widens it (s60).
+  ASSERT_GT(r.found.blur_mm, 0.0);
+  char edge[96];
+  std::snprintf(edge, sizeof edge, "where a base's edge may lie under this frame's blur, %.1f mm",
+                CloseCallOptions{}.edge_blur_share * r.found.blur_mm);
+  EXPECT_NE(shown->reason.find(edge), std::string::npos) << shown->reason;
   // Where it would be clear: half a millimetre back from the impact, away from the base.
   EXPECT_NEAR(InchesToMm(Distance(shown->point_in, ahead(0.5))), 0.5, 0.1);
   const auto logged = std::ranges::find(close.logged, shown->reason, &VerdictCheck::reason);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "../overhead_calibration.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
@@ -47,6 +48,19 @@ struct Rules {
     return shot;
   }
 };
+
+// A red line infantry stand `inside_mm` inside the circle of a shot at (20", 16").
+std::vector<Stand> InfantryInside(double inside_mm) {
+  return {{"red-1", "red", "line_infantry", BaseEastOf(1.0 - MmToInches(inside_mm)), true, {}}};
+}
+
+// A projectile of `kind` ("qtip", "shell") found at (20", 16"), its mark seen.
+ProjectileObservation FoundAt(const std::string& kind) {
+  ProjectileObservation p;
+  p.kind = kind;
+  p.point = {20.0, 16.0};
+  return p;
+}
 
 TEST(CloseCallCheckTest, AStandHalfAMillimetreInsideTheCircleIsTooCloseToCall) {
   const auto hits = HitWithinAnInch({{"blue-2", BaseEastOf(1.0 - MmToInches(0.6))}});
@@ -129,7 +143,7 @@ TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
   const Verdict v = AdjudicateShot(board, stands, shot, catalog, rules);
   ASSERT_EQ(v.candidates, std::vector<std::string>{"red-1"});
   ASSERT_TRUE(v.destroyed_equipment.empty());
-  const auto check = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules);
+  const auto check = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules, 0.0);
   ASSERT_TRUE(check.has_value());
   EXPECT_NEAR(check->error_mm, 1.27, 1e-6);
   ASSERT_EQ(check->stands.size(), 2u);
@@ -144,24 +158,21 @@ TEST(CloseCallCheckTest, TheRulingSaysWhatThePlayersMeasure) {
   std::vector<Stand> clear_call{stands[0]};
   clear_call[0].footprint = BaseEastOf(1.0 - MmToInches(2.0));
   EXPECT_FALSE(
-      CheckRulingCloseCall(qtip, view, board, clear_call, shot, catalog, rules).has_value());
+      CheckRulingCloseCall(qtip, view, board, clear_call, shot, catalog, rules, 0.0).has_value());
 }
 
 TEST(CloseCallCheckTest, APointPlacedWithoutItsMarkSeenIsTrustedLess) {
   const TopView view(OverheadCalibration());
   const auto [catalog, rules, board] = Rules{};
   // 2.5 mm inside the circle: beyond the camera's 1.27 mm, within it plus a 2 mm dot.
-  const std::vector<Stand> stands{
-      {"red-1", "red", "line_infantry", BaseEastOf(1.0 - MmToInches(2.5)), true, {}}};
-  ProjectileObservation shell;
-  shell.kind = "shell";
-  shell.point = {20.0, 16.0};
+  const std::vector<Stand> stands = InfantryInside(2.5);
+  ProjectileObservation shell = FoundAt("shell");
   Shot shot = Rules::ShotAt(ShotKind::kHowitzer, shell.point);
   ASSERT_EQ(AdjudicateShot(board, stands, shot, catalog, rules).candidates,
             std::vector<std::string>{"red-1"});
-  EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules));
+  EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules, 0.0));
   shell.dot_seen = false;
-  const auto check = CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules);
+  const auto check = CheckRulingCloseCall(shell, view, board, stands, shot, catalog, rules, 0.0);
   ASSERT_TRUE(check.has_value());
   EXPECT_NEAR(check->error_mm, 1.27 + 2.0, 1e-6);
   EXPECT_NEAR(check->unseen_mm, 2.0, 1e-9);
@@ -171,21 +182,58 @@ TEST(CloseCallCheckTest, APointPlacedWithoutItsMarkSeenIsTrustedLess) {
             std::string::npos)
       << check->reason;
   // 3.5 mm inside, even an unseen dot cannot move it out.
-  std::vector<Stand> deeper = stands;
-  deeper[0].footprint = BaseEastOf(1.0 - MmToInches(3.5));
-  EXPECT_FALSE(CheckRulingCloseCall(shell, view, board, deeper, shot, catalog, rules));
+  EXPECT_FALSE(
+      CheckRulingCloseCall(shell, view, board, InfantryInside(3.5), shot, catalog, rules, 0.0));
 
   // A Q-tip whose painted head was not told from the mat, its tip put one head past the stick.
-  ProjectileObservation qtip;
-  qtip.kind = "qtip";
-  qtip.point = shell.point;
+  ProjectileObservation qtip = FoundAt("qtip");
   shot.kind = ShotKind::kField;
-  EXPECT_FALSE(CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules));
+  EXPECT_FALSE(CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules, 0.0));
   qtip.tip_from_edge = false;
-  const auto untold = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules);
+  const auto untold = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules, 0.0);
   ASSERT_TRUE(untold.has_value());
   EXPECT_NEAR(untold->unseen_mm, CloseCallOptions{}.unseen_tip_mm, 1e-9);
   EXPECT_NE(untold->reason.find("untold painted head"), std::string::npos) << untold->reason;
+}
+
+TEST(CloseCallCheckTest, AFramesBlurWidensTheErrorAtABasesEdge) {
+  const TopView view(OverheadCalibration());
+  const auto [catalog, rules, board] = Rules{};
+  // 2 mm inside the circle: beyond the camera's 1.27 mm on a sharp frame.
+  const std::vector<Stand> stands = InfantryInside(2.0);
+  const ProjectileObservation qtip = FoundAt("qtip");
+  const Shot shot = Rules::ShotAt(ShotKind::kField, qtip.point);
+  ASSERT_EQ(AdjudicateShot(board, stands, shot, catalog, rules).candidates,
+            std::vector<std::string>{"red-1"});
+  EXPECT_FALSE(CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules, 0.0));
+  // A frame whose blur spreads a base's colour 3 mm past its edge: the edge may lie 1.8 mm off,
+  // and with the pixel (independent errors) the shot is measured 2.2 mm around.
+  const auto check = CheckRulingCloseCall(qtip, view, board, stands, shot, catalog, rules, 3.0);
+  ASSERT_TRUE(check.has_value());
+  EXPECT_NEAR(check->edge_mm, 1.8, 1e-9);
+  EXPECT_NEAR(check->error_mm, std::hypot(1.27, 1.8), 1e-6);
+  EXPECT_NEAR(check->unseen_mm, 0.0, 1e-9);
+  EXPECT_NEAR(check->stands[0].changes_mm, 2.0, 0.06);
+  EXPECT_NE(check->reason.find("within the camera's error here (2.2 mm: a pixel, 1.3 mm, and "
+                               "where a base's edge may lie under this frame's blur, 1.8 mm): "
+                               "measure"),
+            std::string::npos)
+      << check->reason;
+  // The two are added as independent errors: 2.5 mm inside, beyond both, is called.
+  const std::vector<Stand> deeper = InfantryInside(2.5);
+  EXPECT_FALSE(CheckRulingCloseCall(qtip, view, board, deeper, shot, catalog, rules, 3.0));
+  // An unseen dot's allowance comes on top, said after the camera's.
+  ProjectileObservation shell = FoundAt("shell");
+  shell.dot_seen = false;
+  const Shot howitzer = Rules::ShotAt(ShotKind::kHowitzer, shell.point);
+  const auto unseen =
+      CheckRulingCloseCall(shell, view, board, deeper, howitzer, catalog, rules, 3.0);
+  ASSERT_TRUE(unseen.has_value());
+  EXPECT_NEAR(unseen->error_mm, std::hypot(1.27, 1.8) + 2.0, 1e-6);
+  EXPECT_NE(unseen->reason.find("blur, 1.8 mm) and how far its unseen dot may lie from the "
+                                "shell's centre (2.0 mm): measure"),
+            std::string::npos)
+      << unseen->reason;
 }
 
 }  // namespace

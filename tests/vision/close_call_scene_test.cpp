@@ -43,9 +43,13 @@ TEST(CloseCallSceneTest, AStandRuledHitWithinTheCameraErrorOfTheEdgeIsMeasured) 
   // The camera's ruling: red-9 hit.
   ASSERT_EQ(std::ranges::count(ruled.candidates, found->id), 1);
 
-  const auto check =
-      CheckRulingCloseCall(*a.projectile, view, s.board, stands, shot, catalog, rules);
+  // A heavily blurred frame (s60): the base's edge is trusted less than a pixel's worth.
+  EXPECT_GT(a.stands.blur_mm, 3.0);
+  const auto check = CheckRulingCloseCall(*a.projectile, view, s.board, stands, shot, catalog,
+                                          rules, a.stands.blur_mm);
   ASSERT_TRUE(check.has_value());
+  EXPECT_NEAR(check->edge_mm, CloseCallOptions{}.edge_blur_share * a.stands.blur_mm, 1e-9);
+  EXPECT_GT(check->error_mm, MmPerCameraPxAt(view, a.projectile->point, a.projectile->height_in));
   const auto named = std::ranges::find(check->stands, found->id, &CloseStand::id);
   ASSERT_NE(named, check->stands.end()) << check->reason;
   EXPECT_TRUE(named->hit_ruled);

@@ -366,9 +366,11 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"if_base_of", height_check->outline_stand_id},
                           {"if_base", height_check->outline}});
   }
-  // The camera puts the impact and the bases' edges to about a pixel: a stand nearer the
-  // circle's edge than that is measured by the players, not called.
-  a.close_call = CheckRulingCloseCall(p, view, board.board, stands, shot, catalog, rules);
+  // The camera puts the impact to about a pixel and the bases' edges to about a pixel and a
+  // share of the frame's blur: a stand nearer the circle's edge than that is measured by the
+  // players, not called.
+  a.close_call =
+      CheckRulingCloseCall(p, view, board.board, stands, shot, catalog, rules, a.stands.blur_mm);
   if (const auto& close_call = a.close_call) {
     std::vector<std::string> ids;
     for (const CloseStand& s : close_call->stands) ids.push_back(s.id);
@@ -380,6 +382,7 @@ int RunAdjudicate(const std::vector<std::string>& args) {
                           {"changes_mm", close_call->stands.front().changes_mm},
                           {"error_mm", close_call->error_mm},
                           {"unseen_point_mm", close_call->unseen_mm},
+                          {"stand_edge_mm", close_call->edge_mm},
                           {"hit_stand_ids_there", close_call->hit_there}});
   }
   j["rejected"] = false;

@@ -212,6 +212,9 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
   // How far the found impact-to-base distance lies from the truth's, for the stands the
   // footprint is measured to within the report radius: mm and camera pixels at the impact.
   BenchSeries edge_mm, edge_camera_px;
+  // ... of them, those within the close-call check's error there (CloseCallErrorAt), and within
+  // it without the part for the frame's blur (the camera pixel alone, s58-s59).
+  int edge_within = 0, edge_within_pixel = 0;
   size_t scenes_done = 0;
   for (const fs::path& sd : scenes) {
     std::ifstream f(sd / "truth.json");
@@ -421,7 +424,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         // A stand too near the circle's edge for the camera to call: is the truth on the other
         // side for one it names?
         const auto close_call = CheckRulingCloseCall(*a.projectile, view, our_board, our_stands,
-                                                     ours, catalog, ruleset_opt);
+                                                     ours, catalog, ruleset_opt, a.stands.blur_mm);
+        const CloseCallError close_error = CloseCallErrorAt(*a.projectile, view, a.stands.blur_mm);
         if (close_call) {
           ++close_calls;
           bool other = false;
@@ -463,6 +467,8 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
           const double err_mm = InchesToMm(std::abs(ours_in - truth_in));
           edge_mm.Add(err_mm);
           edge_camera_px.Add(err_mm / mm_per_camera_px);
+          edge_within += err_mm <= close_error.total_mm ? 1 : 0;
+          edge_within_pixel += err_mm <= close_error.pixel_mm + close_error.unseen_mm ? 1 : 0;
         }
         if (tv.value("decisive", false)) {
           ++decisive;
@@ -657,6 +663,12 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
         "camera px)  p90 %.2f mm (%.2f px)  p95 %.2f mm (%.2f px)  max %.2f mm (n=%zu)\n",
         edge_mm.Q(0.5), edge_camera_px.Q(0.5), edge_mm.Q(0.9), edge_camera_px.Q(0.9),
         edge_mm.Q(0.95), edge_camera_px.Q(0.95), edge_mm.Q(1.0), edge_mm.v.size());
+    const double n = static_cast<double>(edge_mm.v.size());
+    std::printf(
+        "... within the close-call check's error there (a camera pixel and a share of the "
+        "frame's blur): %d of %zu (%.1f%%); within the camera pixel alone: %d (%.1f%%)\n",
+        edge_within, edge_mm.v.size(), 100.0 * edge_within / n, edge_within_pixel,
+        100.0 * edge_within_pixel / n);
   }
   std::printf("hand frames refused: %d/%d (%.1f%%)\n", hands_refused, hands,
               hands > 0 ? 100.0 * hands_refused / hands : NAN);

@@ -144,6 +144,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
   for (int i = 0; i < hand; ++i) script.push_back(&s.after_hand);
   for (int i = 0; i < tail; ++i) script.push_back(&s.after);
   std::vector<Stand> stands;
+  double blur_mm = 0.0;  // the frame's blur as that stand search read it
   for (size_t i = 0; i < script.size(); ++i) {
     const int index = static_cast<int>(i);
     // Armed on the still table a few frames before the projectile arrives.
@@ -173,6 +174,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
     }
     if (index == lead - 5) {
       for (const auto& d : r.stands) stands.push_back(d.stand);
+      if (r.stand_search) blur_mm = r.stand_search->blur_mm;
     }
     if (r.shot.rest || (f.rest_frame_ms < 0 && r.stage_ms.projectile_ms > 0)) {
       f.rest_frame_ms = ms;
@@ -197,7 +199,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
         f.height_check_ms = height_check(*r.shot.rest);
         f.close_call_ms = TimeMs(one_core, [&] {
           (void)CheckRulingCloseCall(*r.shot.rest, view, s.board, stands, shot, catalog,
-                                     shot_options);
+                                     shot_options, blur_mm);
         });
         const Stand* nearest = nullptr;
         for (const Stand& st : stands) {
@@ -221,7 +223,7 @@ StreamFigures RunStream(const SynthScene& s, const TableCalibration& cal,
           at_edge.point = near_edge.point;
           f.close_call_near_edge_ms = TimeMs(one_core, [&] {
             (void)CheckRulingCloseCall(at_edge, view, s.board, stands, near_edge, catalog,
-                                       shot_options);
+                                       shot_options, blur_mm);
           });
         }
       } else {

@@ -34,6 +34,8 @@
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "vision/close_call_check.hpp"
+#include "vision/edge_blur.hpp"
 #include "vision/stand_detector.hpp"
 
 namespace referee::cli {
@@ -115,7 +117,8 @@ double AngleErrorDeg(double a, double b, double period) {
 // One line per found base: how far the found outline lies outward of each side of the truth
 // (mm, its extent along the truth's axes), beside the cosine between that side's outward
 // normal and the direction, on the table, toward the camera (> 0: its side face shows).
-void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, const TopView& view) {
+void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, const TopView& view,
+                     const cv::Mat& top, double frame_blur_mm, bool faint) {
   const OrientedRect t{TruthPoint(truth.at("center")), truth.at("size").at(0).get<double>(),
                        truth.at("size").at(1).get<double>(), truth.at("angle_deg").get<double>()};
   const double half[2] = {0.5 * t.width_in, 0.5 * t.depth_in};
@@ -137,9 +140,23 @@ void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, cons
                   InchesToMm(hi - half[k]), cos_cam);
     line += buf;
   }
-  std::fprintf(stderr, "%s: %s side errors mm@cos_to_camera (-w +w -d +d):%s elev_deg %.1f\n",
+  // The frame's blur as the stand search read it, the blur read on this base's own sides
+  // (EdgeBlurMm) and the camera's pixel there: CloseCallOptions::edge_blur_share was set on the
+  // side errors against the first (s60).
+  PxRect r;
+  r.center = view.RectifiedFromTable(s.footprint.center);
+  const cv::Point2d ax =
+      view.RectifiedFromTable(s.footprint.center + s.footprint.AxisX()) - r.center;
+  r.axis_a = ax * (1.0 / std::max(1e-9, cv::norm(ax)));
+  r.len_a = s.footprint.width_in * view.px_per_inch();
+  r.len_b = s.footprint.depth_in * view.px_per_inch();
+  std::fprintf(stderr,
+               "%s: %s side errors mm@cos_to_camera (-w +w -d +d):%s elev_deg %.1f frame_blur_mm "
+               "%.2f blur_mm %.2f mm_per_camera_px %.2f faint_border %d other_sizes %zu\n",
                sd.filename().string().c_str(), truth.at("id").get<std::string>().c_str(),
-               line.c_str(), std::atan2(std::abs(cam[2]), n_cam) * 180.0 / CV_PI);
+               line.c_str(), std::atan2(std::abs(cam[2]), n_cam) * 180.0 / CV_PI, frame_blur_mm,
+               EdgeBlurMm(top, {r}, view.MmPerPx()), MmPerCameraPxAt(view, s.footprint.center, 0.0),
+               faint ? 1 : 0, s.other_outlines.size());
 }
 }  // namespace
 
@@ -162,7 +179,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
       "verbose", po::bool_switch(&verbose), "list every missed and false stand")(
       "side-errors", po::bool_switch(&side_errors),
       "list, per found base, how far each side of its truth lies outward, and whether that side "
-      "faces the camera")(
+      "faces the camera, with the blur read on its sides and the camera pixel there")(
       "crops", po::value(&crops),
       "write a PNG per missed and false stand into OUTDIR (camera, top view, side masks)");
   CameraResponseArgs camera_args;
@@ -338,7 +355,9 @@ int RunBenchStands(const std::vector<std::string>& args) {
                        s.other_outlines.size(), among ? "" : ", true size not among them");
         }
       }
-      if (side_errors) PrintSideErrors(sd, truth, s, view);
+      if (side_errors)
+        PrintSideErrors(sd, truth, s, view, top, d.blur_mm,
+                        d.stands[static_cast<size_t>(best)].faint_border);
       if (!crops.empty() && (InchesToMm(best_d) > 2.0 || ae > 2.0) && truth.contains("center_px")) {
         // A base found but placed off: the top view shows the truth (green) and the found
         // outline (magenta).

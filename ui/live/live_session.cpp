@@ -625,7 +625,8 @@ std::optional<CloseCallCheck> LiveSession::CheckCloseCall(const std::vector<Stan
                                                           const Shot& shot) const {
   if (!ImpactFromCamera()) return std::nullopt;
   return CheckRulingCloseCall(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
-                              config_.catalog, config_.shot);
+                              config_.catalog, config_.shot,
+                              stand_search_ ? stand_search_->blur_mm : 0.0);
 }
 
 void LiveSession::Step() {
