@@ -70,9 +70,17 @@ std::array<int, 3> ParseSrgb(const nlohmann::json& rgb, const std::string& file,
 }
 
 // The board file's keys beside "board" (ParseBoardFile reads each).
-constexpr std::array<const char*, 9> kBesideBoard = {
-    "terrain",        "features",         "sides", "markers",     "line_width_mm",
-    "base_height_mm", "figure_height_mm", "mat",   "shell_colour"};
+constexpr std::array<const char*, 11> kBesideBoard = {"terrain",
+                                                      "features",
+                                                      "sides",
+                                                      "markers",
+                                                      "line_width_mm",
+                                                      "base_height_mm",
+                                                      "figure_height_mm",
+                                                      "mat",
+                                                      "shell_colour",
+                                                      "shell_dot_offset_mm",
+                                                      "qtip_head_spread_mm"};
 
 }  // namespace
 
@@ -169,6 +177,15 @@ BoardFile ParseBoardFile(const nlohmann::json& j, const std::string& file) {
   out.figure_height_mm = GetFiniteNumberOr(j, "figure_height_mm", 20.0, file, "");
   if (out.figure_height_mm < 0.0 || out.figure_height_mm > 60.0) {
     throw InputError(file, "figure_height_mm", "must be in [0, 60] mm");
+  }
+  // A dot lies on its 12 mm square; a head's end within a head's length of where it is put.
+  out.shell_dot_offset_mm = GetFiniteNumberOr(j, "shell_dot_offset_mm", 2.0, file, "");
+  if (out.shell_dot_offset_mm < 0.0 || out.shell_dot_offset_mm > 6.0) {
+    throw InputError(file, "shell_dot_offset_mm", "must be in [0, 6] mm");
+  }
+  out.qtip_head_spread_mm = GetFiniteNumberOr(j, "qtip_head_spread_mm", 3.0, file, "");
+  if (out.qtip_head_spread_mm < 0.0 || out.qtip_head_spread_mm > 12.0) {
+    throw InputError(file, "qtip_head_spread_mm", "must be in [0, 12] mm");
   }
   out.mat_color = GetStringOr(j, "mat", "", file, "");
   if (j.contains("shell_colour"))

@@ -45,6 +45,13 @@ struct BoardFile {
   // armies ~8).
   double base_height_mm = 2.5;
   double figure_height_mm = 20.0;
+  // How far the club's marks may lie from where the referee puts a point it could not see them
+  // at: a hand-pressed dot from its shell's centre (where a shell whose dot was unseen is
+  // placed), and a Q-tip's painted head's end from one nominal head length past the white stick
+  // (where a tip whose head was not told from the mat is put). The too-close-to-call check adds
+  // them to the camera's error for such a point. Defaults 2 and 3 mm.
+  double shell_dot_offset_mm = 2.0;
+  double qtip_head_spread_mm = 3.0;
   // The howitzer and catapult shells' plasticine colour, sRGB 0-255 (TABLE_KIT: yellow).
   std::array<int, 3> shell_colour_srgb{235, 200, 40};
   // Top-level keys the referee does not read (a misspelt "terain" would otherwise go unseen):

@@ -33,11 +33,12 @@ struct CloseCallOptions {
   double precision_mm = 0.05;
   // How far from its square's centre a hand may have pressed a shell's dot, mm: added to the
   // camera's error when the dot was not seen and the shell was placed at that centre
-  // (ProjectileObservation::dot_seen). Default 2, a sixth of the kit's 12 mm square.
+  // (ProjectileObservation::dot_seen). Default 2, a sixth of the kit's 12 mm square; the board
+  // file's `shell_dot_offset_mm` (CloseCallOptionsFor).
   double unseen_dot_mm = 2.0;
   // How far a Q-tip's tip may lie from one head length past the white stick, mm: added when
   // the painted head could not be told from the mat and the tip was put there
-  // (ProjectileObservation::tip_from_edge).
+  // (ProjectileObservation::tip_from_edge). The board file's `qtip_head_spread_mm`.
   double unseen_tip_mm = 3.0;
   // How far a found base's edge may lie from the true one, as a share of the frame's blur
   // (StandDetection::blur_mm): a blur spreads the border's colour out past its edge, and a

@@ -56,6 +56,13 @@ void ApplyBoardKit(const BoardFile& kit, StandDetectorOptions& stands,
   projectile.shell_bgr = cv::Vec3d(rgb[2], rgb[1], rgb[0]);
 }
 
+CloseCallOptions CloseCallOptionsFor(const BoardFile& kit) {
+  CloseCallOptions options;
+  options.unseen_dot_mm = kit.shell_dot_offset_mm;
+  options.unseen_tip_mm = kit.qtip_head_spread_mm;
+  return options;
+}
+
 std::vector<Stand> StandsOf(const StandDetection& detection) {
   std::vector<Stand> out;
   for (const auto& d : detection.stands) out.push_back(d.stand);

@@ -65,6 +65,10 @@ std::vector<std::string> KindPreference(const std::string& ruleset);
 void ApplyBoardKit(const BoardFile& kit, StandDetectorOptions& stands,
                    ProjectileOptions& projectile);
 
+// The board file's kit into the too-close-to-call check: how far its marks may lie from where a
+// point placed without them seen is put (BoardFile::shell_dot_offset_mm, qtip_head_spread_mm).
+CloseCallOptions CloseCallOptionsFor(const BoardFile& kit);
+
 // Stands as the engine takes them.
 std::vector<Stand> StandsOf(const StandDetection& detection);
 

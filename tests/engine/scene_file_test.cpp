@@ -105,8 +105,18 @@ TEST(SceneFile, KitHeightsAreReadAndChecked) {
       WriteTemp("red_shells.json", "{" + kBoard + R"(, "shell_colour": [200, 30, 30]})"));
   EXPECT_EQ(red.shell_colour_srgb, (std::array<int, 3>{200, 30, 30}));
   EXPECT_TRUE(red.ignored_keys.empty());  // it was named as ignored while being read
+  // How far the club's hand-pressed dots and bud heads may lie off (s60): defaults, then read.
+  EXPECT_DOUBLE_EQ(b.shell_dot_offset_mm, 2.0);
+  EXPECT_DOUBLE_EQ(b.qtip_head_spread_mm, 3.0);
+  const BoardFile marks = LoadBoardFile(WriteTemp(
+      "marks.json", "{" + kBoard + R"(, "shell_dot_offset_mm": 0.5, "qtip_head_spread_mm": 4})"));
+  EXPECT_DOUBLE_EQ(marks.shell_dot_offset_mm, 0.5);
+  EXPECT_DOUBLE_EQ(marks.qtip_head_spread_mm, 4.0);
+  EXPECT_TRUE(marks.ignored_keys.empty());
   for (const auto& [name, kit, field] :
        {std::tuple{"no_base.json", R"("base_height_mm": 0)", "base_height_mm"},
+        {"dot_off_shell.json", R"("shell_dot_offset_mm": 7)", "shell_dot_offset_mm"},
+        {"negative_spread.json", R"("qtip_head_spread_mm": -1)", "qtip_head_spread_mm"},
         {"tall_figures.json", R"("figure_height_mm": 250)", "figure_height_mm"},
         {"text_height.json", R"("figure_height_mm": "tall")", "figure_height_mm"},
         {"bad_shell.json", R"("shell_colour": [235, 200])", "shell_colour"}}) {

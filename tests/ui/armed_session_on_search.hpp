@@ -16,10 +16,13 @@
 namespace referee::live {
 
 // The session logs to `log`; the state stays where the session was built (it calls back).
+// kit: the board file's kit keys (its board is r's).
 inline std::unique_ptr<LiveSession> ArmedSessionOnSearch(const RenderedDetection& r,
                                                          const StandDetection& search,
-                                                         const std::filesystem::path& log) {
+                                                         const std::filesystem::path& log,
+                                                         const BoardFile& kit = BoardFile()) {
   SessionConfig config;
+  config.board = kit;
   config.board.board = r.scene.board;
   config.board.side_colors_srgb = DefaultSideColors();
   config.catalog = LoadStandKinds();

@@ -51,6 +51,25 @@ TEST(InputScript, ClickHoversThenPressesThenReleasesAtTheWidgetCentre) {
   EXPECT_DOUBLE_EQ(s.Input().mouse->x, 1300);  // the pointer stays where it clicked
 }
 
+// The window scrolls the widget a click waits for into view (s60): it asks which one that is
+// until the click has aimed at it, and never for a key or a stand.
+TEST(InputScript, ItSaysWhichWidgetItIsWaitingToClick) {
+  InputScript s = InputScript::Parse("key Space\nclick Change impact\nclick-stand b3\n", "t");
+  ScriptView v = ViewWith("Arm", {0, 0}, {1, 1});
+  EXPECT_FALSE(s.PendingClick().has_value());  // a key
+  s.Advance(v);
+  s.Advance(v);
+  EXPECT_EQ(s.PendingClick(), "Change impact");
+  s.Advance(v);  // not drawn yet (scrolled out of the panel): still waiting for it
+  EXPECT_EQ(s.PendingClick(), "Change impact");
+  v.items["Change impact"] = {{1200, 700}, {1400, 730}};
+  s.Advance(v);  // aimed
+  EXPECT_FALSE(s.PendingClick().has_value());
+  s.Advance(v);
+  s.Advance(v);
+  EXPECT_FALSE(s.PendingClick().has_value());  // a stand
+}
+
 TEST(InputScript, ClickStandAimsAtTheStandCentre) {
   InputScript s = InputScript::Parse("wait-stands\nclick-stand b3\n", "t");
   ScriptView v = ViewWith("Arm", {0, 0}, {1, 1});

@@ -40,8 +40,9 @@ ProjectileObservation QtipOnTheMat() {
 // A live session on `r`'s stand search, one projectile (`seen_as`, a Q-tip by default) coming to
 // rest at `impact` as the camera saw it (`seen`) or placed there by the players.
 Ruled RuleOneShot(const RenderedDetection& r, Vec2 impact, bool seen, const fs::path& log,
-                  ProjectileObservation seen_as = QtipOnTheMat()) {
-  const auto session = ArmedSessionOnSearch(r, r.found, log);
+                  ProjectileObservation seen_as = QtipOnTheMat(),
+                  const BoardFile& kit = BoardFile()) {
+  const auto session = ArmedSessionOnSearch(r, r.found, log, kit);
   auto& st = session->state();
   if (seen) {
     FrameResult frame;
@@ -116,12 +117,17 @@ TEST(LiveCloseCall, AStandHalfAMillimetreInsideTheCircleIsMeasuredWhenTheCameraS
 TEST(LiveCloseCall, AShellPlacedWithoutItsDotSeenIsMeasuredFartherFromTheEdge) {
   const RenderedDetection r = DetectInScene("napoleonic.json", 0);
   const fs::path dir = testing::FreshTestDir("live_close_call");
-  const std::optional<Vec2> ahead = AheadOfAFrontEdge(r, 2.5);
-  ASSERT_TRUE(ahead.has_value());
-  const Vec2 inside = *ahead;
   ProjectileObservation shell;
   shell.kind = "shell";
   shell.height_in = MmToInches(5.0);
+  // A millimetre farther inside than the camera's error there (the pixel and the frame's blur):
+  // within it and a 2 mm dot's allowance.
+  const std::optional<Vec2> edge = AheadOfAFrontEdge(r, 0.0);
+  ASSERT_TRUE(edge.has_value());
+  shell.point = *edge;
+  const double camera_mm =
+      CloseCallErrorAt(shell, TopView(TruthCalibration(r.scene)), r.found.blur_mm).total_mm;
+  const Vec2 inside = *AheadOfAFrontEdge(r, camera_mm + 1.0);
   const Ruled on_dot = RuleOneShot(r, inside, true, dir / "dot.jsonl", shell);
   EXPECT_EQ(CloseCalls(on_dot.shown), 0);
   EXPECT_EQ(on_dot.impact_note, "");
@@ -138,6 +144,14 @@ TEST(LiveCloseCall, AShellPlacedWithoutItsDotSeenIsMeasuredFartherFromTheEdge) {
   const Ruled placed = RuleOneShot(r, inside, false, dir / "placed.jsonl", shell);
   EXPECT_EQ(CloseCalls(placed.shown), 0);
   EXPECT_EQ(placed.impact_note, "");
+  // A club whose dots are pressed within half a millimetre says so in its board file (s60): the
+  // same shell is called, with the panel's word on how it was placed.
+  BoardFile careful;
+  careful.shell_dot_offset_mm = 0.5;
+  const Ruled near_centre = RuleOneShot(r, inside, true, dir / "careful.jsonl", shell, careful);
+  EXPECT_EQ(CloseCalls(near_centre.shown), 0)
+      << (near_centre.shown.empty() ? "" : near_centre.shown.back().reason);
+  EXPECT_EQ(near_centre.impact_note, "dot unseen: centre used");
 }
 
 }  // namespace

@@ -369,8 +369,8 @@ int RunAdjudicate(const std::vector<std::string>& args) {
   // The camera puts the impact to about a pixel and the bases' edges to about a pixel and a
   // share of the frame's blur: a stand nearer the circle's edge than that is measured by the
   // players, not called.
-  a.close_call =
-      CheckRulingCloseCall(p, view, board.board, stands, shot, catalog, rules, a.stands.blur_mm);
+  a.close_call = CheckRulingCloseCall(p, view, board.board, stands, shot, catalog, rules,
+                                      a.stands.blur_mm, CloseCallOptionsFor(board));
   if (const auto& close_call = a.close_call) {
     std::vector<std::string> ids;
     for (const CloseStand& s : close_call->stands) ids.push_back(s.id);

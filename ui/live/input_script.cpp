@@ -102,6 +102,13 @@ ScriptInput InputScript::Input() const {
   return in;
 }
 
+std::optional<std::string> InputScript::PendingClick() const {
+  if (done() || !failure_.empty() || stage_ != 0) return std::nullopt;
+  const Step& s = steps_[next_];
+  if (s.kind != Kind::kClick) return std::nullopt;
+  return s.arg;
+}
+
 void InputScript::Fail(const Step& s, const std::string& what) {
   failure_ = source_ + ": line " + std::to_string(s.line) + ": " + what;
 }

@@ -9,7 +9,7 @@
 //                       (Space, Enter, Esc, Tab, Backspace, F1, A-Z, 1-6)
 //   click NAME          click the widget of that name at the centre of its rect on screen
 //                       (a button's label without its "[key]", a panel header, "is really",
-//                       "is really ID" for an entry of that list)
+//                       "is really ID" for an entry of that list), scrolled into view first
 //   click-stand ID      click the centre of the tracked stand ID where it is drawn
 //   wait N              let N frames pass
 //   wait-phase NAME     until the shot flow is in phase NAME (ready, armed, verdict, ...)
@@ -62,6 +62,9 @@ class InputScript {
   std::optional<std::string> Advance(const ScriptView& view);
 
   bool done() const { return next_ >= steps_.size(); }
+  // The widget the current step is about to click, until it has been aimed at (none otherwise):
+  // the window scrolls it into view first, as a player scrolls the panel to a button below it.
+  std::optional<std::string> PendingClick() const;
   // The script line of the step being played (0 once done).
   int current_line() const { return done() ? 0 : steps_[next_].line; }
   const std::string& failure() const { return failure_; }  // empty while all is well

@@ -626,7 +626,8 @@ std::optional<CloseCallCheck> LiveSession::CheckCloseCall(const std::vector<Stan
   if (!ImpactFromCamera()) return std::nullopt;
   return CheckRulingCloseCall(*projectile_, *stand_search_view_, config_.board.board, stands, shot,
                               config_.catalog, config_.shot,
-                              stand_search_ ? stand_search_->blur_mm : 0.0);
+                              stand_search_ ? stand_search_->blur_mm : 0.0,
+                              CloseCallOptionsFor(config_.board));
 }
 
 void LiveSession::Step() {

@@ -406,11 +406,22 @@ void LiveApp::ApplyScriptInput(ImGuiIO& io) {
   }
 }
 
-// Only items a player could click: drawn inside their window's visible area.
+// Only items a player could click: drawn whole inside their window's visible area. One the
+// script is about to click that lies (partly) scrolled out of it is scrolled into view first,
+// as a player would: its centre may otherwise lie outside the panel (s60: a longer check above
+// left "Change impact" half under the panel's bottom edge).
 void LiveApp::NoteItem(const std::string& name) {
-  if (!script_ || !ImGui::IsItemVisible()) return;
+  if (!script_) return;
   const ImVec2 lo = ImGui::GetItemRectMin();
   const ImVec2 hi = ImGui::GetItemRectMax();
+  const float top = ImGui::GetWindowPos().y;
+  const float bottom = top + ImGui::GetWindowHeight();
+  if (!ImGui::IsItemVisible() || lo.y < top || hi.y > bottom) {
+    if (script_->PendingClick() == name) {
+      ImGui::SetScrollFromPosY(0.5f * (lo.y + hi.y) - top, 0.5f);
+    }
+    return;
+  }
   view_.items.try_emplace(name, ScreenPoint{lo.x, lo.y}, ScreenPoint{hi.x, hi.y});
 }
 
