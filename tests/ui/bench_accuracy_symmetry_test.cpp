@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -78,6 +79,18 @@ TEST(BenchAccuracySymmetry, MarkerlessBoardSeenFromTheOtherSideIsScoredInTheTrut
   EXPECT_EQ(Field(out, R"(no-projectile adjudicated (\d+)/2)"), 0);
   EXPECT_EQ(Field(out, R"(taken-away adjudicated (\d+)/1)"), 0);
   EXPECT_EQ(Field(out, R"(lying-still adjudicated (\d+)/1)"), 0);
+
+  // `bench stands --calibrate` scores the truth in our frame too (s60: it matched none of this
+  // scene's stands, and its side errors were read against the wrong bases).
+  const std::string stands = RunReferee("bench stands " + dir.string() + " --calibrate");
+  SCOPED_TRACE(stands);
+  EXPECT_NE(stands.find("board symmetry applied (markerless board labelled from another "
+                        "corner): 1 of 1 scenes"),
+            std::string::npos);
+  EXPECT_GE(Field(stands, R"(SUMMARY stands: scenes 1 P ([0-9.]+)%)"), 95.0);
+  EXPECT_GE(Field(stands, R"(SUMMARY stands: scenes 1 P [0-9.]+% R ([0-9.]+)%)"), 90.0);
+  EXPECT_LT(Field(stands, R"(centre_mm med ([0-9.]+))"), 1.0);
+  EXPECT_LT(Field(stands, R"(angle_deg med ([0-9.]+))"), 2.0);
 }
 
 TEST(BenchAccuracySymmetry, HalfTurnMapsPointsBaseAnglesAndTerrain) {
@@ -91,10 +104,28 @@ TEST(BenchAccuracySymmetry, HalfTurnMapsPointsBaseAnglesAndTerrain) {
   EXPECT_EQ(half_turn.ToTruth(cv::Point2i(0, 0)), cv::Point2i(12, 8));
   // A base facing -y in our frame faces +y in the truth's: the same stand, turned half a turn.
   EXPECT_NEAR(half_turn.RectAngleToTruth(10.0), 190.0, 1e-9);
+  EXPECT_NEAR(half_turn.RectAngleFromTruth(190.0), 10.0, 1e-9);
   // A mirror (not a real camera's, but the bench handles all 8) keeps the front the front.
   const cli::BoardSymmetry mirror_cols{1, g};
   EXPECT_NEAR(mirror_cols.RectAngleToTruth(0.0), 0.0, 1e-9);
   EXPECT_NEAR(mirror_cols.AngleToTruth(0.0), 180.0, 1e-9);
+  // ... and back, for every symmetry: a truth stand expressed in our frame maps back onto itself.
+  for (int id = 0; id < 8; ++id) {
+    const cli::BoardSymmetry sym{id, Grid{8, 8, 4.0}};
+    for (const double a : {0.0, 10.0, 95.0, 260.0}) {
+      const double back = sym.RectAngleToTruth(sym.RectAngleFromTruth(a));
+      EXPECT_NEAR(std::remainder(back - a, 360.0), 0.0, 1e-9) << "symmetry " << id << " " << a;
+    }
+  }
+  nlohmann::json truth_stand = {{"center", {1.0, 2.0}},
+                                {"angle_deg", 10.0},
+                                {"corners", {{0.5, 1.5}, {1.5, 1.5}}},
+                                {"center_px", {640, 360}}};
+  const nlohmann::json ours_stand = cli::StandFromTruth(truth_stand, half_turn);
+  EXPECT_DOUBLE_EQ(ours_stand["center"][0].get<double>(), 47.0);
+  EXPECT_DOUBLE_EQ(ours_stand["corners"][1][1].get<double>(), 30.5);
+  EXPECT_NEAR(ours_stand["angle_deg"].get<double>(), 190.0, 1e-9);
+  EXPECT_EQ(ours_stand["center_px"], truth_stand["center_px"]);
 
   Board truth;
   truth.grid = g;

@@ -250,11 +250,7 @@ int RunBenchAccuracy(const std::vector<std::string>& args) {
       if (const auto* c = std::get_if<TableCalibration>(&r)) {
         cal = *c;
         ++calibrated;
-        std::vector<cv::Point2d> truth_crossings_px;
-        for (const Json& p : t.at("grid_intersections_px")) {
-          truth_crossings_px.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
-        }
-        sym = FindBoardSymmetry(cal.intersections, truth_crossings_px, board.grid);
+        sym = FindBoardSymmetry(cal.intersections, t, board.grid);
         relabelled += sym.IsIdentity() ? 0 : 1;
         for (int row = 0; row <= board.grid.rows; ++row) {
           for (int col = 0; col <= board.grid.cols; ++col) {

@@ -62,6 +62,29 @@ double BoardSymmetry::RectAngleToTruth(double angle_deg) const {
   return a >= 360.0 ? a - 360.0 : a;
 }
 
+double BoardSymmetry::RectAngleFromTruth(double angle_deg) const {
+  // The inverse of RectAngleToTruth: the mirror's half turn undone, then the direction mapped.
+  const bool mirror = (((id >> 0) ^ (id >> 1) ^ (id >> 2)) & 1) != 0;
+  const double a = AngleFromTruth(angle_deg) + (mirror ? 180.0 : 0.0);
+  return a >= 360.0 ? a - 360.0 : a;
+}
+
+nlohmann::json StandFromTruth(const nlohmann::json& truth_stand, const BoardSymmetry& symmetry) {
+  if (symmetry.IsIdentity()) return truth_stand;
+  const auto ours = [&](const nlohmann::json& xy) {
+    const Vec2 p = symmetry.FromTruth({xy.at(0).get<double>(), xy.at(1).get<double>()});
+    return nlohmann::json::array({p.x, p.y});
+  };
+  nlohmann::json s = truth_stand;
+  s["center"] = ours(truth_stand.at("center"));
+  s["angle_deg"] = symmetry.RectAngleFromTruth(truth_stand.at("angle_deg").get<double>());
+  if (truth_stand.contains("corners")) {
+    s["corners"] = nlohmann::json::array();
+    for (const auto& q : truth_stand.at("corners")) s["corners"].push_back(ours(q));
+  }
+  return s;
+}
+
 BoardSymmetry FindBoardSymmetry(const std::vector<IntersectionFix>& found,
                                 const std::vector<cv::Point2d>& truth_crossings_px,
                                 const Grid& truth_grid) {
@@ -82,6 +105,15 @@ BoardSymmetry FindBoardSymmetry(const std::vector<IntersectionFix>& found,
   }
   // Ties (nothing found) go to the lowest id, the identity.
   return {static_cast<int>(std::max_element(votes, votes + 8) - votes), truth_grid};
+}
+
+BoardSymmetry FindBoardSymmetry(const std::vector<IntersectionFix>& found,
+                                const nlohmann::json& truth, const Grid& truth_grid) {
+  std::vector<cv::Point2d> truth_crossings_px;
+  for (const auto& p : truth.at("grid_intersections_px")) {
+    truth_crossings_px.emplace_back(p.at(0).get<double>(), p.at(1).get<double>());
+  }
+  return FindBoardSymmetry(found, truth_crossings_px, truth_grid);
 }
 
 Board BoardFromTruth(const Board& truth_board, const BoardSymmetry& symmetry) {

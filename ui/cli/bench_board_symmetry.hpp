@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <opencv2/core.hpp>
 
 #include "calibration/table_calibration.hpp"
@@ -35,6 +36,7 @@ struct BoardSymmetry {
   // A base footprint's angle (its width axis, the front on the side the width axis turns away
   // from): the width axis' direction, turned half a turn by a mirror so the front stays the front.
   double RectAngleToTruth(double angle_deg) const;
+  double RectAngleFromTruth(double angle_deg) const;
 };
 
 // The symmetry found by voting: each crossing we found votes for the symmetries that take its
@@ -44,8 +46,16 @@ BoardSymmetry FindBoardSymmetry(const std::vector<IntersectionFix>& found,
                                 const std::vector<cv::Point2d>& truth_crossings_px,
                                 const Grid& truth_grid);
 
+// The same with the truth's crossings as truth.json lists them (`grid_intersections_px`).
+BoardSymmetry FindBoardSymmetry(const std::vector<IntersectionFix>& found,
+                                const nlohmann::json& truth, const Grid& truth_grid);
+
 // The truth's board (terrain squares and feature outlines) expressed in our calibrated frame,
 // so the pipeline reads terrain where it is in the image.
 Board BoardFromTruth(const Board& truth_board, const BoardSymmetry& symmetry);
+
+// A truth.json stand ({center, angle_deg, corners, ...}, table inches) expressed in our
+// calibrated frame; its image keys are kept as they are.
+nlohmann::json StandFromTruth(const nlohmann::json& truth_stand, const BoardSymmetry& symmetry);
 
 }  // namespace referee::cli

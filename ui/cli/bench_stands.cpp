@@ -29,6 +29,7 @@
 #include "engine/board_file.hpp"
 #include "engine/input_error.hpp"
 #include "engine/stand_kind_catalog_loader.hpp"
+#include "ui/cli/bench_board_symmetry.hpp"
 #include "ui/cli/bench_camera_options.hpp"
 #include "ui/cli/bench_scene_set.hpp"
 #include "ui/cli/bench_series.hpp"
@@ -206,6 +207,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
   // Bases reported with other sizes the camera could not rule out (Stand::other_outlines).
   int uncertain_tp = 0, uncertain_fp = 0, uncertain_size_among = 0, uncertain_size_first = 0;
   int faint_tp = 0, faint_fp = 0;
+  int relabelled = 0;  // scenes whose calibrated frame is the truth's under a board symmetry
   BenchSeries faint_centre_mm;
   for (const fs::path& sd : scenes) {
     const std::string truth_file = (sd / "truth.json").string();
@@ -226,10 +228,18 @@ int RunBenchStands(const std::vector<std::string>& args) {
     TableCalibration cal;
     cal.board = board.grid;
     cal.camera = TruthCamera(t.at("camera"));
+    // Our calibrated frame -> the truth's: a markerless board may be labelled from another
+    // corner (TABLE_KIT's origin rule); the truth is scored in ours.
+    BoardSymmetry sym{0, board.grid};
     if (calibrate) {
       const CalibrationResult r = CalibrateTable(empty_frame, board.grid, std::nullopt);
-      if (const auto* c = std::get_if<TableCalibration>(&r)) cal = *c;
+      if (const auto* c = std::get_if<TableCalibration>(&r)) {
+        cal = *c;
+        sym = FindBoardSymmetry(cal.intersections, t, board.grid);
+        relabelled += sym.IsIdentity() ? 0 : 1;
+      }
     }
+    const Board our_board = BoardFromTruth(board, sym);
     const TopView view(cal);
     top_w = view.size().width;
     top_h = view.size().height;
@@ -239,14 +249,15 @@ int RunBenchStands(const std::vector<std::string>& args) {
     const auto t1 = std::chrono::steady_clock::now();
     const cv::Mat empty_top =
         use_empty && !empty_frame.empty() ? view.Rectify(empty_frame) : cv::Mat();
-    const StandDetection d = DetectStands(top, view, colors, catalog, {}, &board, empty_top);
+    const StandDetection d = DetectStands(top, view, colors, catalog, {}, &our_board, empty_top);
     const auto t2 = std::chrono::steady_clock::now();
     const double c2 = ThreadCpuMs();
     rectify_ms.Add(c1 - c0);
     detect_ms.Add(c2 - c1);
     detect_wall_ms.Add(std::chrono::duration<double, std::milli>(t2 - t1).count());
 
-    const Json& ts = t.at("stands");
+    Json ts = Json::array();
+    for (const Json& truth : t.at("stands")) ts.push_back(StandFromTruth(truth, sym));
     std::vector<bool> used(d.stands.size(), false);
     for (const auto& truth : ts) {
       const Vec2 c = TruthPoint(truth.at("center"));
@@ -459,6 +470,12 @@ int RunBenchStands(const std::vector<std::string>& args) {
       "time per frame, thread CPU ms (one core): detect median %.1f max %.1f; rectify median "
       "%.1f; detect wall median %.1f (%dx%d top view)\n",
       detect_ms.Q(0.5), detect_ms.Q(1.0), rectify_ms.Q(0.5), detect_wall_ms.Q(0.5), top_w, top_h);
+  if (calibrate) {
+    std::printf(
+        "board symmetry applied (markerless board labelled from another corner): %d of %zu "
+        "scenes\n",
+        relabelled, scenes.size());
+  }
   std::printf(
       "SUMMARY stands: scenes %zu P %.2f%% R %.2f%% R_visible %.2f%% | centre_mm med %.2f p95 %.2f "
       "| width_mm "
