@@ -81,25 +81,45 @@ std::array<bool, 4> RefineEdges(const cv::Mat& img, PxRect& r, double mm, double
   return placed;
 }
 
-void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::array<bool, 4>& placed,
-                          PxRect& r) {
+namespace {
+
+// Per side (-a, +a, -b, +b), how far the side face shows beyond the top's edge on the mat
+// plane (px; 0 on a side facing away from the camera).
+std::array<double, 4> SideFaceSpansPx(const TopView& view, double base_h_in, const PxRect& r) {
   const cv::Point2d b = r.AxisB();
   const cv::Point2d outward[4] = {-r.axis_a, r.axis_a, -b, b};
-  double inward_px[4] = {0, 0, 0, 0};
+  std::array<double, 4> span_px{};
   for (int side = 0; side < 4; ++side) {
-    if (!placed[static_cast<size_t>(side)]) continue;
     const cv::Point2d n = outward[side];
     const cv::Point2d edge_px = r.center + 0.5 * (side < 2 ? r.len_a : r.len_b) * n;
     // Where the top's edge seen at edge_px stands; its foot is seen there, on the mat.
     const Vec2 foot = view.TableAtHeight(view.TableFromRectified(edge_px), base_h_in);
     const cv::Point2d foot_px = view.RectifiedFromTable(foot);
-    const double side_face_px = (foot_px - edge_px).dot(n);  // > 0: the side face shows
-    if (side_face_px > 0) inward_px[side] = 0.5 * side_face_px;
+    span_px[static_cast<size_t>(side)] = std::max(0.0, (foot_px - edge_px).dot(n));
   }
+  return span_px;
+}
+
+}  // namespace
+
+void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::array<bool, 4>& placed,
+                          PxRect& r) {
+  const std::array<double, 4> span_px = SideFaceSpansPx(view, base_h_in, r);
+  double inward_px[4] = {0, 0, 0, 0};
+  for (size_t side = 0; side < 4; ++side) {
+    if (placed[side]) inward_px[side] = 0.5 * span_px[side];
+  }
+  const cv::Point2d b = r.AxisB();
   r.center -=
       0.5 * (inward_px[1] - inward_px[0]) * r.axis_a + 0.5 * (inward_px[3] - inward_px[2]) * b;
   r.len_a -= inward_px[0] + inward_px[1];
   r.len_b -= inward_px[2] + inward_px[3];
+}
+
+void CentreFixedSizeInSideFaceSpan(const TopView& view, double base_h_in, PxRect& r) {
+  const std::array<double, 4> span_px = SideFaceSpansPx(view, base_h_in, r);
+  const cv::Point2d b = r.AxisB();
+  r.center -= 0.25 * (span_px[1] - span_px[0]) * r.axis_a + 0.25 * (span_px[3] - span_px[2]) * b;
 }
 
 }  // namespace referee

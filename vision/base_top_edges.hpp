@@ -28,4 +28,9 @@ std::array<bool, 4> RefineEdges(const cv::Mat& img, PxRect& r, double mm, double
 void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::array<bool, 4>& placed,
                           PxRect& r);
 
+// The same for an outline fitted whole at a catalogue size (the blurred-ring fit): a side
+// face that shows moves such a fit toward the camera by up to half its span, so the centre is
+// taken a quarter of the span back, the size kept.
+void CentreFixedSizeInSideFaceSpan(const TopView& view, double base_h_in, PxRect& r);
+
 }  // namespace referee

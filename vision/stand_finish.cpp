@@ -67,6 +67,7 @@ struct BaseOutline {
   PxRect r;
   std::array<bool, 4> placed{};
   TallTerrainExtent under_tall;
+  bool ring_fitted = false;
 };
 
 BaseOutline ReadOutline(const FinishFrame& frame, const PxRect& found, size_t s) {
@@ -125,7 +126,7 @@ BaseOutline ReadOutline(const FinishFrame& frame, const PxRect& found, size_t s)
       placed[static_cast<size_t>(under_tall.open_side)] = false;
     }
   }
-  return {r, placed, under_tall};
+  return {r, placed, under_tall, ring_fitted};
 }
 
 // Which way the base faces, from a white stripe along its front edge, and its width axis.
@@ -279,10 +280,12 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   const cv::Point2d width_axis = facing.width_axis;
   // Where the base stands: its top's outline, the side faces beside it taken out (the
   // stripe and terrain tests above read the outline the image edges gave).
-  // Under a blur wider than the border (as shadow_pass) an edge is read to the blur's
-  // spread, not to a side face's sub-millimetre span: left as found.
+  // Under a blur wider than the border too (s61): the merged edge still lies within the
+  // side face's span (left as found, the sides facing the camera lay 0.4-0.8 mm further out
+  // than the others on `hard`). A ring fitted whole at a catalogue size keeps its size.
   PxRect top = r;
-  if (frame.shadow_pass) CentreInSideFaceSpan(view, base_h_in, outline.placed, top);
+  CentreInSideFaceSpan(view, base_h_in, outline.placed, top);
+  if (outline.ring_fitted) CentreFixedSizeInSideFaceSpan(view, base_h_in, top);
 
   if (InTerrain(frame.terrain, r) &&
       LooksLikeTerrain(frame.toward(s), frame.chroma, frame.valid, frame.mat_chroma,

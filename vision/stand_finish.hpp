@@ -42,8 +42,8 @@ struct FinishFrame {
   const cv::Mat& terrain;                         // TerrainMask; may be empty
   // Toward each side's colour in a wide cone, for the terrain test.
   std::function<const cv::Mat&(std::size_t)> toward;
-  double blur_mm;    // the frame's blur (EdgeBlurMm)
-  bool shadow_pass;  // ExtendIntoShadow and CentreInSideFaceSpan apply
+  double blur_mm;                                          // the frame's blur (EdgeBlurMm)
+  bool shadow_pass;                                        // ExtendIntoShadow applies
   std::function<const cv::Mat&(std::size_t)> shadow_mask;  // ExtendIntoShadow's gate, per side
   const OutlineProbe& probe;
   // The board's tall terrain (vision/tall_terrain_extent.hpp); the masks only when any_tall.
