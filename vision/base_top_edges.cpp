@@ -106,20 +106,22 @@ void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::arra
                           PxRect& r) {
   const std::array<double, 4> span_px = SideFaceSpansPx(view, base_h_in, r);
   double inward_px[4] = {0, 0, 0, 0};
-  for (size_t side = 0; side < 4; ++side) {
-    if (placed[side]) inward_px[side] = 0.5 * span_px[side];
+  double shift_px[2] = {0, 0};  // along a and b, for an axis whose size the image did not give
+  for (size_t axis = 0; axis < 2; ++axis) {
+    const size_t lo = 2 * axis, hi = 2 * axis + 1;
+    if (placed[lo] || placed[hi]) {
+      if (placed[lo]) inward_px[lo] = 0.5 * span_px[lo];
+      if (placed[hi]) inward_px[hi] = 0.5 * span_px[hi];
+    } else {
+      shift_px[axis] = -0.25 * (span_px[hi] - span_px[lo]);
+    }
   }
   const cv::Point2d b = r.AxisB();
   r.center -=
       0.5 * (inward_px[1] - inward_px[0]) * r.axis_a + 0.5 * (inward_px[3] - inward_px[2]) * b;
+  r.center += shift_px[0] * r.axis_a + shift_px[1] * b;
   r.len_a -= inward_px[0] + inward_px[1];
   r.len_b -= inward_px[2] + inward_px[3];
-}
-
-void CentreFixedSizeInSideFaceSpan(const TopView& view, double base_h_in, PxRect& r) {
-  const std::array<double, 4> span_px = SideFaceSpansPx(view, base_h_in, r);
-  const cv::Point2d b = r.AxisB();
-  r.center -= 0.25 * (span_px[1] - span_px[0]) * r.axis_a + 0.25 * (span_px[3] - span_px[2]) * b;
 }
 
 }  // namespace referee

@@ -25,12 +25,11 @@ std::array<bool, 4> RefineEdges(const cv::Mat& img, PxRect& r, double mm, double
 // somewhere in that span, nearer the foot the more the side face looks like the top; its
 // colour (paint, light) is unknown, so each such side that RefineEdges placed is taken half way
 // back toward the top: its error is then at most half the span whatever the side face shows.
+// An axis neither of whose sides the image placed has a size the search chose (a blurred ring
+// fitted whole at a catalogue size, a base completed across a side): a side face that shows
+// moves such an outline toward the camera by up to half its span, so it is moved a quarter of
+// the span back along that axis, its size kept. Applies under any blur (s61).
 void CentreInSideFaceSpan(const TopView& view, double base_h_in, const std::array<bool, 4>& placed,
                           PxRect& r);
-
-// The same for an outline fitted whole at a catalogue size (the blurred-ring fit): a side
-// face that shows moves such a fit toward the camera by up to half its span, so the centre is
-// taken a quarter of the span back, the size kept.
-void CentreFixedSizeInSideFaceSpan(const TopView& view, double base_h_in, PxRect& r);
 
 }  // namespace referee

@@ -67,7 +67,6 @@ struct BaseOutline {
   PxRect r;
   std::array<bool, 4> placed{};
   TallTerrainExtent under_tall;
-  bool ring_fitted = false;
 };
 
 BaseOutline ReadOutline(const FinishFrame& frame, const PxRect& found, size_t s) {
@@ -126,7 +125,7 @@ BaseOutline ReadOutline(const FinishFrame& frame, const PxRect& found, size_t s)
       placed[static_cast<size_t>(under_tall.open_side)] = false;
     }
   }
-  return {r, placed, under_tall, ring_fitted};
+  return {r, placed, under_tall};
 }
 
 // Which way the base faces, from a white stripe along its front edge, and its width axis.
@@ -281,11 +280,10 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   // Where the base stands: its top's outline, the side faces beside it taken out (the
   // stripe and terrain tests above read the outline the image edges gave).
   // Under a blur wider than the border too (s61): the merged edge still lies within the
-  // side face's span (left as found, the sides facing the camera lay 0.4-0.8 mm further out
-  // than the others on `hard`). A ring fitted whole at a catalogue size keeps its size.
+  // side face's span (left as found, the sides facing the camera lay 0.5-1.0 mm further out
+  // than the others on `hard` and through a webcam).
   PxRect top = r;
   CentreInSideFaceSpan(view, base_h_in, outline.placed, top);
-  if (outline.ring_fitted) CentreFixedSizeInSideFaceSpan(view, base_h_in, top);
 
   if (InTerrain(frame.terrain, r) &&
       LooksLikeTerrain(frame.toward(s), frame.chroma, frame.valid, frame.mat_chroma,

@@ -88,10 +88,11 @@ TEST(SideFaceTest, UnderHeavyBlurTheSidesFacingTheCameraAreTakenBackToo) {
   EXPECT_LT(toward - away, 0.3);
 }
 
-// A base fitted whole at its catalogue size (the blurred-ring fit) over its top and the side
-// face beside it, as a heavy blur shows them merged into one patch, lies half the side face's
-// span toward the camera; it is taken a quarter of the span back, its size kept: half way to
-// where its top is seen, which is as far as either way a side face of unknown paint allows.
+// A base fitted whole at its catalogue size (the blurred-ring fit: no side placed by the image)
+// over its top and the side face beside it, as a heavy blur shows them merged into one patch,
+// lies half the side face's span toward the camera; it is taken a quarter of the span back, its
+// size kept: half way to where its top is seen, the estimate with the smallest worst case
+// whatever the side face's paint.
 TEST(SideFaceTest, AFixedSizeFitOverItsSideFaceIsTakenAQuarterOfTheSpanBack) {
   const Scenario sc = LoadScenario(DatasetsDir() / "scenarios" / "hard.json");
   const SynthScene scene =
@@ -130,7 +131,7 @@ TEST(SideFaceTest, AFixedSizeFitOverItsSideFaceIsTakenAQuarterOfTheSpanBack) {
   fit.len_b = 2 * half_d * px_per_in;
   const double before_mm = cv::norm(fit.center - top_seen) * view.MmPerPx();
   ASSERT_GT(before_mm, 0.3) << "no side face shows here";
-  CentreFixedSizeInSideFaceSpan(view, h_in, fit);
+  CentreInSideFaceSpan(view, h_in, {false, false, false, false}, fit);
   const double after_mm = cv::norm(fit.center - top_seen) * view.MmPerPx();
   std::printf("fit %.2f mm off the top as seen, %.2f mm after\n", before_mm, after_mm);
   EXPECT_NEAR(after_mm, 0.5 * before_mm, 0.1 * before_mm);
