@@ -45,7 +45,9 @@ TEST(AdjudicateCloseCallTest, AStandWithinAPixelOfTheEdgeIsMeasuredNotCalled) {
   }
   ASSERT_NE(close, nullptr) << j.at("check").dump();
   const std::string stand = close->at("stand").get<std::string>();
-  if (ruled_hit) EXPECT_EQ(j.at("candidates").at(0), stand);
+  if (ruled_hit) {
+    EXPECT_EQ(j.at("candidates").at(0), stand);
+  }
   EXPECT_EQ(stand.rfind("red-", 0), 0u) << stand;
   EXPECT_EQ(close->at("side"), "");
   EXPECT_EQ(close->at("close_call_stands"), json::array({stand}));
