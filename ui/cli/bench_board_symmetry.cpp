@@ -54,18 +54,18 @@ double BoardSymmetry::AngleFromTruth(double angle_deg) const {
   return id == 0 ? angle_deg : MapAngle(angle_deg, id, true);
 }
 
+bool BoardSymmetry::Mirrors() const { return (((id >> 0) ^ (id >> 1) ^ (id >> 2)) & 1) != 0; }
+
 double BoardSymmetry::RectAngleToTruth(double angle_deg) const {
-  // A mirror (an odd number of swaps and flips) turns the facing (the width axis turned -90
-  // degrees) to the other side of the mapped width axis.
-  const bool mirror = (((id >> 0) ^ (id >> 1) ^ (id >> 2)) & 1) != 0;
-  const double a = AngleToTruth(angle_deg) + (mirror ? 180.0 : 0.0);
+  // A mirror turns the facing (the width axis turned -90 degrees) to the other side of the
+  // mapped width axis.
+  const double a = AngleToTruth(angle_deg) + (Mirrors() ? 180.0 : 0.0);
   return a >= 360.0 ? a - 360.0 : a;
 }
 
 double BoardSymmetry::RectAngleFromTruth(double angle_deg) const {
   // The inverse of RectAngleToTruth: the mirror's half turn undone, then the direction mapped.
-  const bool mirror = (((id >> 0) ^ (id >> 1) ^ (id >> 2)) & 1) != 0;
-  const double a = AngleFromTruth(angle_deg) + (mirror ? 180.0 : 0.0);
+  const double a = AngleFromTruth(angle_deg) + (Mirrors() ? 180.0 : 0.0);
   return a >= 360.0 ? a - 360.0 : a;
 }
 

@@ -35,6 +35,8 @@ struct BoardSymmetry {
   double AngleFromTruth(double angle_deg) const;
   // A base footprint's angle (its width axis, the front on the side the width axis turns away
   // from): the width axis' direction, turned half a turn by a mirror so the front stays the front.
+  // Whether it reverses handedness (an odd number of swaps and flips).
+  bool Mirrors() const;
   double RectAngleToTruth(double angle_deg) const;
   double RectAngleFromTruth(double angle_deg) const;
 };
