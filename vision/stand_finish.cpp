@@ -300,8 +300,12 @@ std::optional<DetectedStand> FinishBase(const FinishFrame& frame, const PxRect& 
   // Sizes the blurred band could not tell from this one, or that a side showing no border
   // leaves open, each as a base of its kind; its width axis turned the reported one's way where
   // they are parallel (the same front).
-  const std::vector<PxRect> other_sizes =
-      found.other_sizes.empty() ? SizesLeftOpen(frame, found, top, s, facing) : found.other_sizes;
+  // A size the blurred ring could not tell was fitted whole, its sides not placed by the
+  // image: moved a quarter of its side faces' span back like any such outline (s62); the sizes
+  // an untold side leaves open are built on `top`, already moved.
+  std::vector<PxRect> other_sizes = found.other_sizes;
+  for (PxRect& other : other_sizes) CentreInSideFaceSpan(view, base_h_in, {}, other);
+  if (other_sizes.empty()) other_sizes = SizesLeftOpen(frame, found, top, s, facing);
   for (const PxRect& other : other_sizes) {
     const bool other_a_width = AIsWidth(other.len_a * mm, other.len_b * mm, sizes);
     cv::Point2d other_axis = other_a_width ? other.axis_a : other.AxisB();

@@ -28,6 +28,8 @@ const std::vector<Bench>& Benches() {
        RunBenchSpeed},
       {"stands", "stand detector alone over a synth set DIR: P/R, centre, size, angle, ms",
        RunBenchStands},
+      {"edges", "where the stand search puts rendered bases' sides: border width, blur, JPEG",
+       RunBenchEdges},
       {"rules", "self-play of both rulesets (1,000 games each), games/second", RunBenchRules},
   };
   return kBenches;

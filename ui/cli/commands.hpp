@@ -22,6 +22,7 @@ int RunCalibrateLens(const std::vector<std::string>& args);
 int RunRectify(const std::vector<std::string>& args);
 // Benchmarks, dispatched by RunBench (ui/cli/bench_command.cpp).
 int RunBenchRules(const std::vector<std::string>& args);
+int RunBenchEdges(const std::vector<std::string>& args);
 int RunBenchAccuracy(const std::vector<std::string>& args);
 int RunBenchSpeed(const std::vector<std::string>& args);
 int RunBenchStands(const std::vector<std::string>& args);
