@@ -22,7 +22,7 @@ double Mean(const std::vector<double>& v) {
   return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
 }
 
-EdgeTrialSpec Spec(double border_mm, const cv::Scalar& inside_bgr, double jpeg_quality) {
+EdgeTrialSpec Spec(double border_mm, const cv::Scalar& inside_bgr, int jpeg_quality) {
   EdgeTrialSpec spec;
   spec.border_mm = border_mm;
   spec.inside_bgr = inside_bgr;
@@ -45,7 +45,7 @@ TEST(EdgePlacementTrials, AWideBorderIsPlacedOnItsEdgeLosslessAndThroughJpeg) {
     close += std::abs(e) < 0.15 ? 1 : 0;
   }
   EXPECT_GE(close, lossless.outward_mm.size() * 9 / 10);
-  // Through JPEG at quality 80 (4:2:0) every side still lies within half a camera pixel.
+  // Through JPEG at quality 80 (4:2:0) 85 % of the sides lie within half a camera pixel.
   const EdgeTrialResult jpeg = RunEdgeTrials(Spec(12.0, kMatBgr, 80));
   ASSERT_EQ(jpeg.outward_mm.size(), static_cast<size_t>(jpeg.sides));
   EXPECT_NEAR(Mean(jpeg.outward_mm), 0.0, 0.4);

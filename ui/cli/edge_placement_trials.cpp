@@ -1,5 +1,6 @@
 #include "ui/cli/edge_placement_trials.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <opencv2/imgproc.hpp>
@@ -14,10 +15,16 @@ EdgeTrialResult RunEdgeTrials(const EdgeTrialSpec& spec) {
   // The top view: twice the camera's resolution, bilinear, as TopView's warp samples the frame;
   // top-view pixel d sees camera pixel (d + 0.5) / 2 - 0.5.
   const double up = 2.0, mm = spec.camera_mm / up;
+  // Room for the base, turned any way, and the 10 mm around it the search reads.
+  const double reach_px = (std::hypot(20.0, 10.0) + 10.0) / spec.camera_mm;
+  const double first_px = std::max(60.0, std::ceil(reach_px) + 4.0);
+  const int image_px = std::max(
+      128, static_cast<int>(std::ceil(first_px + 2.0 + 0.291 * spec.trials + reach_px)) + 4);
   for (int trial = 0; trial < spec.trials; ++trial) {
     BorderedBaseTarget t;
+    t.image_px = {image_px, image_px};
     // Stepped so the edges fall at every phase of the camera's pixels and JPEG's blocks.
-    t.centre_px = {60.0 + 0.137 * trial, 62.0 + 0.291 * trial};
+    t.centre_px = {first_px + 0.137 * trial, first_px + 2.0 + 0.291 * trial};
     t.angle_deg = std::fmod(7.3 * trial, 90.0);
     t.width_px = 40.0 / spec.camera_mm;
     t.depth_px = 20.0 / spec.camera_mm;
