@@ -75,6 +75,12 @@ TEST(EdgePlacementTrials, BadOptionsAreOneLineErrorsNamingTheOption) {
   EXPECT_THROW(RunBenchEdges({"--jpeg-qualities", "101"}), InputError);
   EXPECT_THROW(RunBenchEdges({"--trials", "0"}), InputError);
   EXPECT_THROW(RunBenchEdges({"--camera-mm", "0"}), InputError);
+  try {
+    RunBenchEdges({"--mat-bgr", "1,2"});
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "command line: --mat-bgr: needs three values B,G,R");
+  }
 }
 
 }  // namespace

@@ -45,6 +45,12 @@ std::vector<double> ParseList(const std::string& text, const char* option, doubl
   return out;
 }
 
+cv::Scalar ParseBgr(const std::string& text, const char* option) {
+  const std::vector<double> v = ParseList(text, option, 0.0, 255.0);
+  if (v.size() != 3) throw InputError("command line", option, "needs three values B,G,R");
+  return {v[0], v[1], v[2]};
+}
+
 struct Figures {
   double mean = 0, sd = 0, p90_abs = 0;
 };
@@ -67,11 +73,11 @@ Figures Summarise(std::vector<double> v) {
 int RunBenchEdges(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
   EdgeTrialSpec spec;
-  std::string borders = "3,4,5,12", qualities = "0,100,80";
+  std::string borders = "3,4,5,12", qualities = "0,100,80", mat_text, border_text;
   double blur_px = 0.8, noise = 0.0;
   po::options_description desc(
       "usage: referee bench edges [--camera-mm MM] [--borders-mm LIST] [--jpeg-qualities LIST] "
-      "[--blur-px PX] [--noise LEVELS] [--trials N]");
+      "[--blur-px PX] [--noise LEVELS] [--trials N] [--mat-bgr B,G,R] [--border-bgr B,G,R]");
   desc.add_options()("help,h", "show this help")(
       "camera-mm", po::value(&spec.camera_mm),
       "the camera's pixel on the table, mm (default 1.6: the generated 1080p scenes' cameras "
@@ -81,7 +87,10 @@ int RunBenchEdges(const std::vector<std::string>& args) {
       "JPEG qualities to send the frame at, 0 for lossless (default 0,100,80)")(
       "blur-px", po::value(&blur_px), "the lens's blur, camera pixels (default 0.8)")(
       "noise", po::value(&noise), "sensor noise, grey levels (default 0)")(
-      "trials", po::value(&spec.trials), "bases per setting (default 48)");
+      "trials", po::value(&spec.trials), "bases per setting (default 48)")(
+      "mat-bgr", po::value(&mat_text), "the mat's colour B,G,R (default 58,110,74: green)")(
+      "border-bgr", po::value(&border_text),
+      "the border's colour B,G,R (default 42,48,192: TABLE_KIT's red)");
   po::variables_map vm;
   if (!ParseCommandLine(args, desc, vm)) return 0;  // --help was printed
   if (!(spec.camera_mm >= 0.2 && spec.camera_mm <= 5.0))
@@ -95,19 +104,23 @@ int RunBenchEdges(const std::vector<std::string>& args) {
   const std::vector<double> border_list = ParseList(borders, "--borders-mm", 1.0, 20.0);
   const std::vector<double> quality_list = ParseList(qualities, "--jpeg-qualities", 0.0, 100.0);
 
+  const BorderedBaseTarget defaults;
+  spec.mat_bgr = mat_text.empty() ? defaults.mat_bgr : ParseBgr(mat_text, "--mat-bgr");
+  spec.border_bgr =
+      border_text.empty() ? defaults.border_bgr : ParseBgr(border_text, "--border-bgr");
   struct Inside {
     const char* name;
     cv::Scalar bgr;
   };
-  const BorderedBaseTarget defaults;
-  const Inside insides[] = {{"mat-coloured", defaults.mat_bgr},
-                            {"painted like border", defaults.border_bgr},
+  const Inside insides[] = {{"mat-coloured", spec.mat_bgr},
+                            {"painted like border", spec.border_bgr},
                             {"light figures", {200, 200, 200}},
                             {"dark figures", {30, 30, 30}}};
   std::printf(
-      "bases 40 x 20 mm, red border on a green mat, camera %.2f mm/px, blur %.2f px, noise "
-      "%.1f, %d per setting; outward: + the side found outside the truth\n",
-      spec.camera_mm, blur_px, noise, spec.trials);
+      "bases 40 x 20 mm, border BGR %.0f,%.0f,%.0f on a mat %.0f,%.0f,%.0f, camera %.2f mm/px, "
+      "blur %.2f px, noise %.1f, %d per setting; outward: + the side found outside the truth\n",
+      spec.border_bgr[0], spec.border_bgr[1], spec.border_bgr[2], spec.mat_bgr[0], spec.mat_bgr[1],
+      spec.mat_bgr[2], spec.camera_mm, blur_px, noise, spec.trials);
   std::string summary;
   for (const double q : quality_list) {
     const std::string sent = q > 0 ? "JPEG q" + std::to_string(static_cast<int>(q)) : "lossless";

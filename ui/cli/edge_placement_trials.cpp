@@ -29,6 +29,8 @@ EdgeTrialResult RunEdgeTrials(const EdgeTrialSpec& spec) {
     t.width_px = 40.0 / spec.camera_mm;
     t.depth_px = 20.0 / spec.camera_mm;
     t.border_px = spec.border_mm / spec.camera_mm;
+    t.mat_bgr = spec.mat_bgr;
+    t.border_bgr = spec.border_bgr;
     t.inside_bgr = spec.inside_bgr;
     const cv::Mat frame =
         Reshot(RenderBorderedBase(t), spec.camera, false, static_cast<uint64_t>(trial) + 1);

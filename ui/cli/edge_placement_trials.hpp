@@ -11,8 +11,10 @@
 namespace referee::cli {
 
 struct EdgeTrialSpec {
-  double camera_mm = 1.6;  // the camera's pixel on the table (1.5-1.7 in the 1080p scenes)
-  double border_mm = 4.0;  // TABLE_KIT: at least 3 mm
+  double camera_mm = 1.6;           // the camera's pixel on the table (1.5-1.7 in the 1080p scenes)
+  double border_mm = 4.0;           // TABLE_KIT: at least 3 mm
+  cv::Scalar mat_bgr{58, 110, 74};  // a green mat
+  cv::Scalar border_bgr{42, 48, 192};  // TABLE_KIT's default red side
   cv::Scalar inside_bgr{58, 110, 74};
   CameraResponse camera;  // blur, noise, JPEG as the camera sends the frame
   int trials = 48;        // bases at stepped sub-pixel positions and angles
