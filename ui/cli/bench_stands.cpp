@@ -35,6 +35,7 @@
 #include "ui/cli/bench_series.hpp"
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
+#include "ui/cli/side_error_tally.hpp"
 #include "vision/close_call_check.hpp"
 #include "vision/edge_blur.hpp"
 #include "vision/stand_detector.hpp"
@@ -118,8 +119,9 @@ double AngleErrorDeg(double a, double b, double period) {
 // One line per found base: how far the found outline lies outward of each side of the truth
 // (mm, its extent along the truth's axes), beside the cosine between that side's outward
 // normal and the direction, on the table, toward the camera (> 0: its side face shows).
-void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, const TopView& view,
-                     const cv::Mat& top, double frame_blur_mm, bool faint) {
+std::array<SideError, 4> PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s,
+                                         const TopView& view, const cv::Mat& top,
+                                         double frame_blur_mm, bool faint) {
   const OrientedRect t{TruthPoint(truth.at("center")), truth.at("size").at(0).get<double>(),
                        truth.at("size").at(1).get<double>(), truth.at("angle_deg").get<double>()};
   const double half[2] = {0.5 * t.width_in, 0.5 * t.depth_in};
@@ -129,6 +131,7 @@ void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, cons
   const double n_cam = std::max(1e-9, Norm(to_cam_raw));
   const Vec2 to_cam = (1.0 / n_cam) * to_cam_raw;
   std::string line;
+  std::array<SideError, 4> errors{};
   for (int k = 0; k < 2; ++k) {
     double lo = 1e9, hi = -1e9;
     for (const Vec2& q : s.footprint.Corners()) {
@@ -136,6 +139,8 @@ void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, cons
       lo = std::min(lo, d), hi = std::max(hi, d);
     }
     const double cos_cam = Dot(axes[k], to_cam);
+    errors[2 * static_cast<size_t>(k)] = {InchesToMm(-lo - half[k]), -cos_cam};
+    errors[2 * static_cast<size_t>(k) + 1] = {InchesToMm(hi - half[k]), cos_cam};
     char buf[96];
     std::snprintf(buf, sizeof buf, " %+.2f@%+.2f %+.2f@%+.2f", InchesToMm(-lo - half[k]), -cos_cam,
                   InchesToMm(hi - half[k]), cos_cam);
@@ -158,6 +163,7 @@ void PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s, cons
                line.c_str(), std::atan2(std::abs(cam[2]), n_cam) * 180.0 / CV_PI, frame_blur_mm,
                EdgeBlurMm(top, {r}, view.MmPerPx()), MmPerCameraPxAt(view, s.footprint.center, 0.0),
                faint ? 1 : 0, s.other_outlines.size());
+  return errors;
 }
 }  // namespace
 
@@ -209,6 +215,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
   int faint_tp = 0, faint_fp = 0;
   int relabelled = 0;  // scenes whose calibrated frame is the truth's under a board symmetry
   BenchSeries faint_centre_mm;
+  SideErrorTally side_tally;  // --side-errors pooled (s62)
   for (const fs::path& sd : scenes) {
     const std::string truth_file = (sd / "truth.json").string();
     std::ifstream f(truth_file);
@@ -366,9 +373,11 @@ int RunBenchStands(const std::vector<std::string>& args) {
                        s.other_outlines.size(), among ? "" : ", true size not among them");
         }
       }
-      if (side_errors)
-        PrintSideErrors(sd, truth, s, view, top, d.blur_mm,
-                        d.stands[static_cast<size_t>(best)].faint_border);
+      if (side_errors) {
+        side_tally.AddBase(PrintSideErrors(sd, truth, s, view, top, d.blur_mm,
+                                           d.stands[static_cast<size_t>(best)].faint_border),
+                           !s.other_outlines.empty());
+      }
       if (!crops.empty() && (InchesToMm(best_d) > 2.0 || ae > 2.0) && truth.contains("center_px")) {
         // A base found but placed off: the top view shows the truth (green) and the found
         // outline (magenta).
@@ -421,6 +430,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
                   top, d.side_masks, px);
       }
     }
+    side_tally.EndFrame();
   }
   std::printf(
       "size uncertain (reported with other sizes, the players asked where it decides): %d on true "
@@ -476,6 +486,7 @@ int RunBenchStands(const std::vector<std::string>& args) {
         "scenes\n",
         relabelled, scenes.size());
   }
+  if (side_errors) std::printf("%s\n", side_tally.Summary().c_str());
   std::printf(
       "SUMMARY stands: scenes %zu P %.2f%% R %.2f%% R_visible %.2f%% | centre_mm med %.2f p95 %.2f "
       "| width_mm "
