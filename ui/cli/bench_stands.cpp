@@ -119,6 +119,7 @@ double AngleErrorDeg(double a, double b, double period) {
 // One line per found base: how far the found outline lies outward of each side of the truth
 // (mm, its extent along the truth's axes), beside the cosine between that side's outward
 // normal and the direction, on the table, toward the camera (> 0: its side face shows).
+// Returns the same per side (-w, +w, -d, +d) for the pooled line.
 std::array<SideError, 4> PrintSideErrors(const fs::path& sd, const Json& truth, const Stand& s,
                                          const TopView& view, const cv::Mat& top,
                                          double frame_blur_mm, bool faint) {
@@ -141,9 +142,11 @@ std::array<SideError, 4> PrintSideErrors(const fs::path& sd, const Json& truth, 
     const double cos_cam = Dot(axes[k], to_cam);
     errors[2 * static_cast<size_t>(k)] = {InchesToMm(-lo - half[k]), -cos_cam};
     errors[2 * static_cast<size_t>(k) + 1] = {InchesToMm(hi - half[k]), cos_cam};
+    const SideError& minus = errors[2 * static_cast<size_t>(k)];
+    const SideError& plus = errors[2 * static_cast<size_t>(k) + 1];
     char buf[96];
-    std::snprintf(buf, sizeof buf, " %+.2f@%+.2f %+.2f@%+.2f", InchesToMm(-lo - half[k]), -cos_cam,
-                  InchesToMm(hi - half[k]), cos_cam);
+    std::snprintf(buf, sizeof buf, " %+.2f@%+.2f %+.2f@%+.2f", minus.outward_mm,
+                  minus.cos_to_camera, plus.outward_mm, plus.cos_to_camera);
     line += buf;
   }
   // The frame's blur as the stand search read it, the blur read on this base's own sides
