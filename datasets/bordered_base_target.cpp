@@ -9,8 +9,8 @@ namespace referee {
 namespace {
 
 std::vector<cv::Point2d> Corners(const BorderedBaseTarget& t, double inset_px) {
-  const double a = t.angle_deg * CV_PI / 180.0;
-  const cv::Point2d u(std::cos(a), std::sin(a)), v(-std::sin(a), std::cos(a));
+  const std::array<cv::Point2d, 4> n = BorderedBaseNormals(t);
+  const cv::Point2d u = n[1], v = n[3];
   const double hw = 0.5 * t.width_px - inset_px, hd = 0.5 * t.depth_px - inset_px;
   return {t.centre_px - hw * u - hd * v, t.centre_px + hw * u - hd * v,
           t.centre_px + hw * u + hd * v, t.centre_px - hw * u + hd * v};

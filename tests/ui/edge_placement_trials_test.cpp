@@ -7,20 +7,18 @@
 // options are one-line errors naming the option.
 #include <gtest/gtest.h>
 
-#include <numeric>
 #include <string>
 #include <vector>
 
 #include "engine/input_error.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/cli/edge_placement_trials.hpp"
+#include "ui/cli/signed_errors.hpp"
 
 namespace referee::cli {
 namespace {
 
-double Mean(const std::vector<double>& v) {
-  return v.empty() ? 0.0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-}
+double Mean(const std::vector<double>& v) { return SummariseSignedErrors(v).mean; }
 
 EdgeTrialSpec Spec(double border_mm, const cv::Scalar& inside_bgr, int jpeg_quality) {
   EdgeTrialSpec spec;

@@ -18,6 +18,7 @@
 #include "ui/cli/command_line.hpp"
 #include "ui/cli/commands.hpp"
 #include "ui/cli/edge_placement_trials.hpp"
+#include "ui/cli/signed_errors.hpp"
 
 namespace referee::cli {
 namespace {
@@ -49,23 +50,6 @@ cv::Scalar ParseBgr(const std::string& text, const char* option) {
   const std::vector<double> v = ParseList(text, option, 0.0, 255.0);
   if (v.size() != 3) throw InputError("command line", option, "needs three values B,G,R");
   return {v[0], v[1], v[2]};
-}
-
-struct Figures {
-  double mean = 0, sd = 0, p90_abs = 0;
-};
-
-Figures Summarise(std::vector<double> v) {
-  Figures f;
-  if (v.empty()) return f;
-  f.mean = std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
-  double ss = 0;
-  for (const double x : v) ss += (x - f.mean) * (x - f.mean);
-  f.sd = std::sqrt(ss / static_cast<double>(v.size()));
-  for (double& x : v) x = std::abs(x);
-  std::sort(v.begin(), v.end());
-  f.p90_abs = v[std::min(v.size() - 1, static_cast<size_t>(0.9 * static_cast<double>(v.size())))];
-  return f;
 }
 
 }  // namespace
@@ -135,7 +119,7 @@ int RunBenchEdges(const std::vector<std::string>& args) {
         spec.camera.jpeg_quality = static_cast<int>(q);
         spec.camera.active = true;
         const EdgeTrialResult r = RunEdgeTrials(spec);
-        const Figures f = Summarise(r.outward_mm);
+        const SignedErrorFigures f = SummariseSignedErrors(r.outward_mm);
         std::printf(
             "border %4.1f mm, inside %-19s, %-9s: placed %4zu / %4d sides, outward mean "
             "%+.2f mm, sd %.2f, |err| p90 %.2f\n",
@@ -150,7 +134,7 @@ int RunBenchEdges(const std::vector<std::string>& args) {
     const char* sep = " ";
     for (const auto& [label, pooled] : {std::pair{"borders <= 5 mm", &thin}, {"wider", &wide}}) {
       if (pooled->empty()) continue;
-      const Figures f = Summarise(*pooled);
+      const SignedErrorFigures f = SummariseSignedErrors(*pooled);
       char buf[96];
       std::snprintf(buf, sizeof buf, "%s%s %+.2f sd %.2f", sep, label, f.mean, f.sd);
       summary += buf;

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
+
+#include "ui/cli/signed_errors.hpp"
 
 namespace referee::cli {
 namespace {
@@ -46,31 +47,18 @@ void SideErrorTally::EndFrame() {
 }
 
 SideErrorTally::Figures SideErrorTally::Summarise(const std::vector<SideError>& v) {
-  Figures f;
-  f.sides = v.size();
-  if (v.empty()) return f;
-  std::vector<double> abs_mm;
-  double sum = 0, sum2 = 0, facing = 0, away = 0;
-  size_t n_facing = 0;
+  std::vector<double> all, facing, away;
   for (const SideError& e : v) {
-    sum += e.outward_mm;
-    sum2 += e.outward_mm * e.outward_mm;
-    abs_mm.push_back(std::abs(e.outward_mm));
-    if (e.cos_to_camera > 0.5) {
-      facing += e.outward_mm;
-      ++n_facing;
-    } else {
-      away += e.outward_mm;
-    }
+    all.push_back(e.outward_mm);
+    (e.cos_to_camera > 0.5 ? facing : away).push_back(e.outward_mm);
   }
-  const double n = static_cast<double>(v.size());
-  f.mean = sum / n;
-  f.sd = std::sqrt(std::max(0.0, sum2 / n - f.mean * f.mean));
-  std::sort(abs_mm.begin(), abs_mm.end());
-  f.p90_abs = abs_mm[std::min(abs_mm.size() - 1, static_cast<size_t>(0.9 * n))];
-  f.facing_mean = n_facing > 0 ? facing / static_cast<double>(n_facing) : 0.0;
-  f.away_mean = n_facing < v.size() ? away / static_cast<double>(v.size() - n_facing) : 0.0;
-  return f;
+  const SignedErrorFigures f = SummariseSignedErrors(all);
+  return {f.n,
+          f.mean,
+          f.sd,
+          f.p90_abs,
+          SummariseSignedErrors(facing).mean,
+          SummariseSignedErrors(away).mean};
 }
 
 std::string SideErrorTally::Summary() const {
